@@ -1,0 +1,54 @@
+// memhist check DB
+#include "commandline.h"
+#include "commands.h"
+
+#include "checker/historychecker.h"
+#include "storage/historydatabase.h"
+
+#include <QCommandLineParser>
+
+namespace memhist::cli {
+
+namespace {
+
+const CommandHelp help {
+    QStringLiteral("check"),
+    QStringLiteral("DB"),
+    QStringLiteral("Prove that the database keeps every property of the storage model (slices do not overlap,\n"
+                   "chunks cover their range, ...). Exit status 0 when it does, 1 with the first violation\n"
+                   "otherwise."),
+};
+
+} // namespace
+
+int runCheck(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.addPositionalArgument(QStringLiteral("DB"), QStringLiteral("The memhist database."));
+    if (const auto status = parseCommandLine(parser, arguments, help))
+        return *status;
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty())
+        return usageError(help.name, QStringLiteral("missing the database argument (DB)"));
+    if (positional.size() > 1)
+        return usageError(help.name, QStringLiteral("unexpected argument '%1'").arg(positional[1]));
+
+    QString error;
+    const auto database = HistoryDatabase::open(positional[0], &error);
+    if (!database)
+        return inputError(error);
+
+    const CheckReport report = HistoryChecker(*database).run();
+    if (!report.ok)
+        return inputError(QStringLiteral("FAILED: ") + report.violation);
+    QString text = QStringLiteral("OK: %1 slices, %2 chunks, %3 accesses; every property holds\n")
+                       .arg(report.slices)
+                       .arg(report.chunks)
+                       .arg(report.accesses);
+    for (const QString &note : report.notes)
+        text += QStringLiteral("note: ") + note + u'\n';
+    writeOut(text.toLocal8Bit());
+    return ExitSuccess;
+}
+
+} // namespace memhist::cli

@@ -1,0 +1,15 @@
+// The commands of the memhist command line. Each takes its own arguments, the command name first
+// (as QCommandLineParser expects the program name there), and returns the process exit status.
+#pragma once
+
+#include <QStringList>
+
+namespace memhist::cli {
+
+int runImport(const QStringList &arguments);
+int runQuery(const QStringList &arguments);
+int runExport(const QStringList &arguments);
+int runCheck(const QStringList &arguments);
+int runInfo(const QStringList &arguments);
+
+} // namespace memhist::cli

@@ -1,0 +1,60 @@
+// memhist export DB -o OUT.csv [query options]
+#include "commandline.h"
+#include "commands.h"
+#include "queryoptions.h"
+
+#include "export/csvexport.h"
+#include "storage/historydatabase.h"
+
+#include <QCommandLineParser>
+
+namespace memhist::cli {
+
+namespace {
+
+const CommandHelp help {
+    QStringLiteral("export"),
+    QStringLiteral("DB -o OUT.csv [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx] [--limit N]\n"
+                   "                      [--resume ROWID]"),
+    QStringLiteral("Write every access matching the query to a CSV file (only the first N with --limit). The file\n"
+                   "appears only once complete."),
+};
+
+} // namespace
+
+int runExport(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    addQueryOptions(parser);
+    const QCommandLineOption outputOption({ QStringLiteral("o"), QStringLiteral("output") },
+                                          QStringLiteral("The CSV file to write."), QStringLiteral("OUT.csv"));
+    parser.addOption(outputOption);
+    parser.addPositionalArgument(QStringLiteral("DB"), QStringLiteral("The memhist database."));
+    if (const auto status = parseCommandLine(parser, arguments, help))
+        return *status;
+
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty())
+        return usageError(help.name, QStringLiteral("missing the database argument (DB)"));
+    if (positional.size() > 1)
+        return usageError(help.name, QStringLiteral("unexpected argument '%1'").arg(positional[1]));
+    if (!parser.isSet(outputOption) || parser.value(outputOption).isEmpty())
+        return usageError(help.name, QStringLiteral("missing the output file (-o OUT.csv)"));
+    HalfAxisQuery query;
+    QString error;
+    if (!readQueryOptions(parser, &query, &error))
+        return usageError(help.name, error);
+
+    const auto database = HistoryDatabase::open(positional[0], &error);
+    if (!database)
+        return inputError(error);
+    const QString output = parser.value(outputOption);
+    ExportReport report;
+    // Without --limit the export holds every match, not the query's default first 100.
+    if (!exportQueryToCsv(*database, query, parser.isSet(QStringLiteral("limit")), output, &report, &error))
+        return inputError(error);
+    writeOut(QStringLiteral("wrote %1 rows to %2\n").arg(report.rows).arg(output).toLocal8Bit());
+    return ExitSuccess;
+}
+
+} // namespace memhist::cli

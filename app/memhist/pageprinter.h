@@ -1,0 +1,24 @@
+// How `memhist query` prints a page of accesses: the CSV of DESIGN.md §3, or an aligned table
+// for people, closed by a line that tells how to fetch the next page.
+#pragma once
+
+#include "query/halfaxisquery.h"
+
+#include <QByteArray>
+#include <QString>
+
+namespace memhist::cli {
+
+enum class OutputFormat {
+    Table,
+    Csv,
+};
+
+// "table" or "csv".
+bool parseOutputFormat(const QString &text, OutputFormat *format);
+
+// CSV: the header, then one row per access. Table: a header line, one aligned line per access,
+// then "-- N rows", with "; next page: --resume R" when the page is full.
+void appendPage(QByteArray *out, const QueryPage &page, OutputFormat format);
+
+} // namespace memhist::cli

@@ -1,0 +1,104 @@
+// memhist query DB [query options] [--format csv|table] [--batch FILE]
+#include "commandline.h"
+#include "commands.h"
+#include "pageprinter.h"
+#include "querybatch.h"
+#include "queryoptions.h"
+
+#include "storage/historydatabase.h"
+
+#include <QElapsedTimer>
+
+namespace memhist::cli {
+
+namespace {
+
+const CommandHelp help {
+    QStringLiteral("query"),
+    QStringLiteral("DB [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx] [--limit N] [--resume ROWID]\n"
+                   "                     [--format csv|table] [--batch FILE]"),
+    QStringLiteral("Print the first N accesses from transition T, forward or backward in time, whose bytes overlap\n"
+                   "[A, B]. Numbers are decimal or 0x hex."),
+};
+
+} // namespace
+
+int runQuery(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    addQueryOptions(parser);
+    const QCommandLineOption formatOption(QStringLiteral("format"), QStringLiteral("Output format (default table)."),
+                                          QStringLiteral("csv|table"), QStringLiteral("table"));
+    const QCommandLineOption batchOption(
+        QStringLiteral("batch"),
+        QStringLiteral("Run one query per line of FILE (the options above; # starts a comment), each followed by\n"
+                       "\"# query N: K rows in X.XXX ms\"."),
+        QStringLiteral("FILE"));
+    parser.addOption(formatOption);
+    parser.addOption(batchOption);
+    parser.addPositionalArgument(QStringLiteral("DB"), QStringLiteral("The memhist database."));
+    if (const auto status = parseCommandLine(parser, arguments, help))
+        return *status;
+
+    const QStringList positional = parser.positionalArguments();
+    if (positional.isEmpty())
+        return usageError(help.name, QStringLiteral("missing the database argument (DB)"));
+    if (positional.size() > 1)
+        return usageError(help.name, QStringLiteral("unexpected argument '%1'").arg(positional[1]));
+    OutputFormat format = OutputFormat::Table;
+    if (!parseOutputFormat(parser.value(formatOption), &format))
+        return usageError(help.name,
+                          QStringLiteral("--format: '%1' is not an output format (csv or table)").arg(parser.value(formatOption)));
+
+    // Everything about the command line is checked before the database is opened.
+    QList<BatchQuery> queries;
+    const bool batch = parser.isSet(batchOption);
+    if (batch) {
+        if (anyQueryOptionSet(parser))
+            return usageError(help.name, QStringLiteral("--batch takes every query from its file: give no other query option"));
+        QString error;
+        int status = ExitSuccess;
+        if (!readBatchFile(parser.value(batchOption), &queries, &error, &status)) {
+            writeErr(error + u'\n');
+            return status;
+        }
+    } else {
+        BatchQuery single;
+        QString error;
+        if (!readQueryOptions(parser, &single.query, &error))
+            return usageError(help.name, error);
+        queries.append(single);
+    }
+
+    QString error;
+    const auto database = HistoryDatabase::open(positional[0], &error);
+    if (!database)
+        return inputError(error);
+    HalfAxisQueryEngine engine(*database);
+
+    for (qsizetype i = 0; i < queries.size(); ++i) {
+        QueryPage page;
+        QElapsedTimer timer;
+        timer.start();
+        const bool ok = engine.run(queries[i].query, &page, &error);
+        const qint64 nanoseconds = timer.nsecsElapsed();
+        if (!ok) {
+            const QString place = batch ? QStringLiteral("%1:%2").arg(parser.value(batchOption)).arg(queries[i].line)
+                                        : database->path();
+            return inputError(place + QStringLiteral(": query failed: ") + error);
+        }
+        QByteArray out;
+        appendPage(&out, page, format);
+        if (batch) {
+            out += QStringLiteral("# query %1: %2 rows in %3 ms\n")
+                       .arg(i + 1)
+                       .arg(page.accesses.size())
+                       .arg(double(nanoseconds) / 1e6, 0, 'f', 3)
+                       .toLatin1();
+        }
+        writeOut(out);
+    }
+    return ExitSuccess;
+}
+
+} // namespace memhist::cli

@@ -1,0 +1,150 @@
+#include "queryoptions.h"
+
+#include "csv/csvaccessformat.h"
+
+#include <limits>
+
+namespace memhist::cli {
+
+namespace {
+
+const QString at = QStringLiteral("at");
+const QString backward = QStringLiteral("backward");
+const QString from = QStringLiteral("from");
+const QString to = QStringLiteral("to");
+const QString ops = QStringLiteral("ops");
+const QString limit = QStringLiteral("limit");
+const QString resume = QStringLiteral("resume");
+
+// True when `text` is all digits of its base: the number is then well-formed but too large.
+bool looksNumeric(QStringView text)
+{
+    const bool hex = text.size() > 2 && text[0] == u'0' && (text[1] == u'x' || text[1] == u'X');
+    const QStringView digits = hex ? text.mid(2) : text;
+    if (digits.isEmpty())
+        return false;
+    for (const QChar c : digits) {
+        const bool ok = hex ? (c.isDigit() || (c.toLower() >= u'a' && c.toLower() <= u'f')) : (c >= u'0' && c <= u'9');
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+void addQueryOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({
+        { at, QStringLiteral("Start at transition T (default: 0 forward, the last transition backward)."),
+          QStringLiteral("T") },
+        { backward, QStringLiteral("Go back in time from T (newest first).") },
+        { from, QStringLiteral("First byte address of the range (default 0)."), QStringLiteral("A") },
+        { to, QStringLiteral("Last byte address of the range, inclusive (default 0xffffffffffffffff)."),
+          QStringLiteral("B") },
+        { ops, QStringLiteral("Operations to return: any of the letters r, w, x (default rw)."),
+          QStringLiteral("r|w|x|rw|rwx") },
+        { limit, QStringLiteral("Return at most N accesses (default 100)."), QStringLiteral("N") },
+        { resume, QStringLiteral("Continue after row R in the query's direction (instead of --at)."),
+          QStringLiteral("ROWID") },
+    });
+}
+
+bool anyQueryOptionSet(const QCommandLineParser &parser)
+{
+    for (const QString *name : { &at, &backward, &from, &to, &ops, &limit, &resume }) {
+        if (parser.isSet(*name))
+            return true;
+    }
+    return false;
+}
+
+bool parseNumberOption(const QString &option, const QString &text, std::uint64_t *value, QString *error)
+{
+    const QByteArray latin = text.toLatin1();
+    if (csv::parseUnsigned(latin, value))
+        return true;
+    if (looksNumeric(text))
+        *error = QStringLiteral("--%1: '%2' is out of range (more than 64 bits)").arg(option, text);
+    else
+        *error = QStringLiteral("--%1: '%2' is not a number (decimal or 0x hex)").arg(option, text);
+    return false;
+}
+
+bool parseOperations(const QString &text, Operations *operations)
+{
+    Operations result;
+    for (const QChar c : text) {
+        switch (c.toLower().unicode()) {
+        case u'r':
+            result |= Operation::Read;
+            break;
+        case u'w':
+            result |= Operation::Write;
+            break;
+        case u'x':
+            result |= Operation::Execute;
+            break;
+        default:
+            return false;
+        }
+    }
+    if (!result)
+        return false;
+    *operations = result;
+    return true;
+}
+
+bool readQueryOptions(const QCommandLineParser &parser, HalfAxisQuery *query, QString *error)
+{
+    HalfAxisQuery result;
+    std::uint64_t number = 0;
+
+    if (parser.isSet(resume) && parser.isSet(at)) {
+        *error = QStringLiteral("--resume replaces --at: give only one of them");
+        return false;
+    }
+    if (parser.isSet(at)) {
+        if (!parseNumberOption(at, parser.value(at), &number, error))
+            return false;
+        result.at = Transition { number };
+    }
+    if (parser.isSet(resume)) {
+        if (!parseNumberOption(resume, parser.value(resume), &number, error))
+            return false;
+        if (number > std::uint64_t(std::numeric_limits<std::int64_t>::max())) {
+            *error = QStringLiteral("--resume: '%1' is out of range (row ids end at 2^63-1)").arg(parser.value(resume));
+            return false;
+        }
+        result.resumeAfter = RowId { std::int64_t(number) };
+    }
+    result.direction = parser.isSet(backward) ? Direction::Backward : Direction::Forward;
+    if (parser.isSet(from)) {
+        if (!parseNumberOption(from, parser.value(from), &number, error))
+            return false;
+        result.first = Address { number };
+    }
+    if (parser.isSet(to)) {
+        if (!parseNumberOption(to, parser.value(to), &number, error))
+            return false;
+        result.last = Address { number };
+    }
+    if (result.first > result.last) {
+        *error = QStringLiteral("--from %1 is greater than --to %2").arg(parser.value(from), parser.value(to));
+        return false;
+    }
+    if (parser.isSet(ops) && !parseOperations(parser.value(ops), &result.operations)) {
+        *error = QStringLiteral("--ops: '%1' is not a set of operations (letters r, w, x, e.g. rw)")
+                     .arg(parser.value(ops));
+        return false;
+    }
+    if (parser.isSet(limit)) {
+        if (!parseNumberOption(limit, parser.value(limit), &number, error))
+            return false;
+        result.limit = number;
+    }
+    *query = result;
+    return true;
+}
+
+} // namespace memhist::cli

@@ -1,0 +1,186 @@
+// memhist-bench: writes a synthetic 10-million-access history, measures the writer against plain
+// SQLite inserts of the same rows in the same run, then times random half-axis queries on the
+// result. A benchmark program: it prints figures and the targets beside them; it is not a test.
+#include "accessstreamgenerator.h"
+#include "benchreport.h"
+#include "machinecontext.h"
+#include "plaininsert.h"
+#include "querybenchmark.h"
+#include "storage/sqlite.h"
+#include "writerbenchmark.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QStorageInfo>
+#include <QTemporaryDir>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+
+using namespace memhist;
+using namespace memhist::bench;
+
+namespace {
+
+struct Options
+{
+    qint64 accesses = 10'000'000;
+    std::uint64_t seed = 1;
+    int queriesPerClass = 1000;
+    QString directory; // empty: a temporary directory
+    bool keep = false;
+};
+
+// Decimal or 0x hex, as everywhere in memhist.
+std::optional<std::uint64_t> parseNumber(const QString &text)
+{
+    bool ok = false;
+    const std::uint64_t value = text.startsWith(QLatin1String("0x"), Qt::CaseInsensitive)
+        ? text.mid(2).toULongLong(&ok, 16)
+        : text.toULongLong(&ok, 10);
+    return ok ? std::optional(value) : std::nullopt;
+}
+
+// Exits with status 2 on a usage error, as the memhist command line does.
+Options parseOptions(const QCoreApplication &app)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Measures the memhist writer and half-axis queries on a synthetic access stream; prints the figures."));
+    parser.addHelpOption();
+    const QCommandLineOption accesses(QStringLiteral("accesses"),
+        QStringLiteral("Accesses to write (default 10000000)."), QStringLiteral("N"), QStringLiteral("10000000"));
+    const QCommandLineOption seed(QStringLiteral("seed"),
+        QStringLiteral("Seed of the stream and the queries (default 1)."), QStringLiteral("S"), QStringLiteral("1"));
+    const QCommandLineOption queries(QStringLiteral("queries"),
+        QStringLiteral("Random queries per window and direction (default 1000; 0 skips)."), QStringLiteral("Q"),
+        QStringLiteral("1000"));
+    const QCommandLineOption dir(QStringLiteral("dir"),
+        QStringLiteral("Where to write the files (default: a temporary directory)."), QStringLiteral("DIR"));
+    const QCommandLineOption keep(QStringLiteral("keep"), QStringLiteral("Keep the files written."));
+    parser.addOptions({ accesses, seed, queries, dir, keep });
+    parser.process(app);
+
+    const auto fail = [](const QString &message) {
+        std::fprintf(stderr, "memhist-bench: %s\n", qUtf8Printable(message));
+        std::exit(2);
+    };
+    if (!parser.positionalArguments().isEmpty())
+        fail(QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().constFirst()));
+
+    Options options;
+    const auto accessCount = parseNumber(parser.value(accesses));
+    if (!accessCount || *accessCount == 0 || *accessCount > std::uint64_t(1) << 40)
+        fail(QStringLiteral("--accesses: expected a number from 1 to 2^40, got '%1'").arg(parser.value(accesses)));
+    options.accesses = qint64(*accessCount);
+    const auto seedValue = parseNumber(parser.value(seed));
+    if (!seedValue)
+        fail(QStringLiteral("--seed: expected a number, got '%1'").arg(parser.value(seed)));
+    options.seed = *seedValue;
+    const auto queryCount = parseNumber(parser.value(queries));
+    if (!queryCount || *queryCount > 10'000'000)
+        fail(QStringLiteral("--queries: expected a number from 0 to 10000000, got '%1'").arg(parser.value(queries)));
+    options.queriesPerClass = int(*queryCount);
+    options.directory = parser.value(dir);
+    options.keep = parser.isSet(keep);
+    return options;
+}
+
+[[noreturn]] void abortRun(const QString &phase, const QString &error)
+{
+    std::fflush(stdout);
+    std::fprintf(stderr, "memhist-bench: %s failed: %s\n", qUtf8Printable(phase), qUtf8Printable(error));
+    std::exit(1);
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("memhist-bench"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(MEMHIST_VERSION));
+    const Options options = parseOptions(app);
+    sqlite::configureProcess();
+
+    std::optional<QTemporaryDir> temporary;
+    QString directory = options.directory;
+    if (directory.isEmpty()) {
+        temporary.emplace(QDir::tempPath() + QStringLiteral("/memhist-bench-XXXXXX"));
+        if (!temporary->isValid())
+            abortRun(QStringLiteral("creating a temporary directory"), temporary->errorString());
+        temporary->setAutoRemove(!options.keep);
+        directory = temporary->path();
+    } else if (!QDir().mkpath(directory)) {
+        abortRun(QStringLiteral("creating ") + directory, QStringLiteral("cannot create the directory"));
+    }
+    const QDir dir(directory);
+    const QString historyPath = dir.filePath(QStringLiteral("bench.memhist"));
+    const QString unindexedPath = dir.filePath(QStringLiteral("plain-unindexed.sqlite"));
+    const QString indexedPath = dir.filePath(QStringLiteral("plain-indexed.sqlite"));
+
+    const MachineContext machine = collectMachineContext();
+    const QStorageInfo storage(directory);
+    printHeader(machine,
+        { options.accesses, options.seed, options.queriesPerClass, dir.absolutePath(),
+            QString::fromLatin1(storage.fileSystemType()) });
+
+    // The stream alone: its mix, and what generating it costs inside every rate below.
+    {
+        AccessStreamGenerator stream(options.seed, options.accesses);
+        Access access;
+        QElapsedTimer timer;
+        timer.start();
+        while (stream.next(&access)) { }
+        printStream(stream.mix(), timer.nsecsElapsed());
+    }
+    std::fflush(stdout);
+
+    BenchFigures figures;
+    figures.writer = runWriter(historyPath, options.seed, options.accesses);
+    if (!figures.writer.ok)
+        abortRun(QStringLiteral("writer"), figures.writer.error);
+    printWriter(figures.writer);
+    std::fflush(stdout);
+
+    // The references, after the writer, in the same run and on the same rows.
+    figures.ceiling = runPlainInsert(unindexedPath, PlainInsertKind::Unindexed, options.seed, options.accesses);
+    if (!figures.ceiling.ok)
+        abortRun(QStringLiteral("plain insert"), figures.ceiling.error);
+    if (!options.keep)
+        QFile::remove(unindexedPath);
+    printPlainInsert(QStringLiteral("Ceiling: plain prepared single-row insert, one unindexed table, chunk_id = 0"),
+        figures.ceiling, figures.writer);
+    std::fflush(stdout);
+
+    const PlainInsertResult indexed
+        = runPlainInsert(indexedPath, PlainInsertKind::IndexedRandomChunks, options.seed, options.accesses);
+    if (!indexed.ok)
+        abortRun(QStringLiteral("plain insert with index"), indexed.error);
+    if (!options.keep)
+        QFile::remove(indexedPath);
+    printPlainInsert(QStringLiteral("Reference: plain insert with the (chunk_id, transition) index, random chunk ids "
+                                    "(slice = row / 20000, chunk in [slice*3000, slice*3000+3000))"),
+        indexed, figures.writer);
+    std::fflush(stdout);
+
+    if (options.queriesPerClass > 0) {
+        QueryBenchmarkOptions queryOptions;
+        queryOptions.seed = options.seed;
+        queryOptions.queriesPerClass = options.queriesPerClass;
+        figures.queries = runQueryBenchmark(historyPath, standardQueryClasses(), queryOptions);
+        if (!figures.queries->ok)
+            abortRun(QStringLiteral("queries"), figures.queries->error);
+        printQueries(*figures.queries, queryOptions.limit);
+    }
+
+    printSummary(figures, machine);
+    if (!options.keep)
+        QFile::remove(historyPath);
+    else
+        std::printf("\nKept: %s\n", qUtf8Printable(dir.absolutePath()));
+    return 0;
+}

@@ -1,0 +1,146 @@
+#include "querybenchmark.h"
+
+#include "accessstreamgenerator.h"
+#include "query/halfaxisquery.h"
+#include "storage/historydatabase.h"
+
+#include <QElapsedTimer>
+#include <limits>
+#include <utility>
+
+namespace memhist::bench {
+
+namespace {
+
+constexpr const char *selectAccessAddress = "SELECT phy_first FROM accesses WHERE rowid = ?1";
+constexpr std::uint64_t lastAddress = std::numeric_limits<std::uint64_t>::max();
+
+// A window of `bytes` bytes centred on `centre`, moved inside [0, 2^64-1] where it would cross an end.
+std::pair<Address, Address> windowAround(std::uint64_t centre, std::uint64_t bytes)
+{
+    if (bytes == 0)
+        return { Address { 0 }, Address { lastAddress } };
+    const std::uint64_t half = bytes / 2;
+    std::uint64_t first = centre >= half ? centre - half : 0;
+    if (first > lastAddress - (bytes - 1))
+        first = lastAddress - (bytes - 1);
+    return { Address { first }, Address { first + (bytes - 1) } };
+}
+
+} // namespace
+
+QList<QueryClass> standardQueryClasses()
+{
+    const std::pair<const char *, std::uint64_t> windows[] = {
+        { "1 B", 1 },
+        { "64 B", 64 },
+        { "4 KiB", 4096 },
+        { "1 MiB", 1 << 20 },
+        { "whole space", 0 },
+    };
+    QList<QueryClass> classes;
+    for (const auto &[name, bytes] : windows) {
+        for (const Direction direction : { Direction::Forward, Direction::Backward })
+            classes.append({ QString::fromLatin1(name), bytes, direction });
+    }
+    return classes;
+}
+
+QueryBenchmarkResult runQueryBenchmark(
+    const QString &databasePath, const QList<QueryClass> &classes, const QueryBenchmarkOptions &options)
+{
+    QueryBenchmarkResult result;
+    QElapsedTimer phaseTimer;
+    phaseTimer.start();
+
+    std::unique_ptr<HistoryDatabase> database = HistoryDatabase::open(databasePath, &result.error);
+    if (!database)
+        return result;
+    const HistorySummary &summary = database->summary();
+    if (summary.accesses <= 0 || !summary.firstTransition || !summary.lastTransition) {
+        result.error = databasePath + QStringLiteral(": empty history, nothing to query");
+        return result;
+    }
+    const std::uint64_t firstTransition = summary.firstTransition->value;
+    const std::uint64_t transitionSpan = summary.lastTransition->value - firstTransition + 1;
+
+    sqlite::Statement addressOf = database->connection().prepare(selectAccessAddress);
+    if (!addressOf.isValid()) {
+        result.error = databasePath + QStringLiteral(": ") + database->connection().lastError();
+        return result;
+    }
+    HalfAxisQueryEngine engine(*database);
+
+    for (const QueryClass &queryClass : classes) {
+        QueryClassResult classResult;
+        classResult.queryClass = queryClass;
+        classResult.firstPageNs.reserve(options.queriesPerClass);
+        result.classes.append(classResult);
+    }
+
+    // Every class Q times, in a shuffled order (Fisher-Yates).
+    SplitMix64 random(options.seed ^ 0x7175'6572'6965'7321ull); // "queries!"
+    QList<qsizetype> schedule;
+    schedule.reserve(classes.size() * options.queriesPerClass);
+    for (qsizetype c = 0; c < classes.size(); ++c) {
+        for (int i = 0; i < options.queriesPerClass; ++i)
+            schedule.append(c);
+    }
+    for (qsizetype i = schedule.size() - 1; i > 0; --i)
+        std::swap(schedule[i], schedule[qsizetype(random.below(std::uint64_t(i) + 1))]);
+
+    QueryPage page;
+    QElapsedTimer timer;
+    for (const qsizetype c : schedule) {
+        QueryClassResult &classResult = result.classes[c];
+        const QueryClass &queryClass = classResult.queryClass;
+
+        // The window is centred on the address of a uniformly random access of the history.
+        const auto rowId = std::int64_t(1 + random.below(std::uint64_t(summary.accesses)));
+        addressOf.bind(1, rowId);
+        if (addressOf.step() != SQLITE_ROW) {
+            result.error = databasePath + QStringLiteral(": no access with rowid %1").arg(rowId);
+            return result;
+        }
+        const std::uint64_t centre = fromStored(addressOf.int64(0));
+        addressOf.reset();
+
+        HalfAxisQuery query;
+        query.direction = queryClass.direction;
+        query.at = Transition { firstTransition + random.below(transitionSpan) };
+        std::tie(query.first, query.last) = windowAround(centre, queryClass.windowBytes);
+        query.limit = options.limit;
+
+        QString error;
+        page = QueryPage();
+        timer.start();
+        const bool ok = engine.run(query, &page, &error);
+        const qint64 firstNs = timer.nsecsElapsed();
+        if (!ok) {
+            result.error = error;
+            return result;
+        }
+        classResult.firstPageNs.append(firstNs);
+        classResult.rowsReturned += page.accesses.size();
+
+        // The next page, as a table view fetching more would ask for it.
+        if (const std::optional<RowId> resume = page.resumePoint();
+            resume && quint64(page.accesses.size()) == options.limit) {
+            query.resumeAfter = resume;
+            page = QueryPage();
+            timer.start();
+            const bool nextOk = engine.run(query, &page, &error);
+            const qint64 nextNs = timer.nsecsElapsed();
+            if (!nextOk) {
+                result.error = error;
+                return result;
+            }
+            classResult.nextPageNs.append(nextNs);
+        }
+    }
+    result.totalNanoseconds = phaseTimer.nsecsElapsed();
+    result.ok = true;
+    return result;
+}
+
+} // namespace memhist::bench

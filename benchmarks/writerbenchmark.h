@@ -1,0 +1,26 @@
+// The writer phase: the synthetic stream through HistoryWriter, timed from open() to the end of
+// finish(), with the peak resident set size of just this phase.
+#pragma once
+
+#include "writer/historywriter.h"
+
+#include <QString>
+#include <cstdint>
+
+namespace memhist::bench {
+
+struct WriterRunResult
+{
+    bool ok = false;
+    QString error;
+    qint64 nanoseconds = 0;
+    WriterStats stats;
+    WriterOptions options;
+    qint64 fileBytes = 0;
+    qint64 rssBeforeBytes = -1; // resident set when the phase started
+    qint64 peakRssBytes = -1; // VmHWM over the phase (includes rssBeforeBytes); -1 if unavailable
+};
+
+WriterRunResult runWriter(const QString &path, std::uint64_t seed, qint64 accesses);
+
+} // namespace memhist::bench

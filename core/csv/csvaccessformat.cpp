@@ -1,0 +1,263 @@
+#include "csvaccessformat.h"
+
+#include <cstring>
+#include <limits>
+
+namespace memhist::csv {
+
+namespace {
+
+constexpr int fieldCount = 6;
+constexpr const char *fieldNames[fieldCount] = { "rowid", "transition", "operation", "address", "linear", "size" };
+
+enum class NumberStatus {
+    Ok,
+    Empty,
+    NotANumber,
+    TooLarge,
+};
+
+int hexDigit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+// By hand rather than through QByteArray::toULongLong: the import's hot path parses four numbers per
+// line, and this also tells "not a number" from "more than 64 bits" for the error message.
+NumberStatus parseNumber(QByteArrayView text, std::uint64_t *value)
+{
+    const char *p = text.data();
+    const qsizetype n = text.size();
+    if (n == 0)
+        return NumberStatus::Empty;
+    std::uint64_t result = 0;
+    if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        for (qsizetype i = 2; i < n; ++i) {
+            const int digit = hexDigit(p[i]);
+            if (digit < 0)
+                return NumberStatus::NotANumber;
+            if (result >> 60) {
+                // Keep scanning: "0x1ffffffffffffffffZ" is not a number rather than too large.
+                for (qsizetype j = i + 1; j < n; ++j) {
+                    if (hexDigit(p[j]) < 0)
+                        return NumberStatus::NotANumber;
+                }
+                return NumberStatus::TooLarge;
+            }
+            result = (result << 4) | std::uint64_t(digit);
+        }
+        *value = result;
+        return NumberStatus::Ok;
+    }
+    bool tooLarge = false;
+    for (qsizetype i = 0; i < n; ++i) {
+        const unsigned digit = unsigned(p[i]) - unsigned('0');
+        if (digit > 9)
+            return NumberStatus::NotANumber;
+        if (result > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
+            tooLarge = true;
+        result = result * 10 + digit;
+    }
+    if (tooLarge)
+        return NumberStatus::TooLarge;
+    *value = result;
+    return NumberStatus::Ok;
+}
+
+// The offending text as it appears in an error message, shortened so that a binary file fed by
+// mistake does not flood the terminal.
+QString quoted(QByteArrayView text)
+{
+    constexpr qsizetype maxShown = 40;
+    QString shown = QString::fromUtf8(text.first(std::min(text.size(), maxShown)));
+    if (text.size() > maxShown)
+        shown += QStringLiteral("...");
+    return u'\'' + shown + u'\'';
+}
+
+QString fieldPrefix(int index)
+{
+    return QStringLiteral("field %1 (%2): ").arg(index + 1).arg(QLatin1String(fieldNames[index]));
+}
+
+bool fail(QString *error, int index, const QString &reason)
+{
+    if (error)
+        *error = fieldPrefix(index) + reason;
+    return false;
+}
+
+// Parses a required number field and reports why it is not one.
+bool numberField(QByteArrayView text, int index, std::uint64_t *value, QString *error)
+{
+    switch (parseNumber(text, value)) {
+    case NumberStatus::Ok:
+        return true;
+    case NumberStatus::Empty:
+        return fail(error, index, QStringLiteral("empty, expected a number"));
+    case NumberStatus::NotANumber:
+        return fail(error, index, quoted(text) + QStringLiteral(" is not a number"));
+    case NumberStatus::TooLarge:
+        return fail(error, index, quoted(text) + QStringLiteral(" is out of range (more than 64 bits)"));
+    }
+    return false;
+}
+
+char *appendDecimal(char *out, std::uint64_t value)
+{
+    char digits[20];
+    int n = 0;
+    do {
+        digits[n++] = char('0' + value % 10);
+        value /= 10;
+    } while (value);
+    while (n)
+        *out++ = digits[--n];
+    return out;
+}
+
+char *appendHex(char *out, std::uint64_t value)
+{
+    static constexpr char hexDigits[] = "0123456789abcdef";
+    *out++ = '0';
+    *out++ = 'x';
+    char digits[16];
+    int n = 0;
+    do {
+        digits[n++] = hexDigits[value & 0xf];
+        value >>= 4;
+    } while (value);
+    while (n)
+        *out++ = digits[--n];
+    return out;
+}
+
+} // namespace
+
+QByteArray header()
+{
+    return QByteArrayLiteral("rowid,transition,operation,address,linear,size");
+}
+
+char operationLetter(Operation operation)
+{
+    switch (operation) {
+    case Operation::Read:
+        return 'R';
+    case Operation::Write:
+        return 'W';
+    case Operation::Execute:
+        return 'X';
+    }
+    return '?';
+}
+
+QByteArray formatRow(const Access &access)
+{
+    // Longest row: 19 + 20 + 1 + 18 + 18 + 10 characters and 5 commas.
+    char buffer[128];
+    char *out = buffer;
+    out = appendDecimal(out, std::uint64_t(access.rowId.value));
+    *out++ = ',';
+    out = appendDecimal(out, access.transition.value);
+    *out++ = ',';
+    *out++ = operationLetter(access.operation);
+    *out++ = ',';
+    out = appendHex(out, access.physical.value);
+    *out++ = ',';
+    if (access.linear)
+        out = appendHex(out, access.linear->value);
+    *out++ = ',';
+    out = appendDecimal(out, access.size);
+    return QByteArray(buffer, out - buffer);
+}
+
+bool parseUnsigned(QByteArrayView text, std::uint64_t *value)
+{
+    return parseNumber(text, value) == NumberStatus::Ok;
+}
+
+bool parseRow(QByteArrayView line, Access *access, QString *error)
+{
+    if (!line.isEmpty() && line.back() == '\r')
+        line.chop(1);
+
+    // Split on commas without allocating: the format has no quoting, so every comma separates.
+    QByteArrayView fields[fieldCount];
+    int found = 0;
+    const char *begin = line.data();
+    const char *end = begin + line.size();
+    for (;;) {
+        const auto *comma = static_cast<const char *>(std::memchr(begin, ',', size_t(end - begin)));
+        const char *fieldEnd = comma ? comma : end;
+        if (found < fieldCount)
+            fields[found] = QByteArrayView(begin, fieldEnd - begin);
+        ++found;
+        if (!comma)
+            break;
+        begin = comma + 1;
+    }
+    if (found != fieldCount) {
+        if (error)
+            *error = QStringLiteral("expected %1 fields (%2), found %3")
+                         .arg(fieldCount)
+                         .arg(QString::fromLatin1(header()))
+                         .arg(found);
+        return false;
+    }
+
+    Access result;
+    std::uint64_t number = 0;
+
+    // The row id is informational (the writer assigns its own), so it may be left empty.
+    if (!fields[0].isEmpty()) {
+        if (!numberField(fields[0], 0, &number, error))
+            return false;
+        if (number > std::uint64_t(std::numeric_limits<std::int64_t>::max()))
+            return fail(error, 0, quoted(fields[0]) + QStringLiteral(" is out of range (more than 2^63-1)"));
+        result.rowId = RowId { std::int64_t(number) };
+    }
+
+    if (!numberField(fields[1], 1, &number, error))
+        return false;
+    result.transition = Transition { number };
+
+    const QByteArrayView op = fields[2];
+    if (op.isEmpty())
+        return fail(error, 2, QStringLiteral("empty, expected R, W or X"));
+    if (op.size() != 1 || (op[0] != 'R' && op[0] != 'W' && op[0] != 'X'))
+        return fail(error, 2, quoted(op) + QStringLiteral(" is not an operation (must be R, W or X)"));
+    result.operation = op[0] == 'R' ? Operation::Read : op[0] == 'W' ? Operation::Write : Operation::Execute;
+
+    if (!numberField(fields[3], 3, &number, error))
+        return false;
+    result.physical = Address { number };
+
+    if (!fields[4].isEmpty()) {
+        if (!numberField(fields[4], 4, &number, error))
+            return false;
+        result.linear = Address { number };
+    }
+
+    if (fields[5].isEmpty())
+        return fail(error, 5, QStringLiteral("empty, expected a size"));
+    const NumberStatus sizeStatus = parseNumber(fields[5], &number);
+    if (sizeStatus == NumberStatus::NotANumber)
+        return fail(error, 5, quoted(fields[5]) + QStringLiteral(" is not a number"));
+    if (sizeStatus == NumberStatus::TooLarge || number > std::numeric_limits<std::uint32_t>::max())
+        return fail(error, 5, quoted(fields[5]) + QStringLiteral(" is not a size (must be at most 4294967295)"));
+    if (number == 0)
+        return fail(error, 5, quoted(fields[5]) + QStringLiteral(" is not a size (must be at least 1)"));
+    result.size = std::uint32_t(number);
+
+    *access = result;
+    return true;
+}
+
+} // namespace memhist::csv

@@ -1,0 +1,32 @@
+// The CSV form of accesses (DESIGN.md §3): a header line, then
+// `rowid,transition,operation,address,linear,size`, operation R, W or X, addresses as 0x hex,
+// linear empty when unknown. Written by `memhist query --format csv` and `memhist export`, read
+// back by `memhist import --format csv`.
+#pragma once
+
+#include "model/types.h"
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QString>
+
+namespace memhist::csv {
+
+// "rowid,transition,operation,address,linear,size" (no line ending).
+QByteArray header();
+
+// One line, without line ending.
+QByteArray formatRow(const Access &access);
+
+// Parses one data line (without line ending; a trailing '\r' is tolerated). On failure returns
+// false and sets *error to "field N (name): reason", e.g. "field 4 (address): '0xZZ' is not a
+// number". The rowid field is parsed into access->rowId (it may be empty).
+bool parseRow(QByteArrayView line, Access *access, QString *error);
+
+// Decimal or 0x-prefixed hexadecimal, full 64-bit unsigned range; false on anything else
+// (sign, spaces, overflow, empty).
+bool parseUnsigned(QByteArrayView text, std::uint64_t *value);
+
+char operationLetter(Operation operation);
+
+} // namespace memhist::csv

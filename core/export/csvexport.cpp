@@ -1,0 +1,77 @@
+#include "csvexport.h"
+
+#include "csv/csvaccessformat.h"
+#include "storage/historydatabase.h"
+
+#include <QSaveFile>
+
+#include <algorithm>
+
+namespace memhist {
+
+namespace {
+
+// Rows fetched per engine run: large enough that the per-run cost (finding slices, preparing the
+// chunk scans) is amortised, small enough that memory stays bounded for any result set.
+constexpr quint64 pageRows = 16384;
+
+} // namespace
+
+bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limitRows, const QString &outputPath,
+                      ExportReport *report, QString *error, const std::function<bool(qint64)> &progress)
+{
+    ExportReport localReport;
+    ExportReport &counts = report ? *report : localReport;
+    counts = {};
+    const auto failFile = [&](const QString &reason) {
+        *error = outputPath + QStringLiteral(": ") + reason;
+        return false;
+    };
+
+    // QSaveFile writes a temporary file beside the target and renames it only on commit(); its
+    // destructor deletes the temporary file on every early return below.
+    QSaveFile file(outputPath);
+    if (!file.open(QIODevice::WriteOnly))
+        return failFile(QStringLiteral("cannot create: ") + file.errorString());
+
+    QByteArray text = csv::header() + '\n';
+    const auto flush = [&] {
+        const bool ok = file.write(text) == text.size();
+        text.clear();
+        return ok;
+    };
+
+    const quint64 total = limitRows ? query.limit : ~quint64(0);
+    quint64 written = 0;
+    HalfAxisQueryEngine engine(database);
+    QueryPage page;
+    while (written < total) {
+        query.limit = std::min(pageRows, total - written);
+        QString queryError;
+        page = {};
+        if (!engine.run(query, &page, &queryError)) {
+            *error = database.path() + QStringLiteral(": query failed: ") + queryError;
+            return false;
+        }
+        for (const Access &access : std::as_const(page.accesses)) {
+            text += csv::formatRow(access);
+            text += '\n';
+        }
+        written += quint64(page.accesses.size());
+        counts.rows = qint64(written);
+        if (!flush())
+            return failFile(QStringLiteral("write failed: ") + file.errorString());
+        if (progress && !progress(counts.rows))
+            return failFile(QStringLiteral("export cancelled"));
+        const std::optional<RowId> next = page.resumePoint();
+        if (!next)
+            break;
+        query.resumeAfter = next;
+    }
+
+    if (!flush() || !file.commit())
+        return failFile(QStringLiteral("write failed: ") + file.errorString());
+    return true;
+}
+
+} // namespace memhist

@@ -1,0 +1,23 @@
+// Streams the complete result set of a half-axis query (every page, not only a loaded one) to a CSV
+// file, atomically: the output path receives the file only when it is complete.
+#pragma once
+
+#include "query/halfaxisquery.h"
+
+#include <QString>
+
+#include <functional>
+
+namespace memhist {
+
+struct ExportReport
+{
+    qint64 rows = 0;
+};
+
+// Honours query.limit as the total number of rows when limitRows is true; otherwise exports every
+// match. progress(rows written so far) returns false to cancel (nothing is then left at outputPath).
+bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limitRows, const QString &outputPath,
+                      ExportReport *report, QString *error, const std::function<bool(qint64)> &progress = {});
+
+} // namespace memhist

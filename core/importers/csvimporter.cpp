@@ -1,0 +1,140 @@
+#include "csvimporter.h"
+
+#include "csv/csvaccessformat.h"
+#include "writer/historywriter.h"
+
+#include <QFile>
+
+#include <cstring>
+
+namespace memhist {
+
+namespace {
+
+// Large reads keep the importer parsing rather than waiting on system calls.
+constexpr qsizetype readSize = 4 << 20;
+// No valid row comes near this; a longer line means the input is not our CSV, and bounding it
+// keeps memory bounded whatever the input.
+constexpr qsizetype maxLineLength = 64 << 10;
+// How often (in lines) the importer looks at how far it has come, for the progress callback.
+constexpr qint64 progressLineInterval = 8192;
+
+QByteArrayView withoutCarriageReturn(QByteArrayView line)
+{
+    if (!line.isEmpty() && line.back() == '\r')
+        line.chop(1);
+    return line;
+}
+
+} // namespace
+
+bool CsvImporter::run(const QString &path, HistoryWriter &writer, ImportReport *report, QString *error,
+                      const std::function<bool(double)> &progress)
+{
+    ImportReport localReport;
+    ImportReport &counts = report ? *report : localReport;
+    counts = {};
+    const auto failAt = [&](qint64 line, const QString &reason) {
+        *error = path + u':' + QString::number(line) + QStringLiteral(": ") + reason;
+        return false;
+    };
+    const auto failFile = [&](const QString &reason) {
+        *error = path + QStringLiteral(": ") + reason;
+        return false;
+    };
+
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return failFile(QStringLiteral("cannot open: ") + file.errorString());
+    const qint64 fileSize = file.size();
+
+    QByteArray buffer(readSize + maxLineLength, Qt::Uninitialized);
+    char *const data = buffer.data();
+    qsizetype filled = 0; // bytes of data[] holding input
+    qint64 bufferOffset = 0; // file offset of data[0]
+    qint64 lineNumber = 0;
+    bool sawHeader = false;
+    bool anyInput = false;
+    double lastProgress = 0;
+    Access access;
+    QString rowError;
+
+    const auto reportProgress = [&](qint64 consumed) {
+        if (!progress || fileSize <= 0)
+            return true;
+        const double fraction = std::min(1.0, double(consumed) / double(fileSize));
+        if (fraction - lastProgress < 0.001 && fraction < 1.0)
+            return true;
+        lastProgress = fraction;
+        return progress(fraction);
+    };
+
+    // Returns false (with *error set) to stop the import.
+    const auto handleLine = [&](QByteArrayView line) {
+        counts.linesRead = ++lineNumber;
+        if (!sawHeader) {
+            line = withoutCarriageReturn(line);
+            // A UTF-8 byte order mark, as some spreadsheet programs write.
+            if (line.startsWith("\xEF\xBB\xBF"))
+                line = line.sliced(3);
+            if (line != QByteArrayView(csv::header()))
+                return failAt(lineNumber,
+                              QStringLiteral("expected the header '") + QString::fromLatin1(csv::header()) + u'\'');
+            sawHeader = true;
+            return true;
+        }
+        // A blank line (e.g. an editor's extra newline at the end) carries no access.
+        if (withoutCarriageReturn(line).isEmpty())
+            return true;
+        if (!csv::parseRow(line, &access, &rowError))
+            return failAt(lineNumber, rowError);
+        if (!writer.add(access))
+            return failAt(lineNumber, writer.errorString());
+        ++counts.accesses;
+        return true;
+    };
+
+    bool atEnd = false;
+    while (!atEnd) {
+        const qint64 n = file.read(data + filled, readSize + maxLineLength - filled);
+        if (n < 0)
+            return failFile(QStringLiteral("read error: ") + file.errorString());
+        if (n == 0)
+            atEnd = true;
+        filled += n;
+        anyInput = anyInput || filled > 0;
+
+        qsizetype pos = 0;
+        for (;;) {
+            const auto *newline = static_cast<const char *>(std::memchr(data + pos, '\n', size_t(filled - pos)));
+            if (!newline)
+                break;
+            if (!handleLine(QByteArrayView(data + pos, newline - (data + pos))))
+                return false;
+            pos = newline - data + 1;
+            if (lineNumber % progressLineInterval == 0 && !reportProgress(bufferOffset + pos))
+                return failFile(QStringLiteral("import cancelled"));
+        }
+
+        if (atEnd) {
+            // The last line may lack its newline.
+            if (pos < filled && !handleLine(QByteArrayView(data + pos, filled - pos)))
+                return false;
+            break;
+        }
+        const qsizetype rest = filled - pos;
+        if (rest > maxLineLength)
+            return failAt(lineNumber + 1, QStringLiteral("line too long (more than %1 bytes)").arg(maxLineLength));
+        std::memmove(data, data + pos, size_t(rest));
+        bufferOffset += pos;
+        filled = rest;
+    }
+
+    if (!anyInput)
+        return failFile(QStringLiteral("empty file"));
+    if (!reportProgress(fileSize))
+        return failFile(QStringLiteral("import cancelled"));
+    return true;
+}
+
+} // namespace memhist

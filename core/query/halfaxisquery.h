@@ -1,0 +1,77 @@
+// The half-axis query of the storage model spec: "the first N accesses from transition T, forward
+// or backward, whose bytes overlap [A, B], for these operations", resumable by rowid.
+#pragma once
+
+#include "model/types.h"
+
+#include <QList>
+#include <QString>
+
+#include <memory>
+
+namespace memhist {
+
+class HistoryDatabase;
+
+struct HalfAxisQuery
+{
+    Direction direction = Direction::Forward;
+    // Forward: matches with transition >= at (default 0). Backward: transition <= at (default: the
+    // last transition of the history). Ignored when resumeAfter is set.
+    std::optional<Transition> at;
+    // Continue after this row in the query's own direction (forward: rowid > R, backward: < R).
+    std::optional<RowId> resumeAfter;
+    // Inclusive byte range; an access matches when any of its bytes lies in it. first <= last.
+    Address first { 0 };
+    Address last { ~std::uint64_t(0) };
+    Operations operations = Operations(Operation::Read) | Operation::Write;
+    quint64 limit = 100;
+};
+
+struct QueryPage
+{
+    // In rowid order for a forward query, reverse rowid order for a backward one.
+    QList<Access> accesses;
+    // True when fewer than `limit` rows matched: no further page exists.
+    bool exhausted = false;
+
+    // Where the next page starts (pass as HalfAxisQuery::resumeAfter), or nothing when exhausted.
+    std::optional<RowId> resumePoint() const
+    {
+        if (exhausted || accesses.isEmpty())
+            return std::nullopt;
+        return accesses.constLast().rowId;
+    }
+};
+
+// When the engine merges one index cursor per chunk and when it scans rows in rowid order instead.
+// The defaults are measured (README, "Query plan"); tests lower them to drive every path on small data.
+struct QueryTuning
+{
+    // Up to this many chunks overlapping the window in a slice: merge their cursors by rowid.
+    std::size_t maxMergedChunks = 256;
+    // Beyond it, scan at most this many rowids of the slice before reconsidering.
+    std::int64_t scanBudget = 16384;
+    // If the budget ran out, merge the chunks if there are at most this many, else scan on.
+    std::size_t maxFallbackChunks = 4096;
+};
+
+// Runs half-axis queries on one open database. Not thread-safe: one engine per thread (it owns
+// prepared statements on the database's connection).
+class HalfAxisQueryEngine
+{
+public:
+    explicit HalfAxisQueryEngine(HistoryDatabase &database, QueryTuning tuning = {});
+    ~HalfAxisQueryEngine();
+    HalfAxisQueryEngine(const HalfAxisQueryEngine &) = delete;
+    HalfAxisQueryEngine &operator=(const HalfAxisQueryEngine &) = delete;
+
+    // False + *error on an invalid query (first > last, empty operations) or a database error.
+    bool run(const HalfAxisQuery &query, QueryPage *page, QString *error);
+
+private:
+    class Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace memhist

@@ -1,0 +1,45 @@
+// The SQL of the half-axis query engine, in one reviewed place. INDEXED BY pins the plans the
+// algorithm depends on (HistoryDatabase::open guarantees the indexes exist): SQLite's planner must
+// never trade the (chunk_id, transition) index for a rowid range scan on its own.
+#pragma once
+
+namespace memhist::statements {
+
+inline constexpr const char *slicesInOrder
+    = "SELECT rowid, transition_first, transition_last FROM slices ORDER BY transition_first, rowid";
+
+// The spec's find_chunks_between: chunks of one operation and slice, from the first that ends at or
+// after the window's first byte, in address order. The caller stops at the first chunk that starts
+// after the window.
+inline constexpr const char *chunksOverlapping = "SELECT rowid, phy_first FROM chunks INDEXED BY idx_chunks_1 "
+                                                 "WHERE operation = ?1 AND slice_id = ?2 AND phy_last >= ?3 "
+                                                 "ORDER BY phy_last";
+
+// The matches of one chunk in rowid order (transitions never decrease with rowid, so the index order
+// (chunk_id, transition, rowid) is rowid order). ?2/?3: transition and rowid bounds; ?4/?5: the
+// window's last and first byte (inclusive overlap: phy_first <= B and last byte >= A).
+inline constexpr const char *chunkAccessesForward
+    = "SELECT rowid, transition, operation, phy_first, linear, size FROM accesses INDEXED BY idx_accesses_1 "
+      "WHERE chunk_id = ?1 AND transition >= ?2 AND rowid >= ?3 AND phy_first <= ?4 AND phy_first + size - 1 >= ?5 "
+      "ORDER BY transition, rowid";
+inline constexpr const char *chunkAccessesBackward
+    = "SELECT rowid, transition, operation, phy_first, linear, size FROM accesses INDEXED BY idx_accesses_1 "
+      "WHERE chunk_id = ?1 AND transition <= ?2 AND rowid <= ?3 AND phy_first <= ?4 AND phy_first + size - 1 >= ?5 "
+      "ORDER BY transition DESC, rowid DESC";
+
+// Rows ?1..?2 in rowid order, filtered by operation mask ?3 and the window as two stored ranges
+// (?4/?5 and ?6/?7; the same range twice unless the window crosses 2^63), at most ?8 rows.
+#define MEMHIST_SCAN_SQL                                                                                              \
+    "SELECT rowid, transition, operation, phy_first, linear, size FROM accesses "                                     \
+    "WHERE rowid BETWEEN ?1 AND ?2 AND (operation & ?3) != 0 "                                                        \
+    "AND ((phy_first <= ?4 AND phy_first + size - 1 >= ?5) OR (phy_first <= ?6 AND phy_first + size - 1 >= ?7)) "
+inline constexpr const char *scanForward = MEMHIST_SCAN_SQL "ORDER BY rowid LIMIT ?8";
+inline constexpr const char *scanBackward = MEMHIST_SCAN_SQL "ORDER BY rowid DESC LIMIT ?8";
+#undef MEMHIST_SCAN_SQL
+
+inline constexpr const char *rowAtOrAfter = "SELECT rowid, transition FROM accesses WHERE rowid >= ?1 ORDER BY rowid LIMIT 1";
+inline constexpr const char *rowAtOrBefore
+    = "SELECT rowid, transition FROM accesses WHERE rowid <= ?1 ORDER BY rowid DESC LIMIT 1";
+inline constexpr const char *rowIdBounds = "SELECT min(rowid), max(rowid) FROM accesses";
+
+} // namespace memhist::statements

@@ -1,0 +1,73 @@
+#include "rowidsearch.h"
+
+#include "query/querystatements.h"
+
+#include <limits>
+
+namespace memhist {
+
+RowIdSearch::RowIdSearch(sqlite::Connection &db)
+    : m_db(db)
+{
+}
+
+bool RowIdSearch::load()
+{
+    m_atOrAfter = m_db.prepare(statements::rowAtOrAfter);
+    m_atOrBefore = m_db.prepare(statements::rowAtOrBefore);
+    sqlite::Statement bounds = m_db.prepare(statements::rowIdBounds);
+    if (!m_atOrAfter.isValid() || !m_atOrBefore.isValid() || !bounds.isValid() || bounds.step() != SQLITE_ROW)
+        return false;
+    if (!bounds.isNull(0)) {
+        m_first = bounds.int64(0);
+        m_last = bounds.int64(1);
+    }
+    return true;
+}
+
+std::optional<RowPosition> RowIdSearch::fetch(sqlite::Statement &statement, std::int64_t rowId)
+{
+    statement.bind(1, rowId);
+    std::optional<RowPosition> position;
+    if (statement.step() == SQLITE_ROW)
+        position = RowPosition { statement.int64(0), statement.int64(1) };
+    statement.reset();
+    return position;
+}
+
+std::optional<RowPosition> RowIdSearch::rowAtOrAfter(std::int64_t rowId)
+{
+    return fetch(m_atOrAfter, rowId);
+}
+
+std::optional<RowPosition> RowIdSearch::rowAtOrBefore(std::int64_t rowId)
+{
+    return fetch(m_atOrBefore, rowId);
+}
+
+std::int64_t RowIdSearch::firstRowIdAtOrAfter(std::int64_t transition)
+{
+    // The predicate "the first row at or after x is missing or has transition >= t" is monotone in
+    // x; find the smallest such x in [first, last + 1]. Rowid gaps are harmless.
+    std::int64_t low = m_first;
+    std::int64_t high = m_last + 1;
+    while (low < high) {
+        const std::int64_t middle = low + (high - low) / 2;
+        const auto row = rowAtOrAfter(middle);
+        if (!row || row->transition >= transition)
+            high = middle;
+        else
+            low = row->rowId + 1;
+    }
+    const auto row = rowAtOrAfter(low);
+    return row ? row->rowId : m_last + 1;
+}
+
+std::int64_t RowIdSearch::lastRowIdAtOrBefore(std::int64_t transition)
+{
+    if (transition == std::numeric_limits<std::int64_t>::max())
+        return m_last;
+    return firstRowIdAtOrAfter(transition + 1) - 1;
+}
+
+} // namespace memhist

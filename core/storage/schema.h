@@ -1,0 +1,89 @@
+// Every SQL statement that defines or fills the memhist file format, in one reviewed place.
+// The three base tables and their indexes are those of the storage model spec
+// (shared/seeds/memhistwriter-storage-model.md) with the corrections of DESIGN.md §1.
+#pragma once
+
+namespace memhist::schema {
+
+// The format version written to meta.format_version. Bump on any incompatible change.
+inline constexpr int formatVersion = 1;
+
+inline constexpr const char *createBaseTables = R"sql(
+CREATE TABLE slices(transition_first int8 not null, transition_last int8 not null);
+CREATE TABLE chunks(slice_id int8 not null, phy_first int8 not null, phy_last int8 not null, operation int not null);
+CREATE TABLE accesses(chunk_id int8 not null, transition int8 not null, linear int8, phy_first int8 not null,
+                      size int not null, operation int not null);
+CREATE INDEX idx_slices_1 ON slices(transition_last);
+CREATE INDEX idx_chunks_1 ON chunks(operation, slice_id, phy_last);
+CREATE INDEX idx_accesses_1 ON accesses(chunk_id, transition);
+)sql";
+
+// Optional to readers: a database holding only the base tables works everywhere.
+inline constexpr const char *createMetaTable = "CREATE TABLE meta(key text primary key, value text not null)";
+
+inline constexpr const char *insertSlice = "INSERT INTO slices(rowid, transition_first, transition_last) VALUES(?1, ?2, ?3)";
+inline constexpr const char *insertChunk
+    = "INSERT INTO chunks(rowid, slice_id, phy_first, phy_last, operation) VALUES(?1, ?2, ?3, ?4, ?5)";
+// One row of the accesses table; the writer repeats this group of six parameters to insert
+// several rows per statement (fewer VDBE round trips per row).
+inline constexpr const char *insertAccessesPrefix
+    = "INSERT INTO accesses(chunk_id, transition, linear, phy_first, size, operation) VALUES";
+inline constexpr const char *insertAccessesRow = "(?,?,?,?,?,?)";
+inline constexpr int accessColumns = 6;
+inline constexpr const char *insertMeta = "INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)";
+
+// Pragmas for a writer that owns its file exclusively until it renames it into place: the file
+// is either complete or deleted, so a journal and fsyncs before the end buy nothing.
+inline constexpr const char *writerPragmas = R"sql(
+PRAGMA page_size = 65536;
+PRAGMA journal_mode = OFF;
+PRAGMA synchronous = OFF;
+PRAGMA locking_mode = EXCLUSIVE;
+PRAGMA temp_store = MEMORY;
+PRAGMA cache_size = -65536;
+)sql";
+
+// The shape a reader requires: table -> columns, and index -> (table, columns in order).
+struct RequiredTable
+{
+    const char *name;
+    const char *columns[6];
+};
+inline constexpr RequiredTable requiredTables[] = {
+    { "slices", { "transition_first", "transition_last" } },
+    { "chunks", { "slice_id", "phy_first", "phy_last", "operation" } },
+    { "accesses", { "chunk_id", "transition", "linear", "phy_first", "size", "operation" } },
+};
+
+struct RequiredIndex
+{
+    const char *name;
+    const char *table;
+    const char *columns[3];
+};
+inline constexpr RequiredIndex requiredIndexes[] = {
+    { "idx_slices_1", "slices", { "transition_last" } },
+    { "idx_chunks_1", "chunks", { "operation", "slice_id", "phy_last" } },
+    { "idx_accesses_1", "accesses", { "chunk_id", "transition" } },
+};
+
+// Meta keys written by memhist (DESIGN.md §1). Readers treat every key as optional.
+namespace meta {
+inline constexpr const char *formatVersion = "format_version";
+inline constexpr const char *writer = "writer";
+inline constexpr const char *writerVersion = "writer_version";
+inline constexpr const char *createdAt = "created_at";
+inline constexpr const char *sources = "sources"; // one "FORMAT\tPATH" per line
+inline constexpr const char *accesses = "accesses";
+inline constexpr const char *reads = "reads";
+inline constexpr const char *writes = "writes";
+inline constexpr const char *executes = "executes";
+inline constexpr const char *slices = "slices";
+inline constexpr const char *chunks = "chunks";
+inline constexpr const char *transitionFirst = "transition_first";
+inline constexpr const char *transitionLast = "transition_last";
+inline constexpr const char *sliceAccessCap = "slice_access_cap";
+inline constexpr const char *chunkAccessCap = "chunk_access_cap";
+} // namespace meta
+
+} // namespace memhist::schema

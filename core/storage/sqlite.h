@@ -1,0 +1,115 @@
+// Thin RAII wrappers over SQLite's C API: a connection, a prepared statement and a transaction
+// guard that rolls back unless committed. The hot paths (writer, query engine) use these.
+#pragma once
+
+#include <QString>
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <memory>
+#include <utility>
+
+namespace memhist::sqlite {
+
+// Process-wide settings that make bulk writes cheaper; must run before the first connection.
+// Idempotent. Turns off SQLite's memory statistics (a global mutex on every malloc).
+void configureProcess();
+
+class Statement;
+
+class Connection
+{
+public:
+    enum class Mode {
+        ReadOnly,
+        ReadWriteCreate,
+    };
+
+    Connection() = default;
+    ~Connection();
+    Connection(Connection &&other) noexcept
+        : m_db(std::exchange(other.m_db, nullptr))
+    {
+    }
+    Connection &operator=(Connection &&other) noexcept;
+    Connection(const Connection &) = delete;
+    Connection &operator=(const Connection &) = delete;
+
+    // Opens without SQLite's per-connection mutex: a connection is only ever used by one thread
+    // at a time (one connection per thread).
+    bool open(const QString &path, Mode mode);
+    void close();
+    bool isOpen() const { return m_db != nullptr; }
+    sqlite3 *handle() const { return m_db; }
+
+    // Runs one or more statements without results. Returns false and fills lastError() on failure.
+    bool execute(const char *sql);
+    QString lastError() const;
+
+    Statement prepare(const char *sql);
+
+private:
+    sqlite3 *m_db = nullptr;
+    QString m_openError;
+};
+
+class Statement
+{
+public:
+    Statement() = default;
+    Statement(sqlite3 *db, const char *sql);
+    ~Statement();
+    Statement(Statement &&other) noexcept
+        : m_stmt(std::exchange(other.m_stmt, nullptr))
+        , m_db(other.m_db)
+    {
+    }
+    Statement &operator=(Statement &&other) noexcept;
+    Statement(const Statement &) = delete;
+    Statement &operator=(const Statement &) = delete;
+
+    bool isValid() const { return m_stmt != nullptr; }
+    sqlite3_stmt *handle() const { return m_stmt; }
+
+    // Parameter indexes are 1-based, as in SQLite.
+    void bind(int index, std::int64_t value) { sqlite3_bind_int64(m_stmt, index, value); }
+    void bindNull(int index) { sqlite3_bind_null(m_stmt, index); }
+    void bind(int index, const QString &text);
+
+    // SQLITE_ROW, SQLITE_DONE or an error code.
+    int step() { return sqlite3_step(m_stmt); }
+    // Runs a statement without results to completion; false on error.
+    bool run();
+    void reset()
+    {
+        sqlite3_reset(m_stmt);
+    }
+
+    std::int64_t int64(int column) const { return sqlite3_column_int64(m_stmt, column); }
+    bool isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
+    QString text(int column) const;
+
+private:
+    sqlite3_stmt *m_stmt = nullptr;
+    sqlite3 *m_db = nullptr;
+};
+
+// BEGIN on construction, ROLLBACK on destruction unless commit() succeeded.
+class Transaction
+{
+public:
+    explicit Transaction(Connection &connection);
+    ~Transaction();
+    Transaction(const Transaction &) = delete;
+    Transaction &operator=(const Transaction &) = delete;
+
+    bool isActive() const { return m_active; }
+    bool commit();
+
+private:
+    Connection &m_connection;
+    bool m_active = false;
+};
+
+} // namespace memhist::sqlite

@@ -1,0 +1,453 @@
+#include "historywriter.h"
+
+#include "storage/schema.h"
+#include "storage/sqlite.h"
+#include "writer/hotaddresscounter.h"
+#include "writer/slicebuilder.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QMap>
+#include <QTemporaryFile>
+#include <QThread>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace memhist {
+
+namespace {
+
+constexpr std::uint64_t signBoundary = std::uint64_t(1) << 63;
+// Rows per INSERT statement: fewer statement executions per row is the cheapest speed-up SQLite
+// offers for bulk inserts (measured: ~25% over single-row statements).
+constexpr int rowsPerInsert = 64;
+
+// One closed slice, handed from the thread that buffers accesses to the thread that stores them.
+struct SliceJob
+{
+    qint64 sliceId = 0;
+    std::uint64_t firstTransition = 0;
+    std::uint64_t lastTransition = 0;
+    qint64 firstChunkId = 0;
+    std::vector<PlannedChunk> chunks;
+    std::vector<BufferedAccess> accesses;
+    std::vector<std::uint32_t> chunkOfAccess;
+};
+
+QString hex(std::uint64_t value)
+{
+    return QStringLiteral("0x") + QString::number(value, 16);
+}
+
+} // namespace
+
+class HistoryWriter::Private
+{
+public:
+    Private(QString path, WriterOptions opts)
+        : outputPath(std::move(path))
+        , options(opts)
+        , hotCounter(opts.chunkAccessCap)
+    {
+    }
+
+    bool fail(const QString &message)
+    {
+        if (error.isEmpty())
+            error = message;
+        failed = true;
+        return false;
+    }
+
+    bool validate(const Access &access);
+    bool closeSlices(std::size_t boundary);
+    bool submit(std::shared_ptr<SliceJob> job);
+    bool waitForStore();
+    bool store(const SliceJob &job);
+    bool writeMeta();
+    void discard();
+
+    QString outputPath;
+    QString temporaryPath;
+    WriterOptions options;
+    QString error;
+    bool failed = false;
+    bool opened = false;
+    bool finished = false;
+    WriterStats stats;
+    QList<SourceDescription> sources;
+    QMap<QString, QString> extraMeta;
+
+    // Accesses of the slice being built; the current transition starts at currentTransitionStart.
+    std::vector<BufferedAccess> buffer;
+    std::size_t currentTransitionStart = 0;
+    bool hasTransition = false;
+    std::uint64_t lastTransition = 0;
+    HotAddressCounter hotCounter;
+    qint64 nextSliceId = 1;
+    qint64 nextChunkId = 1;
+
+    // Used by the store thread only while it runs; by the caller's thread otherwise.
+    sqlite::Connection connection;
+    sqlite::Statement insertSlice;
+    sqlite::Statement insertChunk;
+    sqlite::Statement insertAccessBatch;
+    sqlite::Statement insertAccess;
+    std::unique_ptr<QThread> storeThread;
+    QString storeError;
+};
+
+bool HistoryWriter::Private::validate(const Access &access)
+{
+    const auto code = std::uint8_t(access.operation);
+    if (!isValidOperationCode(code))
+        return fail(QStringLiteral("operation code %1 is not 1 (execute), 2 (write) or 4 (read)").arg(code));
+    if (access.size == 0)
+        return fail(QStringLiteral("access at %1, transition %2 has size 0")
+                        .arg(hex(access.physical.value))
+                        .arg(access.transition.value));
+    const std::uint64_t first = access.physical.value;
+    if (access.size - 1 > ~std::uint64_t(0) - first)
+        return fail(QStringLiteral("access at %1 of %2 bytes wraps past 0xffffffffffffffff")
+                        .arg(hex(first))
+                        .arg(access.size));
+    if (first < signBoundary && first + access.size - 1 >= signBoundary)
+        return fail(QStringLiteral("access at %1 of %2 bytes straddles 0x8000000000000000, which no canonical "
+                                   "64-bit address range does")
+                        .arg(hex(first))
+                        .arg(access.size));
+    if (access.transition.value >= signBoundary)
+        return fail(QStringLiteral("transition %1 is out of range (at most 2^63-1)").arg(access.transition.value));
+    if (hasTransition && access.transition.value < lastTransition)
+        return fail(QStringLiteral("transition %1 comes after transition %2: accesses must be in trace order")
+                        .arg(access.transition.value)
+                        .arg(lastTransition));
+    return true;
+}
+
+// Closes slices covering buffer[0, boundary), a transition boundary. planSlice may take a shorter
+// prefix (a chunk would exceed its cap), so this can emit several slices.
+bool HistoryWriter::Private::closeSlices(std::size_t boundary)
+{
+    const ChunkingLimits limits { options.chunkAccessCap, options.chunkTargetAccesses };
+    std::size_t done = 0;
+    while (done < boundary) {
+        const std::span<const BufferedAccess> pending(buffer.data() + done, boundary - done);
+        SlicePlan plan = planSlice(pending, limits);
+
+        auto job = std::make_shared<SliceJob>();
+        job->sliceId = nextSliceId++;
+        job->firstTransition = pending.front().transition;
+        job->lastTransition = pending[plan.accessCount - 1].transition;
+        job->firstChunkId = nextChunkId;
+        nextChunkId += qint64(plan.chunks.size());
+        job->chunks = std::move(plan.chunks);
+        job->chunkOfAccess = std::move(plan.chunkOfAccess);
+        job->accesses.assign(pending.begin(), pending.begin() + plan.accessCount);
+        stats.slices += 1;
+        stats.chunks += qint64(job->chunks.size());
+        done += plan.accessCount;
+        if (!submit(std::move(job)))
+            return false;
+    }
+    buffer.erase(buffer.begin(), buffer.begin() + boundary);
+    currentTransitionStart -= std::min(currentTransitionStart, boundary);
+    // The counter must describe the accesses still buffered (the current transition's).
+    hotCounter.clear();
+    for (const BufferedAccess &access : buffer)
+        hotCounter.add(access.physical, access.operation);
+    return true;
+}
+
+// Stores the previous slice's job must finish before the next starts: at most two slices are in
+// memory (one being stored, one being buffered) and SQLite sees one thread at a time.
+bool HistoryWriter::Private::submit(std::shared_ptr<SliceJob> job)
+{
+    if (!waitForStore())
+        return false;
+    storeThread.reset(QThread::create([this, job = std::move(job)] {
+        if (!store(*job))
+            storeError = connection.lastError();
+    }));
+    storeThread->start();
+    return true;
+}
+
+bool HistoryWriter::Private::waitForStore()
+{
+    if (storeThread) {
+        storeThread->wait();
+        storeThread.reset();
+    }
+    if (!storeError.isEmpty())
+        return fail(QStringLiteral("cannot write %1: %2").arg(temporaryPath, storeError));
+    return true;
+}
+
+bool HistoryWriter::Private::store(const SliceJob &job)
+{
+    insertSlice.bind(1, job.sliceId);
+    insertSlice.bind(2, toStored(job.firstTransition));
+    insertSlice.bind(3, toStored(job.lastTransition));
+    if (!insertSlice.run())
+        return false;
+
+    for (std::size_t i = 0; i < job.chunks.size(); ++i) {
+        const PlannedChunk &chunk = job.chunks[i];
+        insertChunk.bind(1, job.firstChunkId + qint64(i));
+        insertChunk.bind(2, job.sliceId);
+        insertChunk.bind(3, toStored(chunk.first));
+        insertChunk.bind(4, toStored(chunk.last));
+        insertChunk.bind(5, chunk.operation);
+        if (!insertChunk.run())
+            return false;
+    }
+
+    const auto bindAccess = [&](sqlite::Statement &statement, int firstParameter, std::size_t index) {
+        const BufferedAccess &access = job.accesses[index];
+        statement.bind(firstParameter, job.firstChunkId + qint64(job.chunkOfAccess[index]));
+        statement.bind(firstParameter + 1, toStored(access.transition));
+        if (access.hasLinear)
+            statement.bind(firstParameter + 2, toStored(access.linear));
+        else
+            statement.bindNull(firstParameter + 2);
+        statement.bind(firstParameter + 3, toStored(access.physical));
+        statement.bind(firstParameter + 4, access.size);
+        statement.bind(firstParameter + 5, access.operation);
+    };
+    std::size_t index = 0;
+    for (; index + rowsPerInsert <= job.accesses.size(); index += rowsPerInsert) {
+        for (int row = 0; row < rowsPerInsert; ++row)
+            bindAccess(insertAccessBatch, row * schema::accessColumns + 1, index + row);
+        if (!insertAccessBatch.run())
+            return false;
+    }
+    for (; index < job.accesses.size(); ++index) {
+        bindAccess(insertAccess, 1, index);
+        if (!insertAccess.run())
+            return false;
+    }
+    return true;
+}
+
+bool HistoryWriter::Private::writeMeta()
+{
+    if (!connection.execute(schema::createMetaTable))
+        return false;
+    QMap<QString, QString> values = extraMeta;
+    const auto set = [&](const char *key, const QString &value) { values.insert(QLatin1String(key), value); };
+    const auto number = [](qint64 value) { return QString::number(value); };
+    set(schema::meta::formatVersion, number(schema::formatVersion));
+    set(schema::meta::writer, QStringLiteral("memhist"));
+    set(schema::meta::writerVersion, QStringLiteral(MEMHIST_VERSION));
+    set(schema::meta::createdAt, QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+    QStringList sourceLines;
+    for (const SourceDescription &source : sources)
+        sourceLines << source.format + u'\t' + source.path;
+    set(schema::meta::sources, sourceLines.join(u'\n'));
+    set(schema::meta::accesses, number(stats.accesses));
+    set(schema::meta::reads, number(stats.reads));
+    set(schema::meta::writes, number(stats.writes));
+    set(schema::meta::executes, number(stats.executes));
+    set(schema::meta::slices, number(stats.slices));
+    set(schema::meta::chunks, number(stats.chunks));
+    if (stats.firstTransition) {
+        set(schema::meta::transitionFirst, QString::number(stats.firstTransition->value));
+        set(schema::meta::transitionLast, QString::number(stats.lastTransition->value));
+    }
+    set(schema::meta::sliceAccessCap, number(options.sliceAccessCap));
+    set(schema::meta::chunkAccessCap, number(options.chunkAccessCap));
+
+    sqlite::Statement insert = connection.prepare(schema::insertMeta);
+    for (auto it = values.cbegin(); it != values.cend(); ++it) {
+        insert.bind(1, it.key());
+        insert.bind(2, it.value());
+        if (!insert.run())
+            return false;
+    }
+    return true;
+}
+
+void HistoryWriter::Private::discard()
+{
+    if (storeThread) {
+        storeThread->wait();
+        storeThread.reset();
+    }
+    insertSlice = {};
+    insertChunk = {};
+    insertAccessBatch = {};
+    insertAccess = {};
+    connection.close();
+    if (!temporaryPath.isEmpty() && !finished)
+        QFile::remove(temporaryPath);
+}
+
+HistoryWriter::HistoryWriter(QString outputPath, WriterOptions options)
+    : d(std::make_unique<Private>(std::move(outputPath), options))
+{
+}
+
+HistoryWriter::~HistoryWriter()
+{
+    d->discard();
+}
+
+bool HistoryWriter::open()
+{
+    if (d->opened)
+        return d->fail(QStringLiteral("the writer is already open"));
+    if (d->options.chunkAccessCap == 0 || d->options.sliceAccessCap == 0 || d->options.chunkTargetAccesses == 0)
+        return d->fail(QStringLiteral("slice and chunk caps must be at least 1"));
+
+    const QFileInfo target(d->outputPath);
+    if (target.isDir())
+        return d->fail(QStringLiteral("%1: is a directory").arg(d->outputPath));
+    // The temporary file lives beside the target so that the final rename stays on one file system
+    // (and so is atomic).
+    QTemporaryFile placeholder(target.absoluteDir().filePath(target.fileName() + QStringLiteral(".XXXXXX.partial")));
+    placeholder.setAutoRemove(false);
+    if (!placeholder.open())
+        return d->fail(QStringLiteral("%1: cannot create a file in %2: %3")
+                           .arg(d->outputPath, target.absolutePath(), placeholder.errorString()));
+    d->temporaryPath = placeholder.fileName();
+    placeholder.close();
+
+    sqlite::Connection &db = d->connection;
+    if (!db.open(d->temporaryPath, sqlite::Connection::Mode::ReadWriteCreate) || !db.execute(schema::writerPragmas)
+        || !db.execute(schema::createBaseTables) || !db.execute("BEGIN"))
+        return d->fail(QStringLiteral("%1: cannot create the database: %2").arg(d->temporaryPath, db.lastError()));
+
+    QByteArray batchSql = schema::insertAccessesPrefix;
+    for (int row = 0; row < rowsPerInsert; ++row)
+        batchSql += (row ? "," : "") + QByteArray(schema::insertAccessesRow);
+    d->insertSlice = db.prepare(schema::insertSlice);
+    d->insertChunk = db.prepare(schema::insertChunk);
+    d->insertAccessBatch = db.prepare(batchSql.constData());
+    const QByteArray singleSql = QByteArray(schema::insertAccessesPrefix) + schema::insertAccessesRow;
+    d->insertAccess = db.prepare(singleSql.constData());
+    if (!d->insertSlice.isValid() || !d->insertChunk.isValid() || !d->insertAccessBatch.isValid()
+        || !d->insertAccess.isValid())
+        return d->fail(QStringLiteral("%1: cannot prepare statements: %2").arg(d->temporaryPath, db.lastError()));
+
+    d->buffer.reserve(d->options.sliceAccessCap + 1024);
+    d->opened = true;
+    return true;
+}
+
+bool HistoryWriter::add(const Access &access)
+{
+    if (d->failed)
+        return false;
+    if (!d->opened || d->finished)
+        return d->fail(QStringLiteral("the writer is not open"));
+    if (!d->validate(access))
+        return false;
+
+    const std::uint64_t transition = access.transition.value;
+    const auto code = std::uint8_t(access.operation);
+    if (!d->hasTransition || transition != d->lastTransition) {
+        // A transition boundary: the only place where a slice may end.
+        if (d->buffer.size() >= d->options.sliceAccessCap && !d->closeSlices(d->buffer.size()))
+            return false;
+        d->currentTransitionStart = d->buffer.size();
+        d->hasTransition = true;
+        d->lastTransition = transition;
+    } else if (d->buffer.size() - d->currentTransitionStart >= d->options.maxAccessesPerTransition) {
+        return d->fail(QStringLiteral("transition %1 has more than %2 accesses")
+                           .arg(transition)
+                           .arg(d->options.maxAccessesPerTransition));
+    }
+
+    // An address touched chunkAccessCap times in this slice would overflow its chunk: end the slice
+    // before the current transition (when there is anything before it).
+    if (d->hotCounter.add(access.physical.value, code) && d->currentTransitionStart > 0) {
+        if (!d->closeSlices(d->currentTransitionStart))
+            return false;
+        d->hotCounter.add(access.physical.value, code); // the counter now restarts from the carried accesses
+    }
+
+    d->buffer.push_back({ transition, access.physical.value, access.linear ? access.linear->value : 0, access.size,
+                          code, access.linear.has_value() });
+
+    WriterStats &stats = d->stats;
+    stats.accesses += 1;
+    stats.reads += access.operation == Operation::Read;
+    stats.writes += access.operation == Operation::Write;
+    stats.executes += access.operation == Operation::Execute;
+    if (!stats.firstTransition)
+        stats.firstTransition = access.transition;
+    stats.lastTransition = access.transition;
+    return true;
+}
+
+void HistoryWriter::setSources(const QList<SourceDescription> &sources)
+{
+    d->sources = sources;
+}
+
+void HistoryWriter::setMetaValue(const QString &key, const QString &value)
+{
+    d->extraMeta.insert(key, value);
+}
+
+bool HistoryWriter::finish()
+{
+    if (d->failed)
+        return false;
+    if (!d->opened || d->finished)
+        return d->fail(QStringLiteral("the writer is not open"));
+    if (!d->buffer.empty() && !d->closeSlices(d->buffer.size()))
+        return false;
+    if (!d->waitForStore())
+        return false;
+    sqlite::Connection &db = d->connection;
+    if (!d->writeMeta() || !db.execute("COMMIT"))
+        return d->fail(QStringLiteral("cannot write %1: %2").arg(d->temporaryPath, db.lastError()));
+    d->insertSlice = {};
+    d->insertChunk = {};
+    d->insertAccessBatch = {};
+    d->insertAccess = {};
+    db.close();
+    // rename(2) replaces an existing target atomically; QFile::rename would refuse to.
+    if (std::rename(QFile::encodeName(d->temporaryPath).constData(), QFile::encodeName(d->outputPath).constData()) != 0)
+        return d->fail(QStringLiteral("%1: cannot rename %2 into place: %3")
+                           .arg(d->outputPath, d->temporaryPath, QString::fromLocal8Bit(std::strerror(errno))));
+    d->finished = true;
+    return true;
+}
+
+void HistoryWriter::cancel()
+{
+    d->failed = true;
+    if (d->error.isEmpty())
+        d->error = QStringLiteral("cancelled");
+    d->discard();
+}
+
+QString HistoryWriter::errorString() const
+{
+    return d->error;
+}
+
+const WriterStats &HistoryWriter::stats() const
+{
+    return d->stats;
+}
+
+const WriterOptions &HistoryWriter::options() const
+{
+    return d->options;
+}
+
+const QString &HistoryWriter::outputPath() const
+{
+    return d->outputPath;
+}
+
+} // namespace memhist

@@ -1,0 +1,90 @@
+// Streams accesses, in trace order, into a new memhist database that keeps every property of the
+// storage model spec. Memory stays bounded whatever the trace: accesses are buffered one slice at a
+// time, and a slice is closed before any chunk could exceed its cap.
+#pragma once
+
+#include "model/types.h"
+
+#include <QList>
+#include <QString>
+
+#include <memory>
+
+namespace memhist {
+
+struct WriterOptions
+{
+    // A slice is closed at the first transition boundary once it buffers this many accesses. Bounds
+    // the writer's memory (~48 bytes per buffered access, two slices in flight) and the cost of a
+    // query that must scan one slice. See README "Choosing the caps" for the measurements.
+    quint32 sliceAccessCap = 65536;
+    // No chunk holds more accesses than this (the spec's "capped" property). An address touched
+    // more often than this within one slice closes the slice early.
+    quint32 chunkAccessCap = 4096;
+    // Where an access range can be split, a chunk is cut once it holds this many accesses, so that
+    // chunks stay narrow in dense regions and a narrow query window reads few non-matching rows.
+    quint32 chunkTargetAccesses = 64;
+    // A single transition with more accesses than this is rejected: slices never share a
+    // transition, so one transition must fit in memory.
+    quint32 maxAccessesPerTransition = 1u << 20;
+};
+
+struct SourceDescription
+{
+    QString format; // "csv", "lackey", ...
+    QString path;
+};
+
+struct WriterStats
+{
+    qint64 accesses = 0;
+    qint64 reads = 0;
+    qint64 writes = 0;
+    qint64 executes = 0;
+    qint64 slices = 0;
+    qint64 chunks = 0;
+    std::optional<Transition> firstTransition;
+    std::optional<Transition> lastTransition;
+};
+
+class HistoryWriter
+{
+public:
+    explicit HistoryWriter(QString outputPath, WriterOptions options = {});
+    // Discards the temporary file unless finish() succeeded.
+    ~HistoryWriter();
+    HistoryWriter(const HistoryWriter &) = delete;
+    HistoryWriter &operator=(const HistoryWriter &) = delete;
+
+    // Creates the temporary database beside the output path. False + errorString() on failure.
+    bool open();
+
+    // Adds one access. Its rowId is ignored. Rejects (false + errorString()): a transition lower
+    // than the previous one, size 0, an access whose bytes wrap past 2^64-1 or straddle 2^63 (not a
+    // canonical address on any 64-bit architecture; the index order relies on it), an operation
+    // code other than 1, 2, 4, and more than maxAccessesPerTransition accesses at one transition.
+    // After a failure the writer is unusable; the output path is left untouched.
+    bool add(const Access &access);
+
+    void setSources(const QList<SourceDescription> &sources);
+    // Extra meta rows (e.g. an importer's counts of skipped lines). Keys must not clash with
+    // schema::meta keys.
+    void setMetaValue(const QString &key, const QString &value);
+
+    // Writes the last slice and the meta table, then renames the temporary file over the output
+    // path. False + errorString() on failure, in which case nothing is left at the output path.
+    bool finish();
+    // Stops and deletes the temporary file; the output path is left untouched.
+    void cancel();
+
+    QString errorString() const;
+    const WriterStats &stats() const;
+    const WriterOptions &options() const;
+    const QString &outputPath() const;
+
+private:
+    class Private;
+    std::unique_ptr<Private> d;
+};
+
+} // namespace memhist

@@ -1,0 +1,157 @@
+#include "slicebuilder.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace memhist {
+
+namespace {
+
+constexpr std::uint64_t signBoundary = std::uint64_t(1) << 63;
+constexpr std::uint8_t operationCodes[] = { 1, 2, 4 }; // chunk rowid order: by code, then address
+
+// Indices (into the slice's accesses) of one operation, sorted by first byte, ties in trace order.
+std::vector<std::uint32_t> sortedByAddress(std::span<const BufferedAccess> accesses, std::uint8_t operation)
+{
+    std::vector<std::uint32_t> indices;
+    for (std::uint32_t i = 0; i < accesses.size(); ++i) {
+        if (accesses[i].operation == operation)
+            indices.push_back(i);
+    }
+    std::sort(indices.begin(), indices.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return accesses[a].physical != accesses[b].physical ? accesses[a].physical < accesses[b].physical : a < b;
+    });
+    return indices;
+}
+
+// A run of accesses (in address order) that overlap one another transitively: no chunk boundary
+// can fall inside it, because an access must lie entirely inside its chunk and chunks of one
+// operation must not overlap. Touching accesses (one ends at x, the next starts at x + 1) start a
+// new group: a boundary may fall between them.
+struct Group
+{
+    std::size_t begin; // position in the sorted index list
+    std::size_t end;
+    std::uint64_t first;
+    std::uint64_t last;
+};
+
+std::vector<Group> unsplittableGroups(std::span<const BufferedAccess> accesses, const std::vector<std::uint32_t> &sorted)
+{
+    std::vector<Group> groups;
+    for (std::size_t position = 0; position < sorted.size(); ++position) {
+        const BufferedAccess &access = accesses[sorted[position]];
+        if (!groups.empty() && access.physical <= groups.back().last) {
+            groups.back().end = position + 1;
+            groups.back().last = std::max(groups.back().last, access.lastByte());
+        } else {
+            groups.push_back({ position, position + 1, access.physical, access.lastByte() });
+        }
+    }
+    return groups;
+}
+
+// Per operation: its accesses in address order and their unsplittable groups.
+struct OperationLayout
+{
+    std::uint8_t operation;
+    std::vector<std::uint32_t> sorted;
+    std::vector<Group> groups;
+};
+
+std::vector<OperationLayout> layOut(std::span<const BufferedAccess> accesses)
+{
+    std::vector<OperationLayout> layouts;
+    for (const std::uint8_t operation : operationCodes) {
+        OperationLayout layout { operation, sortedByAddress(accesses, operation), {} };
+        layout.groups = unsplittableGroups(accesses, layout.sorted);
+        layouts.push_back(std::move(layout));
+    }
+    return layouts;
+}
+
+// The smallest trace index that must be left out of the slice so that no unsplittable group holds
+// more than `cap` accesses, or accesses.size() when every group fits. Removing later accesses only
+// splits groups further, so cutting before the (cap+1)-th access (in trace order) of every
+// oversized group is enough.
+std::size_t firstOverflowingAccess(std::size_t accessCount, const std::vector<OperationLayout> &layouts,
+                                   std::uint32_t cap)
+{
+    std::size_t cut = accessCount;
+    for (const OperationLayout &layout : layouts) {
+        for (const Group &group : layout.groups) {
+            if (group.end - group.begin <= cap)
+                continue;
+            std::vector<std::uint32_t> members(layout.sorted.begin() + group.begin, layout.sorted.begin() + group.end);
+            std::nth_element(members.begin(), members.begin() + cap, members.end());
+            cut = std::min<std::size_t>(cut, members[cap]);
+        }
+    }
+    return cut;
+}
+
+std::size_t startOfTransition(std::span<const BufferedAccess> accesses, std::size_t index)
+{
+    while (index > 0 && accesses[index - 1].transition == accesses[index].transition)
+        --index;
+    return index;
+}
+
+std::size_t endOfTransition(std::span<const BufferedAccess> accesses, std::size_t index)
+{
+    while (index + 1 < accesses.size() && accesses[index + 1].transition == accesses[index].transition)
+        ++index;
+    return index + 1;
+}
+
+// Packs consecutive groups into chunks: a chunk ends at a gap (coverage), at 2^63 (the index orders
+// addresses as signed values), when it reached the target size, or when the next group would take
+// it over the cap.
+void planChunks(const OperationLayout &layout, const ChunkingLimits &limits, SlicePlan *plan)
+{
+    const std::uint8_t operation = layout.operation;
+    const std::vector<std::uint32_t> &sorted = layout.sorted;
+    for (const Group &group : layout.groups) {
+        const std::uint32_t size = std::uint32_t(group.end - group.begin);
+        bool startNew = plan->chunks.empty() || plan->chunks.back().operation != operation;
+        if (!startNew) {
+            const PlannedChunk &current = plan->chunks.back();
+            const bool gap = group.first - current.last > 1; // groups are disjoint: first > last
+            const bool crossesSign = current.first < signBoundary && group.first >= signBoundary;
+            startNew = gap || crossesSign || current.accesses >= limits.chunkTargetAccesses
+                || std::uint64_t(current.accesses) + size > limits.chunkAccessCap;
+        }
+        if (startNew)
+            plan->chunks.push_back({ group.first, group.last, operation, 0 });
+        PlannedChunk &chunk = plan->chunks.back();
+        chunk.last = std::max(chunk.last, group.last);
+        chunk.accesses += size;
+        const auto chunkIndex = std::uint32_t(plan->chunks.size() - 1);
+        for (std::size_t position = group.begin; position < group.end; ++position)
+            plan->chunkOfAccess[sorted[position]] = chunkIndex;
+    }
+}
+
+} // namespace
+
+SlicePlan planSlice(std::span<const BufferedAccess> accesses, const ChunkingLimits &limits)
+{
+    std::vector<OperationLayout> layouts = layOut(accesses);
+    std::size_t count = firstOverflowingAccess(accesses.size(), layouts, limits.chunkAccessCap);
+    if (count < accesses.size()) {
+        count = startOfTransition(accesses, count);
+        if (count == 0) // the first transition alone overflows: it becomes a slice of its own
+            count = endOfTransition(accesses, 0);
+        accesses = accesses.first(count);
+        layouts = layOut(accesses);
+    }
+
+    SlicePlan plan;
+    plan.accessCount = count;
+    plan.chunkOfAccess.assign(count, std::numeric_limits<std::uint32_t>::max());
+    for (const OperationLayout &layout : layouts)
+        planChunks(layout, limits, &plan);
+    return plan;
+}
+
+} // namespace memhist

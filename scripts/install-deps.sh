@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages memhist needs to build, test, record and package.
+# Run as root (or as a user with sudo). When every package is already installed it does not
+# touch apt at all, so repeated runs are fast and work offline.
+set -euo pipefail
+
+packages=(
+    build-essential cmake ninja-build pkg-config
+    qt6-base-dev qt6-charts-dev libqt6sql6-sqlite
+    libsqlite3-dev sqlite3
+    zlib1g-dev libminizip-dev libsnappy-dev
+    valgrind xvfb xauth
+)
+
+missing=()
+for package in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${db:Status-Abbrev}' "$package" 2>/dev/null || true)
+    if [[ "$status" != ii* ]]; then
+        missing+=("$package")
+    fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+    echo "install-deps: all ${#packages[@]} packages already installed"
+    exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+
+if [[ $(id -u) -eq 0 ]]; then
+    run_as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+    run_as_root=(sudo)
+else
+    echo "install-deps: missing packages (${missing[*]}) and not root; run as root or install sudo" >&2
+    exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+"${run_as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+"${run_as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${missing[@]}" </dev/null

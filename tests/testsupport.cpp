@@ -1,0 +1,92 @@
+#include "testsupport.h"
+
+#include "storage/schema.h"
+#include "storage/sqlite.h"
+
+#include <QFile>
+
+namespace memhist::test {
+
+bool writeForeignDatabase(const QString &path, const QList<ForeignSlice> &slices, const QList<ForeignChunk> &chunks,
+                          const QList<ForeignAccess> &accesses)
+{
+    QFile::remove(path);
+    sqlite::Connection db;
+    if (!db.open(path, sqlite::Connection::Mode::ReadWriteCreate))
+        return false;
+    if (!db.execute(schema::createBaseTables))
+        return false;
+    sqlite::Transaction transaction(db);
+    sqlite::Statement slice = db.prepare("INSERT INTO slices(transition_first, transition_last) VALUES(?1, ?2)");
+    for (const auto &s : slices) {
+        slice.bind(1, toStored(s.first));
+        slice.bind(2, toStored(s.last));
+        if (!slice.run())
+            return false;
+    }
+    sqlite::Statement chunk
+        = db.prepare("INSERT INTO chunks(slice_id, phy_first, phy_last, operation) VALUES(?1, ?2, ?3, ?4)");
+    for (const auto &c : chunks) {
+        chunk.bind(1, c.slice);
+        chunk.bind(2, toStored(c.first));
+        chunk.bind(3, toStored(c.last));
+        chunk.bind(4, std::int64_t(c.operation));
+        if (!chunk.run())
+            return false;
+    }
+    sqlite::Statement access = db.prepare(
+        "INSERT INTO accesses(chunk_id, transition, linear, phy_first, size, operation) VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
+    for (const auto &a : accesses) {
+        access.bind(1, a.chunk);
+        access.bind(2, toStored(a.transition));
+        if (a.linear)
+            access.bind(3, toStored(*a.linear));
+        else
+            access.bindNull(3);
+        access.bind(4, toStored(a.physical));
+        access.bind(5, a.size);
+        access.bind(6, std::int64_t(a.operation));
+        if (!access.run())
+            return false;
+    }
+    return transaction.commit();
+}
+
+QueryPage oracle(const QList<Access> &stream, const HalfAxisQuery &query)
+{
+    QueryPage page;
+    const bool forward = query.direction == Direction::Forward;
+    const auto matches = [&](const Access &a) {
+        if (!query.operations.testFlag(a.operation))
+            return false;
+        if (a.physical > query.last || a.lastByte() < query.first)
+            return false;
+        if (query.resumeAfter)
+            return forward ? a.rowId > *query.resumeAfter : a.rowId < *query.resumeAfter;
+        if (forward)
+            return a.transition >= query.at.value_or(Transition { 0 });
+        return !query.at || a.transition <= *query.at;
+    };
+    const auto consider = [&](const Access &a) {
+        if (quint64(page.accesses.size()) >= query.limit)
+            return false;
+        if (matches(a))
+            page.accesses.append(a);
+        return true;
+    };
+    if (forward) {
+        for (const Access &a : stream) {
+            if (!consider(a))
+                break;
+        }
+    } else {
+        for (auto it = stream.crbegin(); it != stream.crend(); ++it) {
+            if (!consider(*it))
+                break;
+        }
+    }
+    page.exhausted = quint64(page.accesses.size()) < query.limit;
+    return page;
+}
+
+} // namespace memhist::test

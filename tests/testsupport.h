@@ -1,0 +1,43 @@
+// Helpers shared by the tests: temporary directories, hand-built databases, a brute-force oracle.
+#pragma once
+
+#include "model/types.h"
+#include "query/halfaxisquery.h"
+
+#include <QList>
+#include <QString>
+
+namespace memhist::test {
+
+// A database written row by row with plain SQL, as another writer of the same format would:
+// explicit slices, chunks and accesses (rowids are assigned in the order given).
+struct ForeignSlice
+{
+    std::uint64_t first;
+    std::uint64_t last;
+};
+struct ForeignChunk
+{
+    qint64 slice; // rowid of the slice
+    std::uint64_t first;
+    std::uint64_t last;
+    Operation operation;
+};
+struct ForeignAccess
+{
+    qint64 chunk; // rowid of the chunk
+    std::uint64_t transition;
+    std::optional<std::uint64_t> linear;
+    std::uint64_t physical;
+    std::uint32_t size;
+    Operation operation;
+};
+// Creates `path` with the three base tables and indexes only (no meta). Returns false on error.
+bool writeForeignDatabase(const QString &path, const QList<ForeignSlice> &slices, const QList<ForeignChunk> &chunks,
+                          const QList<ForeignAccess> &accesses);
+
+// The answer to `query` computed the slow, obvious way over `stream` (rowIds must be set, stream in
+// rowid order). `lastTransition` is the default start of a backward query.
+QueryPage oracle(const QList<Access> &stream, const HalfAxisQuery &query);
+
+} // namespace memhist::test

@@ -1,0 +1,441 @@
+// The half-axis query engine against a brute-force oracle: random streams written by HistoryWriter
+// (small caps, so that there are many slices and chunks), random queries, every plan path of the
+// engine (cursor merge, scan, scan then merge, scan then scan), paging by resume; named edge
+// cases; and a database written by hand as another writer of the format would.
+
+#include "checker/historychecker.h"
+#include "query/halfaxisquery.h"
+#include "storage/historydatabase.h"
+#include "testsupport.h"
+#include "writer/historywriter.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <random>
+
+using namespace memhist;
+
+namespace {
+
+constexpr std::uint64_t top = ~std::uint64_t(0);
+
+// A random stream exercising the writer's edge cases: size-1 accesses, accesses straddling chunk
+// edges (mixed sizes that overlap), addresses near 0, near 2^63 and near 2^64-1, a hot address,
+// many accesses at one transition, and gaps between transitions.
+QList<Access> randomStream(std::uint64_t seed, int count)
+{
+    std::mt19937_64 random(seed);
+    const auto below = [&](std::uint64_t n) { return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(random); };
+    const std::uint64_t bases[] = { 0, 0x7ffffffffffff000ull, 0x8000000000000000ull, 0x7ffd12340000ull,
+                                    0x555555560000ull, top - 0xfff };
+    QList<Access> stream;
+    std::uint64_t transition = below(3);
+    for (int i = 0; i < count; ++i) {
+        const std::uint64_t roll = below(100);
+        if (roll < 55)
+            transition += 1;
+        else if (roll < 60)
+            transition += 1 + below(1000); // a gap
+        // otherwise: another access at the same transition
+        Access access;
+        access.transition = Transition { transition };
+        const std::uint64_t kind = below(10);
+        access.operation = kind < 6 ? Operation::Read : kind < 9 ? Operation::Write : Operation::Execute;
+        const std::uint32_t sizes[] = { 1, 1, 2, 4, 8, 8, 16, 3 };
+        access.size = sizes[below(8)];
+        std::uint64_t address;
+        if (below(6) == 0) {
+            address = 0x7ffd12340100ull; // the hot loop counter
+            access.size = 8;
+        } else {
+            address = bases[below(6)] + below(0x1000);
+        }
+        // Keep clear of wrapping past 2^64-1 and of straddling 2^63 (the writer rejects both).
+        if (address > top - access.size + 1)
+            address = top - access.size + 1;
+        if (address < (std::uint64_t(1) << 63) && address + access.size - 1 >= (std::uint64_t(1) << 63))
+            address = (std::uint64_t(1) << 63) - access.size;
+        access.physical = Address { address };
+        if (below(4) != 0)
+            access.linear = Address { address ^ 0x1000 };
+        access.rowId = RowId { i + 1 };
+        stream.append(access);
+    }
+    return stream;
+}
+
+bool writeStream(const QString &path, const QList<Access> &stream, const WriterOptions &options, QString *error)
+{
+    HistoryWriter writer(path, options);
+    if (!writer.open()) {
+        *error = writer.errorString();
+        return false;
+    }
+    for (const Access &access : stream) {
+        if (!writer.add(access)) {
+            *error = writer.errorString();
+            return false;
+        }
+    }
+    if (!writer.finish()) {
+        *error = writer.errorString();
+        return false;
+    }
+    return true;
+}
+
+HalfAxisQuery randomQuery(std::mt19937_64 &random, const QList<Access> &stream)
+{
+    const auto below = [&](std::uint64_t n) { return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(random); };
+    HalfAxisQuery query;
+    query.direction = below(2) ? Direction::Forward : Direction::Backward;
+    const std::uint64_t lastTransition = stream.constLast().transition.value;
+    if (below(8) != 0)
+        query.at = Transition { below(lastTransition + 20) };
+    const Access &pivot = stream[qsizetype(below(stream.size()))];
+    std::uint64_t width;
+    switch (below(6)) {
+    case 0:
+        width = 1;
+        break;
+    case 1:
+        width = 64;
+        break;
+    case 2:
+        width = 4096;
+        break;
+    case 3:
+        width = below(300) + 1;
+        break;
+    case 4:
+        width = 0; // whole address space
+        break;
+    default:
+        width = std::uint64_t(1) << 62; // wide, often across 2^63
+        break;
+    }
+    if (width == 0) {
+        query.first = Address { 0 };
+        query.last = Address { top };
+    } else {
+        const std::uint64_t start = pivot.physical.value > width / 2 ? pivot.physical.value - width / 2 : 0;
+        query.first = Address { start };
+        query.last = Address { start > top - (width - 1) ? top : start + width - 1 };
+    }
+    query.operations = Operations::fromInt(int(below(7) + 1));
+    query.limit = below(10) == 0 ? 0 : below(40) + 1;
+    return query;
+}
+
+QString describe(const HalfAxisQuery &q)
+{
+    return QStringLiteral("%1 at=%2 [0x%3,0x%4] ops=%5 limit=%6 resume=%7")
+        .arg(q.direction == Direction::Forward ? QStringLiteral("fwd") : QStringLiteral("bwd"))
+        .arg(q.at ? QString::number(q.at->value) : QStringLiteral("-"))
+        .arg(QString::number(q.first.value, 16), QString::number(q.last.value, 16))
+        .arg(q.operations.toInt())
+        .arg(q.limit)
+        .arg(q.resumeAfter ? QString::number(q.resumeAfter->value) : QStringLiteral("-"));
+}
+
+QList<qint64> rowIds(const QList<Access> &accesses)
+{
+    QList<qint64> ids;
+    for (const Access &a : accesses)
+        ids << a.rowId.value;
+    return ids;
+}
+
+} // namespace
+
+class TestHalfAxisQuery : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void matchesOracleOnRandomStreams_data();
+    void matchesOracleOnRandomStreams();
+    void edgeCases_data();
+    void edgeCases();
+    void rejectsInvalidQueries_data();
+    void rejectsInvalidQueries();
+    void answersForeignDatabaseExactly();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestHalfAxisQuery::matchesOracleOnRandomStreams_data()
+{
+    QTest::addColumn<quint64>("seed");
+    QTest::addColumn<int>("count");
+    QTest::addColumn<quint32>("sliceCap");
+    QTest::addColumn<quint32>("chunkCap");
+    QTest::addColumn<quint32>("chunkTarget");
+    QTest::addColumn<int>("maxMerged");
+    QTest::addColumn<int>("scanBudget");
+    QTest::addColumn<int>("maxFallback");
+
+    // Default plan thresholds: slices small enough that every query merges cursors.
+    QTest::newRow("merge, tiny caps") << quint64(1) << 3000 << 40u << 6u << 3u << 256 << 16384 << 4096;
+    QTest::newRow("merge, default caps") << quint64(2) << 3000 << 65536u << 4096u << 64u << 256 << 16384 << 4096;
+    // Thresholds lowered: slices are scanned, within a small budget, then merged or scanned on.
+    QTest::newRow("scan then merge") << quint64(3) << 3000 << 200u << 16u << 4u << 2 << 7 << 4096;
+    QTest::newRow("scan then scan") << quint64(4) << 3000 << 200u << 16u << 4u << 2 << 7 << 1;
+    QTest::newRow("scan only") << quint64(5) << 3000 << 500u << 50u << 8u << 0 << 1000000 << 0;
+    QTest::newRow("hot address closes slices") << quint64(6) << 4000 << 100000u << 5u << 2u << 256 << 16384 << 4096;
+}
+
+void TestHalfAxisQuery::matchesOracleOnRandomStreams()
+{
+    QFETCH(quint64, seed);
+    QFETCH(int, count);
+    QFETCH(quint32, sliceCap);
+    QFETCH(quint32, chunkCap);
+    QFETCH(quint32, chunkTarget);
+    QFETCH(int, maxMerged);
+    QFETCH(int, scanBudget);
+    QFETCH(int, maxFallback);
+
+    const QList<Access> stream = randomStream(seed, count);
+    const QString path = m_dir.filePath(QStringLiteral("random-%1.memhist").arg(seed));
+    WriterOptions options;
+    options.sliceAccessCap = sliceCap;
+    options.chunkAccessCap = chunkCap;
+    options.chunkTargetAccesses = chunkTarget;
+    QString error;
+    QVERIFY2(writeStream(path, stream, options, &error), qPrintable(error));
+
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    QCOMPARE(db->summary().accesses, count);
+    const CheckReport report = HistoryChecker(*db).run();
+    QVERIFY2(report.ok, qPrintable(report.violation));
+    if (quint32(count) > sliceCap)
+        QVERIFY(report.slices > 1);
+    QVERIFY(report.largestChunk <= qint64(chunkCap));
+
+    HalfAxisQueryEngine engine(*db, QueryTuning { std::size_t(maxMerged), scanBudget, std::size_t(maxFallback) });
+    std::mt19937_64 random(seed * 7919);
+    int nonEmpty = 0;
+    for (int i = 0; i < 400; ++i) {
+        HalfAxisQuery query = randomQuery(random, stream);
+        QueryPage page;
+        QVERIFY2(engine.run(query, &page, &error), qPrintable(error));
+        const QueryPage expected = test::oracle(stream, query);
+        QVERIFY2(page.accesses == expected.accesses, qPrintable(describe(query)));
+        QCOMPARE(page.exhausted, expected.exhausted);
+        nonEmpty += !page.accesses.isEmpty();
+
+        // Paging by resume walks exactly the unlimited answer, each row once.
+        if (query.limit == 0)
+            continue;
+        HalfAxisQuery all = query;
+        all.limit = quint64(stream.size()) + 1;
+        const QList<Access> expectedAll = test::oracle(stream, all).accesses;
+        QList<Access> paged = page.accesses;
+        QueryPage current = page;
+        while (current.resumePoint()) {
+            HalfAxisQuery next = query;
+            next.resumeAfter = current.resumePoint();
+            QVERIFY2(engine.run(next, &current, &error), qPrintable(error));
+            QVERIFY2(current.accesses == test::oracle(stream, next).accesses, qPrintable(describe(next)));
+            paged += current.accesses;
+        }
+        QCOMPARE(rowIds(paged), rowIds(expectedAll));
+    }
+    QVERIFY(nonEmpty > 100); // the random queries do find accesses
+}
+
+void TestHalfAxisQuery::edgeCases_data()
+{
+    QTest::addColumn<bool>("forward");
+    QTest::addColumn<qint64>("at"); // -1: default
+    QTest::addColumn<quint64>("limit");
+    QTest::addColumn<QList<qint64>>("expectedRowIds");
+
+    // The stream (rowid: transition): 1:10 2:10 3:11 | gap | 4:500 5:501 6:501 | 7:900
+    QTest::newRow("forward before the first slice") << true << qint64(0) << quint64(100) << QList<qint64> { 1, 2, 3, 4, 5, 6, 7 };
+    QTest::newRow("forward after the last slice") << true << qint64(901) << quint64(100) << QList<qint64> {};
+    QTest::newRow("backward before the first slice") << false << qint64(9) << quint64(100) << QList<qint64> {};
+    QTest::newRow("backward after the last slice") << false << qint64(5000) << quint64(100) << QList<qint64> { 7, 6, 5, 4, 3, 2, 1 };
+    QTest::newRow("forward from a gap") << true << qint64(100) << quint64(100) << QList<qint64> { 4, 5, 6, 7 };
+    QTest::newRow("backward from a gap") << false << qint64(100) << quint64(100) << QList<qint64> { 3, 2, 1 };
+    QTest::newRow("backward by default starts at the end") << false << qint64(-1) << quint64(2) << QList<qint64> { 7, 6 };
+    QTest::newRow("forward within one transition") << true << qint64(501) << quint64(2) << QList<qint64> { 5, 6 };
+    QTest::newRow("backward within one transition") << false << qint64(501) << quint64(2) << QList<qint64> { 6, 5 };
+    QTest::newRow("limit 0") << true << qint64(0) << quint64(0) << QList<qint64> {};
+}
+
+void TestHalfAxisQuery::edgeCases()
+{
+    QFETCH(bool, forward);
+    QFETCH(qint64, at);
+    QFETCH(quint64, limit);
+    QFETCH(QList<qint64>, expectedRowIds);
+
+    const QString path = m_dir.filePath(QStringLiteral("edges.memhist"));
+    if (!QFile::exists(path)) {
+        QList<Access> stream;
+        const std::uint64_t transitions[] = { 10, 10, 11, 500, 501, 501, 900 };
+        for (std::uint64_t t : transitions) {
+            Access a;
+            a.transition = Transition { t };
+            a.physical = Address { 0x1000 + 8 * t };
+            a.size = 8;
+            stream << a;
+        }
+        WriterOptions options;
+        options.sliceAccessCap = 3; // slices {10,11}, {500,501}, {900}: gaps between them
+        QString error;
+        QVERIFY2(writeStream(path, stream, options, &error), qPrintable(error));
+    }
+    QString error;
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    QCOMPARE(db->summary().slices, 3);
+    HalfAxisQueryEngine engine(*db);
+    HalfAxisQuery query;
+    query.direction = forward ? Direction::Forward : Direction::Backward;
+    if (at >= 0)
+        query.at = Transition { quint64(at) };
+    query.limit = limit;
+    QueryPage page;
+    QVERIFY2(engine.run(query, &page, &error), qPrintable(error));
+    QCOMPARE(rowIds(page.accesses), expectedRowIds);
+    QCOMPARE(page.exhausted, quint64(expectedRowIds.size()) < limit);
+}
+
+void TestHalfAxisQuery::rejectsInvalidQueries_data()
+{
+    QTest::addColumn<quint64>("first");
+    QTest::addColumn<quint64>("last");
+    QTest::addColumn<int>("operations");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("A > B") << quint64(0x2000) << quint64(0x1000) << 6
+                           << QStringLiteral("empty address range: from 0x2000 is above to 0x1000");
+    QTest::newRow("no operation") << quint64(0) << quint64(1) << 0 << QStringLiteral("no operation selected");
+}
+
+void TestHalfAxisQuery::rejectsInvalidQueries()
+{
+    QFETCH(quint64, first);
+    QFETCH(quint64, last);
+    QFETCH(int, operations);
+    QFETCH(QString, message);
+    const QString path = m_dir.filePath(QStringLiteral("empty.memhist"));
+    QString error;
+    HistoryWriter writer(path);
+    QVERIFY(writer.open());
+    QVERIFY(writer.finish());
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    HalfAxisQueryEngine engine(*db);
+    HalfAxisQuery query;
+    query.first = Address { first };
+    query.last = Address { last };
+    query.operations = Operations::fromInt(operations);
+    QueryPage page;
+    QVERIFY(!engine.run(query, &page, &error));
+    QCOMPARE(error, message);
+
+    // The empty database itself answers every valid query with nothing.
+    query.first = Address { 0 };
+    query.last = Address { top };
+    query.operations = allOperations();
+    QVERIFY(engine.run(query, &page, &error));
+    QVERIFY(page.accesses.isEmpty());
+    QVERIFY(page.exhausted);
+}
+
+void TestHalfAxisQuery::answersForeignDatabaseExactly()
+{
+    // As the reference writer can: slice 2 starts on the transition slice 1 ends on (20), chunks of
+    // both operations overlap, `linear` is NULL on some rows.
+    using namespace memhist::test;
+    const QList<ForeignSlice> slices { { 10, 20 }, { 20, 30 }, { 40, 40 } };
+    const QList<ForeignChunk> chunks {
+        { 1, 0x1000, 0x100f, Operation::Read }, // 1
+        { 1, 0x1008, 0x100f, Operation::Write }, // 2
+        { 2, 0x1000, 0x1007, Operation::Read }, // 3
+        { 2, 0x2000, 0x2003, Operation::Read }, // 4
+        { 3, 0x1000, 0x1000, Operation::Write }, // 5
+    };
+    const QList<ForeignAccess> accesses {
+        { 1, 10, 0x1000, 0x1000, 8, Operation::Read }, // rowid 1
+        { 2, 15, std::nullopt, 0x1008, 8, Operation::Write }, // 2
+        { 1, 20, 0x1008, 0x1008, 8, Operation::Read }, // 3: last transition of slice 1
+        { 3, 20, std::nullopt, 0x1000, 8, Operation::Read }, // 4: same transition, slice 2
+        { 4, 25, 0x2000, 0x2000, 4, Operation::Read }, // 5
+        { 3, 30, 0x1004, 0x1004, 4, Operation::Read }, // 6
+        { 5, 40, 0x1000, 0x1000, 1, Operation::Write }, // 7
+    };
+    const QString path = m_dir.filePath(QStringLiteral("foreign.memhist"));
+    QVERIFY(writeForeignDatabase(path, slices, chunks, accesses));
+
+    QString error;
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    QVERIFY(!db->hasMeta());
+    QCOMPARE(db->summary().accesses, 7);
+    QCOMPARE(db->summary().reads, 5);
+    QCOMPARE(db->summary().writes, 2);
+    const CheckReport report = HistoryChecker(*db).run();
+    QVERIFY2(report.ok, qPrintable(report.violation));
+
+    // The same stream as the oracle sees it.
+    QList<Access> stream;
+    for (qsizetype i = 0; i < accesses.size(); ++i) {
+        const ForeignAccess &f = accesses[i];
+        Access a;
+        a.rowId = RowId { i + 1 };
+        a.transition = Transition { f.transition };
+        a.operation = f.operation;
+        a.physical = Address { f.physical };
+        if (f.linear)
+            a.linear = Address { *f.linear };
+        a.size = f.size;
+        stream << a;
+    }
+
+    for (const QueryTuning tuning : { QueryTuning {}, QueryTuning { 0, 1, 0 }, QueryTuning { 0, 1, 100 } }) {
+        HalfAxisQueryEngine engine(*db, tuning);
+        for (const Direction direction : { Direction::Forward, Direction::Backward }) {
+            for (std::uint64_t at = 0; at <= 45; ++at) {
+                using Range = std::pair<std::uint64_t, std::uint64_t>;
+                for (const auto &[first, last] : { Range { 0, top }, Range { 0x1000, 0x1000 }, Range { 0x1008, 0x1008 },
+                                                   Range { 0x1fff, 0x2000 } }) {
+                    for (quint64 limit : { 1ull, 2ull, 100ull }) {
+                        HalfAxisQuery query;
+                        query.direction = direction;
+                        query.at = Transition { at };
+                        query.first = Address { first };
+                        query.last = Address { last };
+                        query.operations = allOperations();
+                        query.limit = limit;
+                        QueryPage page;
+                        QVERIFY2(engine.run(query, &page, &error), qPrintable(error));
+                        QVERIFY2(page.accesses == oracle(stream, query).accesses, qPrintable(describe(query)));
+                    }
+                }
+            }
+        }
+        // At the shared transition 20, rows come in rowid order across the two slices.
+        HalfAxisQuery atShared;
+        atShared.at = Transition { 20 };
+        atShared.operations = allOperations();
+        atShared.limit = 2;
+        QueryPage page;
+        QVERIFY(engine.run(atShared, &page, &error));
+        QCOMPARE(rowIds(page.accesses), (QList<qint64> { 3, 4 }));
+        atShared.direction = Direction::Backward;
+        QVERIFY(engine.run(atShared, &page, &error));
+        QCOMPARE(rowIds(page.accesses), (QList<qint64> { 4, 3 }));
+        QVERIFY(page.accesses[1].linear == Address { 0x1008 });
+        QVERIFY(!page.accesses[0].linear.has_value()); // NULL in the database
+    }
+}
+
+QTEST_GUILESS_MAIN(TestHalfAxisQuery)
+#include "tst_halfaxisquery.moc"
