@@ -117,9 +117,9 @@ private:
     SplitMix64 m_random;
     qint64 m_accessCount;
     std::uint64_t m_instruction = 0;
-    // Accesses of the current instruction (at most four: a call or counter update plus a pair).
-    std::array<Access, 8> m_buffer {};
-    std::array<Region, 8> m_regions {};
+    // Accesses of the current instruction: at most three (a read-modify-write and one more).
+    std::array<Access, 4> m_buffer {};
+    std::array<Region, 4> m_regions {};
     int m_pending = 0;
     int m_taken = 0;
 

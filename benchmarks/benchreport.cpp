@@ -39,6 +39,18 @@ QString className(const QueryClass &queryClass)
     return queryClass.window + u' ' + QString::fromLatin1(directionName(queryClass.direction));
 }
 
+// Which part of the synthetic process layout an address lies in.
+const char *regionName(std::uint64_t address)
+{
+    if (address >= layout::arrayBase && address < layout::arrayBase + layout::arrayBytes)
+        return "array";
+    if (address >= layout::pointerBase && address < layout::pointerBase + layout::pointerBytes)
+        return "pointer chase";
+    if (address >= layout::stackTop - (1u << 20) && address < layout::stackTop)
+        return "stack";
+    return "other";
+}
+
 void printTarget(const char *name, const QString &figure, const char *target, bool met)
 {
     std::printf("  %-28s %-36s %-22s %s\n", name, qUtf8Printable(figure), target, met ? "met" : "NOT met");
@@ -138,6 +150,20 @@ void printQueries(const QueryBenchmarkResult &queries, quint64 limit)
             directionName(result.queryClass.direction), static_cast<long long>(first.count), first.p50Ms, first.p99Ms,
             first.maxMs, first.meanMs,
             double(result.rowsReturned) / double(std::max<qsizetype>(1, result.firstPageNs.size())));
+    }
+    std::printf("\nFirst-page mean ms by tenth of the run (all classes, in run order):");
+    for (const double mean : queries.meanMsByTenth)
+        std::printf(" %.2f", mean);
+    std::printf("\n\nSlowest first pages\n");
+    std::printf("  %9s %6s  %-22s %20s %-41s %-14s %5s\n", "ms", "#", "class", "T", "window", "region", "rows");
+    for (const QuerySample &sample : queries.slowest) {
+        const QueryClass &queryClass = queries.classes[sample.classIndex].queryClass;
+        const std::uint64_t centre = sample.first.value / 2 + sample.last.value / 2;
+        std::printf("  %9.3f %6lld  %-22s %20llu 0x%016llx-0x%016llx %-14s %4lld%s\n", double(sample.nanoseconds) / 1e6,
+            static_cast<long long>(sample.sequence), qUtf8Printable(className(queryClass)),
+            static_cast<unsigned long long>(sample.at.value), static_cast<unsigned long long>(sample.first.value),
+            static_cast<unsigned long long>(sample.last.value), queryClass.windowBytes == 0 ? "-" : regionName(centre),
+            static_cast<long long>(sample.rows), sample.exhausted ? " (exhausted)" : "");
     }
     std::printf("\nNext page (resumeAfter = resumePoint() of every full first page)\n");
     std::printf("  %-12s %-9s %7s %9s %9s %9s\n", "window", "direction", "pages", "p50 ms", "p99 ms", "max ms");

@@ -5,6 +5,7 @@
 #include "storage/historydatabase.h"
 
 #include <QElapsedTimer>
+#include <algorithm>
 #include <limits>
 #include <utility>
 
@@ -13,6 +14,7 @@ namespace memhist::bench {
 namespace {
 
 constexpr const char *selectAccessAddress = "SELECT phy_first FROM accesses WHERE rowid = ?1";
+constexpr qsizetype slowestKept = 8;
 constexpr std::uint64_t lastAddress = std::numeric_limits<std::uint64_t>::max();
 
 // A window of `bytes` bytes centred on `centre`, moved inside [0, 2^64-1] where it would cross an end.
@@ -89,6 +91,8 @@ QueryBenchmarkResult runQueryBenchmark(
     for (qsizetype i = schedule.size() - 1; i > 0; --i)
         std::swap(schedule[i], schedule[qsizetype(random.below(std::uint64_t(i) + 1))]);
 
+    QList<QuerySample> samples;
+    samples.reserve(schedule.size());
     QueryPage page;
     QElapsedTimer timer;
     for (const qsizetype c : schedule) {
@@ -122,6 +126,8 @@ QueryBenchmarkResult runQueryBenchmark(
         }
         classResult.firstPageNs.append(firstNs);
         classResult.rowsReturned += page.accesses.size();
+        samples.append(
+            { firstNs, samples.size(), c, *query.at, query.first, query.last, page.accesses.size(), page.exhausted });
 
         // The next page, as a table view fetching more would ask for it.
         if (const std::optional<RowId> resume = page.resumePoint();
@@ -139,6 +145,18 @@ QueryBenchmarkResult runQueryBenchmark(
         }
     }
     result.totalNanoseconds = phaseTimer.nsecsElapsed();
+    for (int tenth = 0; tenth < 10; ++tenth) {
+        const qsizetype begin = samples.size() * tenth / 10;
+        const qsizetype end = samples.size() * (tenth + 1) / 10;
+        qint64 sum = 0;
+        for (qsizetype i = begin; i < end; ++i)
+            sum += samples[i].nanoseconds;
+        result.meanMsByTenth.append(end > begin ? double(sum) / double(end - begin) / 1e6 : 0.0);
+    }
+    const qsizetype kept = std::min(slowestKept, samples.size());
+    std::partial_sort(samples.begin(), samples.begin() + kept, samples.end(),
+        [](const QuerySample &a, const QuerySample &b) { return a.nanoseconds > b.nanoseconds; });
+    result.slowest = samples.first(kept);
     result.ok = true;
     return result;
 }

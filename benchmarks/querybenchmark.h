@@ -26,6 +26,19 @@ struct QueryClassResult
     qint64 rowsReturned = 0; // over all first pages
 };
 
+// One timed first page, kept for the slowest ones: where the time goes.
+struct QuerySample
+{
+    qint64 nanoseconds = 0;
+    qsizetype sequence = 0; // position in the run: early ones meet cold caches
+    qsizetype classIndex = 0;
+    Transition at;
+    Address first;
+    Address last;
+    qsizetype rows = 0;
+    bool exhausted = false;
+};
+
 struct QueryBenchmarkOptions
 {
     std::uint64_t seed = 1;
@@ -38,6 +51,9 @@ struct QueryBenchmarkResult
     bool ok = false;
     QString error;
     QList<QueryClassResult> classes;
+    QList<QuerySample> slowest; // the slowest first pages, slowest first
+    // Mean first-page time of each tenth of the run, all classes together: shows the warm-up.
+    QList<double> meanMsByTenth;
     qint64 totalNanoseconds = 0; // the whole phase, lookups of random addresses included
 };
 

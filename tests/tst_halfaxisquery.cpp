@@ -173,18 +173,19 @@ void TestHalfAxisQuery::matchesOracleOnRandomStreams_data()
     QTest::addColumn<quint32>("sliceCap");
     QTest::addColumn<quint32>("chunkCap");
     QTest::addColumn<quint32>("chunkTarget");
-    QTest::addColumn<int>("maxMerged");
-    QTest::addColumn<int>("scanBudget");
-    QTest::addColumn<int>("maxFallback");
+    QTest::addColumn<int>("scanStep");
+    QTest::addColumn<int>("cursorCost");
 
-    // Default plan thresholds: slices small enough that every query merges cursors.
-    QTest::newRow("merge, tiny caps") << quint64(1) << 3000 << 40u << 6u << 3u << 256 << 16384 << 4096;
-    QTest::newRow("merge, default caps") << quint64(2) << 3000 << 65536u << 4096u << 64u << 256 << 16384 << 4096;
-    // Thresholds lowered: slices are scanned, within a small budget, then merged or scanned on.
-    QTest::newRow("scan then merge") << quint64(3) << 3000 << 200u << 16u << 4u << 2 << 7 << 4096;
-    QTest::newRow("scan then scan") << quint64(4) << 3000 << 200u << 16u << 4u << 2 << 7 << 1;
-    QTest::newRow("scan only") << quint64(5) << 3000 << 500u << 50u << 8u << 0 << 1000000 << 0;
-    QTest::newRow("hot address closes slices") << quint64(6) << 4000 << 100000u << 5u << 2u << 256 << 16384 << 4096;
+    // Default tuning on small slices: chunk lists complete at once, cursors merge.
+    QTest::newRow("default plan, tiny caps") << quint64(1) << 3000 << 40u << 6u << 3u << 512 << 16;
+    QTest::newRow("default plan, default caps") << quint64(2) << 3000 << 65536u << 4096u << 64u << 512 << 16;
+    // Tiny steps: finding chunks and scanning rows alternate, then merge from where the scan stopped.
+    QTest::newRow("alternate, then merge") << quint64(3) << 3000 << 200u << 16u << 4u << 3 << 1;
+    // Cursors priced high: slices are scanned in steps to their end.
+    QTest::newRow("scan to the end") << quint64(4) << 3000 << 200u << 16u << 4u << 4 << 1000;
+    // Whole chunk lists at once, cursors cheap: always merge.
+    QTest::newRow("merge only") << quint64(5) << 3000 << 500u << 50u << 8u << 1000000 << 1;
+    QTest::newRow("hot address closes slices") << quint64(6) << 4000 << 100000u << 5u << 2u << 512 << 16;
 }
 
 void TestHalfAxisQuery::matchesOracleOnRandomStreams()
@@ -194,9 +195,8 @@ void TestHalfAxisQuery::matchesOracleOnRandomStreams()
     QFETCH(quint32, sliceCap);
     QFETCH(quint32, chunkCap);
     QFETCH(quint32, chunkTarget);
-    QFETCH(int, maxMerged);
-    QFETCH(int, scanBudget);
-    QFETCH(int, maxFallback);
+    QFETCH(int, scanStep);
+    QFETCH(int, cursorCost);
 
     const QList<Access> stream = randomStream(seed, count);
     const QString path = m_dir.filePath(QStringLiteral("random-%1.memhist").arg(seed));
@@ -216,7 +216,7 @@ void TestHalfAxisQuery::matchesOracleOnRandomStreams()
         QVERIFY(report.slices > 1);
     QVERIFY(report.largestChunk <= qint64(chunkCap));
 
-    HalfAxisQueryEngine engine(*db, QueryTuning { std::size_t(maxMerged), scanBudget, std::size_t(maxFallback) });
+    HalfAxisQueryEngine engine(*db, QueryTuning { scanStep, cursorCost });
     std::mt19937_64 random(seed * 7919);
     int nonEmpty = 0;
     for (int i = 0; i < 400; ++i) {
@@ -266,6 +266,7 @@ void TestHalfAxisQuery::edgeCases_data()
     QTest::newRow("forward within one transition") << true << qint64(501) << quint64(2) << QList<qint64> { 5, 6 };
     QTest::newRow("backward within one transition") << false << qint64(501) << quint64(2) << QList<qint64> { 6, 5 };
     QTest::newRow("limit 0") << true << qint64(0) << quint64(0) << QList<qint64> {};
+    QTest::newRow("limit 2^64-1") << false << qint64(-1) << ~quint64(0) << QList<qint64> { 7, 6, 5, 4, 3, 2, 1 };
 }
 
 void TestHalfAxisQuery::edgeCases()
@@ -399,7 +400,7 @@ void TestHalfAxisQuery::answersForeignDatabaseExactly()
         stream << a;
     }
 
-    for (const QueryTuning tuning : { QueryTuning {}, QueryTuning { 0, 1, 0 }, QueryTuning { 0, 1, 100 } }) {
+    for (const QueryTuning tuning : { QueryTuning {}, QueryTuning { 1, 1000 }, QueryTuning { 2, 1 } }) {
         HalfAxisQueryEngine engine(*db, tuning);
         for (const Direction direction : { Direction::Forward, Direction::Backward }) {
             for (std::uint64_t at = 0; at <= 45; ++at) {

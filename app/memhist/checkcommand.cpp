@@ -1,8 +1,7 @@
 // memhist check DB
+#include "checker/historychecker.h"
 #include "commandline.h"
 #include "commands.h"
-
-#include "checker/historychecker.h"
 #include "storage/historydatabase.h"
 
 #include <QCommandLineParser>

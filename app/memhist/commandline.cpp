@@ -6,18 +6,18 @@ namespace memhist::cli {
 
 std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringList &arguments, const CommandHelp &help)
 {
-    const QCommandLineOption helpOption({ QStringLiteral("h"), QStringLiteral("help") },
-                                        QStringLiteral("Show this help and exit."));
+    const QCommandLineOption helpOption(
+        { QStringLiteral("h"), QStringLiteral("help") }, QStringLiteral("Show this help and exit."));
     parser.addOption(helpOption);
     parser.setApplicationDescription(help.description);
 
     const bool parsed = parser.parse(arguments);
     // --help wins over any other mistake on the line, as users expect.
-    if (parser.isSet(helpOption) || arguments.contains(QStringLiteral("--help")) || arguments.contains(QStringLiteral("-h"))) {
+    if (parser.isSet(helpOption) || arguments.contains(QStringLiteral("--help"))
+        || arguments.contains(QStringLiteral("-h"))) {
         // Qt's usage line names the executable's full path; ours names the command.
         QString text = parser.helpText();
-        text = QStringLiteral("Usage: memhist ") + help.name + u' ' + help.synopsis
-            + text.mid(text.indexOf(u'\n'));
+        text = QStringLiteral("Usage: memhist ") + help.name + u' ' + help.synopsis + text.mid(text.indexOf(u'\n'));
         writeOut(text.toLocal8Bit());
         return ExitSuccess;
     }

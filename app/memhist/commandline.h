@@ -6,7 +6,6 @@
 #include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
-
 #include <optional>
 
 namespace memhist::cli {

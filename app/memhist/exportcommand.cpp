@@ -1,9 +1,8 @@
 // memhist export DB -o OUT.csv [query options]
 #include "commandline.h"
 #include "commands.h"
-#include "queryoptions.h"
-
 #include "export/csvexport.h"
+#include "queryoptions.h"
 #include "storage/historydatabase.h"
 
 #include <QCommandLineParser>
@@ -27,7 +26,7 @@ int runExport(const QStringList &arguments)
     QCommandLineParser parser;
     addQueryOptions(parser);
     const QCommandLineOption outputOption({ QStringLiteral("o"), QStringLiteral("output") },
-                                          QStringLiteral("The CSV file to write."), QStringLiteral("OUT.csv"));
+        QStringLiteral("The CSV file to write."), QStringLiteral("OUT.csv"));
     parser.addOption(outputOption);
     parser.addPositionalArgument(QStringLiteral("DB"), QStringLiteral("The memhist database."));
     if (const auto status = parseCommandLine(parser, arguments, help))

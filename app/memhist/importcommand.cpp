@@ -1,15 +1,13 @@
 // memhist import TRACE... -o OUT.memhist [--format auto|csv]
 #include "commandline.h"
 #include "commands.h"
-#include "traceformat.h"
-
 #include "importers/csvimporter.h"
+#include "traceformat.h"
 #include "writer/historywriter.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFileInfo>
-
 #include <cstdio>
 #include <unistd.h>
 
@@ -31,14 +29,14 @@ class ProgressLine
 public:
     ProgressLine()
         : m_enabled(isatty(fileno(stderr)) != 0)
-    {
-    }
+    { }
     ~ProgressLine() { clear(); }
 
     bool show(const QString &path, double fraction)
     {
         if (m_enabled) {
-            writeErr(QStringLiteral("\rimporting %1: %2%").arg(path).arg(fraction * 100, 0, 'f', 1));
+            writeErr(QStringLiteral("\rimporting ") + path + QStringLiteral(": ")
+                + QString::number(fraction * 100, 'f', 1) + u'%');
             m_shown = true;
         }
         return true;
@@ -61,15 +59,15 @@ int runImport(const QStringList &arguments)
 {
     QCommandLineParser parser;
     const QCommandLineOption outputOption({ QStringLiteral("o"), QStringLiteral("output") },
-                                          QStringLiteral("The database to write."), QStringLiteral("OUT.memhist"));
+        QStringLiteral("The database to write."), QStringLiteral("OUT.memhist"));
     const QCommandLineOption formatOption(QStringLiteral("format"),
-                                          QStringLiteral("The format of the traces (default auto: recognised from "
-                                                         "their first line)."),
-                                          QStringLiteral("auto|csv"), QStringLiteral("auto"));
+        QStringLiteral("The format of the traces (default auto: recognised from "
+                       "their first line)."),
+        QStringLiteral("auto|csv"), QStringLiteral("auto"));
     parser.addOption(outputOption);
     parser.addOption(formatOption);
     parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("The trace files, imported in this order."),
-                                 QStringLiteral("TRACE..."));
+        QStringLiteral("TRACE..."));
     if (const auto status = parseCommandLine(parser, arguments, help))
         return *status;
 
@@ -84,8 +82,8 @@ int runImport(const QStringList &arguments)
     if (!parseTraceFormat(parser.value(formatOption), &requested, &known)) {
         const QString value = parser.value(formatOption);
         return usageError(help.name,
-                          known ? QStringLiteral("--format: '%1' is not supported yet (supported: auto, csv)").arg(value)
-                                : QStringLiteral("--format: '%1' is not a trace format (auto, csv)").arg(value));
+            known ? QStringLiteral("--format: '%1' is not supported yet (supported: auto, csv)").arg(value)
+                  : QStringLiteral("--format: '%1' is not a trace format (auto, csv)").arg(value));
     }
     const QFileInfo outputInfo(output);
     for (const QString &trace : traces) {
@@ -121,8 +119,8 @@ int runImport(const QStringList &arguments)
         bool ok = false;
         switch (formats[i]) {
         case TraceFormat::Csv:
-            ok = CsvImporter().run(trace, writer, &report, &error,
-                                   [&](double fraction) { return progressLine.show(trace, fraction); });
+            ok = CsvImporter().run(
+                trace, writer, &report, &error, [&](double fraction) { return progressLine.show(trace, fraction); });
             break;
         case TraceFormat::Auto:
             break;
@@ -141,13 +139,11 @@ int runImport(const QStringList &arguments)
     const QString transitions = stats.firstTransition
         ? QStringLiteral("transitions %1..%2").arg(stats.firstTransition->value).arg(stats.lastTransition->value)
         : QStringLiteral("no transitions");
+    // One multi-argument arg(): chained calls would rescan a file name holding "%4".
     writeOut(QStringLiteral("imported %1 accesses (%2) into %3: %4 slices, %5 chunks, %6 s, %7 accesses/s\n")
-                 .arg(stats.accesses)
-                 .arg(transitions, output)
-                 .arg(stats.slices)
-                 .arg(stats.chunks)
-                 .arg(seconds, 0, 'f', 3)
-                 .arg(seconds > 0 ? qint64(double(stats.accesses) / seconds) : 0)
+                 .arg(QString::number(stats.accesses), transitions, output, QString::number(stats.slices),
+                     QString::number(stats.chunks), QString::number(seconds, 'f', 3),
+                     QString::number(seconds > 0 ? qint64(double(stats.accesses) / seconds) : 0))
                  .toLocal8Bit());
     return ExitSuccess;
 }

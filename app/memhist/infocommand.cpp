@@ -1,7 +1,6 @@
 // memhist info DB
 #include "commandline.h"
 #include "commands.h"
-
 #include "storage/historydatabase.h"
 #include "storage/schema.h"
 
@@ -31,7 +30,8 @@ QString metaValue(const HistoryDatabase &database, const char *key)
 // The same rule as HistoryDatabase::summary(): the four access counts come from meta only together.
 bool countsFromMeta(const HistoryDatabase &database)
 {
-    for (const char *key : { schema::meta::accesses, schema::meta::reads, schema::meta::writes, schema::meta::executes }) {
+    for (const char *key :
+        { schema::meta::accesses, schema::meta::reads, schema::meta::writes, schema::meta::executes }) {
         bool ok = false;
         database.meta().value(QLatin1String(key)).toLongLong(&ok);
         if (!ok)
@@ -94,18 +94,18 @@ int runInfo(const QStringList &arguments)
     QString text;
     text += row("path", QFileInfo(database->path()).absoluteFilePath());
     text += row("file size",
-                QStringLiteral("%1 bytes (%2)").arg(summary.fileBytes).arg(QLocale::c().formattedDataSize(summary.fileBytes)));
+        QStringLiteral("%1 bytes (%2)").arg(summary.fileBytes).arg(QLocale::c().formattedDataSize(summary.fileBytes)));
     text += row("format version", metaValue(*database, schema::meta::formatVersion));
     text += row("writer", writer);
     text += row("created", metaValue(*database, schema::meta::createdAt));
     text += row("sources", sources.join(u'\n' + QString(18, u' ')));
     text += row("transitions", transitions);
     text += row("accesses",
-                QStringLiteral("%1 (reads %2, writes %3, executes %4)")
-                    .arg(summary.accesses)
-                    .arg(summary.reads)
-                    .arg(summary.writes)
-                    .arg(summary.executes));
+        QStringLiteral("%1 (reads %2, writes %3, executes %4)")
+            .arg(summary.accesses)
+            .arg(summary.reads)
+            .arg(summary.writes)
+            .arg(summary.executes));
     text += row("slices", QString::number(summary.slices));
     text += row("chunks", QString::number(summary.chunks));
     text += row("bytes per access", bytesPerAccess);

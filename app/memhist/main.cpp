@@ -18,8 +18,8 @@ struct Command
 const Command commands[] = {
     { "import", runImport, "import TRACE... -o OUT.memhist [--format auto|csv]" },
     { "query", runQuery,
-      "query DB [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx]\n"
-      "                [--limit N] [--resume ROWID] [--format csv|table] [--batch FILE]" },
+        "query DB [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx]\n"
+        "                [--limit N] [--resume ROWID] [--format csv|table] [--batch FILE]" },
     { "export", runExport, "export DB -o OUT.csv [the query options; without --limit, every match]" },
     { "check", runCheck, "check DB" },
     { "info", runInfo, "info DB" },
@@ -66,6 +66,7 @@ int main(int argc, char *argv[])
         if (first == QLatin1String(command.name))
             return command.run(arguments.mid(1));
     }
-    writeErr(QStringLiteral("memhist: unknown command '%1'\nTry 'memhist --help' for the list of commands.\n").arg(first));
+    writeErr(
+        QStringLiteral("memhist: unknown command '%1'\nTry 'memhist --help' for the list of commands.\n").arg(first));
     return ExitUsage;
 }

@@ -27,7 +27,7 @@ bool readBatchFile(const QString &path, QList<BatchQuery> *queries, QString *err
         if (line.isEmpty() || line.startsWith(u'#'))
             continue;
         const auto fail = [&](const QString &reason) {
-            *error = QStringLiteral("%1:%2: %3").arg(path).arg(i + 1).arg(reason);
+            *error = path + u':' + QString::number(i + 1) + QStringLiteral(": ") + reason;
             *exitStatus = ExitUsage;
             return false;
         };

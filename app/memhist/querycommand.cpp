@@ -4,7 +4,6 @@
 #include "pageprinter.h"
 #include "querybatch.h"
 #include "queryoptions.h"
-
 #include "storage/historydatabase.h"
 
 #include <QElapsedTimer>
@@ -28,9 +27,8 @@ int runQuery(const QStringList &arguments)
     QCommandLineParser parser;
     addQueryOptions(parser);
     const QCommandLineOption formatOption(QStringLiteral("format"), QStringLiteral("Output format (default table)."),
-                                          QStringLiteral("csv|table"), QStringLiteral("table"));
-    const QCommandLineOption batchOption(
-        QStringLiteral("batch"),
+        QStringLiteral("csv|table"), QStringLiteral("table"));
+    const QCommandLineOption batchOption(QStringLiteral("batch"),
         QStringLiteral("Run one query per line of FILE (the options above; # starts a comment), each followed by\n"
                        "\"# query N: K rows in X.XXX ms\"."),
         QStringLiteral("FILE"));
@@ -48,14 +46,15 @@ int runQuery(const QStringList &arguments)
     OutputFormat format = OutputFormat::Table;
     if (!parseOutputFormat(parser.value(formatOption), &format))
         return usageError(help.name,
-                          QStringLiteral("--format: '%1' is not an output format (csv or table)").arg(parser.value(formatOption)));
+            QStringLiteral("--format: '%1' is not an output format (csv or table)").arg(parser.value(formatOption)));
 
     // Everything about the command line is checked before the database is opened.
     QList<BatchQuery> queries;
     const bool batch = parser.isSet(batchOption);
     if (batch) {
         if (anyQueryOptionSet(parser))
-            return usageError(help.name, QStringLiteral("--batch takes every query from its file: give no other query option"));
+            return usageError(
+                help.name, QStringLiteral("--batch takes every query from its file: give no other query option"));
         QString error;
         int status = ExitSuccess;
         if (!readBatchFile(parser.value(batchOption), &queries, &error, &status)) {
@@ -83,8 +82,8 @@ int runQuery(const QStringList &arguments)
         const bool ok = engine.run(queries[i].query, &page, &error);
         const qint64 nanoseconds = timer.nsecsElapsed();
         if (!ok) {
-            const QString place = batch ? QStringLiteral("%1:%2").arg(parser.value(batchOption)).arg(queries[i].line)
-                                        : database->path();
+            const QString place
+                = batch ? parser.value(batchOption) + u':' + QString::number(queries[i].line) : database->path();
             return inputError(place + QStringLiteral(": query failed: ") + error);
         }
         QByteArray out;

@@ -37,16 +37,16 @@ void addQueryOptions(QCommandLineParser &parser)
 {
     parser.addOptions({
         { at, QStringLiteral("Start at transition T (default: 0 forward, the last transition backward)."),
-          QStringLiteral("T") },
+            QStringLiteral("T") },
         { backward, QStringLiteral("Go back in time from T (newest first).") },
         { from, QStringLiteral("First byte address of the range (default 0)."), QStringLiteral("A") },
         { to, QStringLiteral("Last byte address of the range, inclusive (default 0xffffffffffffffff)."),
-          QStringLiteral("B") },
+            QStringLiteral("B") },
         { ops, QStringLiteral("Operations to return: any of the letters r, w, x (default rw)."),
-          QStringLiteral("r|w|x|rw|rwx") },
+            QStringLiteral("r|w|x|rw|rwx") },
         { limit, QStringLiteral("Return at most N accesses (default 100)."), QStringLiteral("N") },
         { resume, QStringLiteral("Continue after row R in the query's direction (instead of --at)."),
-          QStringLiteral("ROWID") },
+            QStringLiteral("ROWID") },
     });
 }
 

@@ -9,7 +9,7 @@ void ChunkCoverage::add(std::uint64_t first, std::uint64_t last)
     m_ranges.push_back({ first, last });
     if (m_ranges.size() >= m_compactAt) {
         compact();
-        m_compactAt = std::max<std::size_t>(64, 2 * m_ranges.size());
+        m_compactAt = std::max<std::size_t>(8, 2 * m_ranges.size());
     }
 }
 
@@ -17,8 +17,8 @@ void ChunkCoverage::compact()
 {
     if (m_ranges.empty())
         return;
-    std::sort(m_ranges.begin(), m_ranges.end(),
-              [](const ByteRange &a, const ByteRange &b) { return a.first < b.first; });
+    std::sort(
+        m_ranges.begin(), m_ranges.end(), [](const ByteRange &a, const ByteRange &b) { return a.first < b.first; });
     std::size_t kept = 0;
     for (std::size_t i = 1; i < m_ranges.size(); ++i) {
         ByteRange &run = m_ranges[kept];

@@ -37,7 +37,7 @@ private:
 
     std::vector<ByteRange> m_ranges;
     // Compacting whenever the buffer doubles keeps add() amortised O(log n).
-    std::size_t m_compactAt = 64;
+    std::size_t m_compactAt = 8;
 };
 
 } // namespace memhist

@@ -1,6 +1,8 @@
 #include "historychecker.h"
 
+#include "checker/checkmessages.h"
 #include "checker/chunkcoverage.h"
+#include "checker/progressmeter.h"
 #include "model/types.h"
 #include "storage/historydatabase.h"
 #include "storage/schema.h"
@@ -26,6 +28,8 @@ namespace memhist {
 
 namespace {
 
+using namespace check;
+
 namespace sql {
 constexpr const char *slices = "SELECT rowid, transition_first, transition_last FROM slices ORDER BY rowid";
 constexpr const char *chunks = "SELECT rowid, slice_id, phy_first, phy_last, operation FROM chunks ORDER BY rowid";
@@ -41,141 +45,23 @@ constexpr const char *accesses
     = "SELECT rowid, chunk_id, transition, phy_first, size, operation FROM accesses ORDER BY rowid";
 } // namespace sql
 
-// The property each violation breaks, quoted at the end of its message.
-namespace property {
-constexpr auto sliceBounds = "a slice's first transition is not after its last";
-constexpr auto slicesDisjoint = "slices are stored in transition order and do not overlap";
-constexpr auto chunkSlice = "a chunk belongs to an existing slice";
-constexpr auto chunkOperation = "a chunk holds one operation: 1 (X), 2 (W) or 4 (R)";
-constexpr auto chunkBounds = "a chunk's first address is not after its last";
-constexpr auto chunkSign = "a chunk does not cross 2^63";
-constexpr auto chunksDisjoint = "chunks of one operation in a slice are stored in address order and do not overlap";
-constexpr auto accessChunk = "an access belongs to an existing chunk";
-constexpr auto accessSize = "an access covers at least one byte";
-constexpr auto accessWrap = "an access does not wrap past 0xffffffffffffffff";
-constexpr auto accessOperation = "an access has its chunk's operation";
-constexpr auto accessInChunk = "an access lies inside its chunk's address range";
-constexpr auto accessInSlice = "an access lies in its chunk's slice";
-constexpr auto accessOrder = "accesses are stored in trace order: transitions never decrease with rowid";
-constexpr auto chunkCovered = "every byte of a chunk is covered by an access";
-constexpr auto chunkNotEmpty = "every chunk holds at least one access";
-constexpr auto chunkCap = "the accesses of a chunk are capped, except within a single transition";
-constexpr auto metaNumber = "meta values are numbers";
-constexpr auto metaCount = "meta counts match the database";
-} // namespace property
-
 constexpr std::uint64_t lastSignedPositive = std::uint64_t(std::numeric_limits<std::int64_t>::max());
 
-QString hex(std::uint64_t value)
+// A slice and what the checker learns about it.
+struct SliceRow : SliceRecord
 {
-    return QStringLiteral("0x") + QString::number(value, 16);
-}
-
-QString operationName(std::int64_t code)
-{
-    switch (code) {
-    case std::int64_t(Operation::Execute):
-        return QStringLiteral("X");
-    case std::int64_t(Operation::Write):
-        return QStringLiteral("W");
-    case std::int64_t(Operation::Read):
-        return QStringLiteral("R");
-    default:
-        return QStringLiteral("operation ") + QString::number(code);
-    }
-}
-
-QString violation(const QString &object, const QString &problem, const char *broken)
-{
-    return object + QStringLiteral(": ") + problem + QStringLiteral(" [") + QLatin1String(broken) + u']';
-}
-
-struct SliceRow
-{
-    qint64 id = 0;
-    std::uint64_t first = 0;
-    std::uint64_t last = 0;
     qint64 chunkCount = 0;
     // Chunks of this slice the access scan has met; finished when the scan leaves the slice.
     std::vector<qint64> openChunks;
 };
 
-QString describe(const SliceRow &slice)
-{
-    return QStringLiteral("slice %1 [%2..%3]").arg(slice.id).arg(slice.first).arg(slice.last);
-}
-
-struct ChunkRow
-{
-    qint64 id = 0;
-    qint64 sliceId = 0;
-    std::uint64_t first = 0;
-    std::uint64_t last = 0;
-    std::int64_t operation = 0;
-};
-
-QString describe(const ChunkRow &chunk)
-{
-    return QStringLiteral("chunk %1 (slice %2, %3, %4..%5)")
-        .arg(QString::number(chunk.id), QString::number(chunk.sliceId), operationName(chunk.operation),
-             hex(chunk.first), hex(chunk.last));
-}
-
-QString describeAccess(qint64 rowId, std::uint64_t transition)
-{
-    return QStringLiteral("access %1 (transition %2)").arg(rowId).arg(transition);
-}
-
-QString describeBytes(ByteRange range)
-{
-    if (range.first == range.last)
-        return QStringLiteral("byte %1 is").arg(hex(range.first));
-    return QStringLiteral("bytes %1..%2 are").arg(hex(range.first), hex(range.last));
-}
-
 // A chunk the access scan has met and not yet finished.
 struct OpenChunk
 {
-    ChunkRow row;
+    ChunkRecord row;
     std::size_t slice = 0; // index in the slices vector
     qint64 accesses = 0;
     ChunkCoverage coverage;
-};
-
-// Calls the caller's progress callback about every 0.1 % of the estimated rows.
-class ProgressMeter
-{
-public:
-    ProgressMeter(const std::function<bool(double)> &callback, qint64 total)
-        : m_callback(callback)
-        , m_total(std::max<qint64>(total, 1))
-        , m_step(std::max<qint64>(m_total / 1000, 1))
-        , m_next(m_step)
-    {
-    }
-    // False when the caller asked to stop.
-    bool advance()
-    {
-        return ++m_done < m_next || report();
-    }
-    bool finish()
-    {
-        m_done = m_total;
-        return report();
-    }
-
-private:
-    bool report()
-    {
-        m_next = m_done + m_step;
-        return !m_callback || m_callback(std::min(1.0, double(m_done) / double(m_total)));
-    }
-
-    const std::function<bool(double)> &m_callback;
-    qint64 m_total;
-    qint64 m_step;
-    qint64 m_next;
-    qint64 m_done = 0;
 };
 
 // One run of the checker. Each step returns false once m_report.violation is set.
@@ -186,8 +72,7 @@ public:
         : m_database(database)
         , m_db(database.connection())
         , m_progress(progress, estimateRows())
-    {
-    }
+    { }
 
     CheckReport run()
     {
@@ -235,7 +120,7 @@ private:
         const qint64 cap = it->toLongLong(&ok);
         if (!ok || cap < 0) {
             return fail(violation(QStringLiteral("meta %1").arg(QLatin1String(schema::meta::chunkAccessCap)),
-                                  QStringLiteral("\"%1\" is not a number").arg(*it), property::metaNumber));
+                QStringLiteral("\"%1\" is not a number").arg(*it), property::metaNumber));
         }
         m_cap = cap;
         return true;
@@ -255,10 +140,8 @@ private:
             slice.last = fromStored(stmt.int64(2));
             if (slice.first > slice.last) {
                 return fail(violation(describe(slice),
-                                      QStringLiteral("transition_first %1 is after transition_last %2")
-                                          .arg(slice.first)
-                                          .arg(slice.last),
-                                      property::sliceBounds));
+                    QStringLiteral("transition_first %1 is after transition_last %2").arg(slice.first).arg(slice.last),
+                    property::sliceBounds));
             }
             if (!m_slices.empty()) {
                 const SliceRow &previous = m_slices.back();
@@ -268,9 +151,9 @@ private:
                     ++shared;
                 } else if (slice.first < previous.last) {
                     return fail(violation(describe(slice),
-                                          QStringLiteral("starts at transition %1, before the end of the previous %2")
-                                              .arg(QString::number(slice.first), describe(previous)),
-                                          property::slicesDisjoint));
+                        QStringLiteral("starts at transition %1, before the end of the previous %2")
+                            .arg(QString::number(slice.first), describe(previous)),
+                        property::slicesDisjoint));
                 }
             }
             m_slices.push_back(std::move(slice));
@@ -292,8 +175,8 @@ private:
     // Index of the slice with rowid `id` in m_slices (which is in rowid order), or -1.
     qint64 sliceIndex(qint64 id) const
     {
-        const auto it = std::lower_bound(m_slices.begin(), m_slices.end(), id,
-                                         [](const SliceRow &slice, qint64 value) { return slice.id < value; });
+        const auto it = std::lower_bound(
+            m_slices.begin(), m_slices.end(), id, [](const SliceRow &slice, qint64 value) { return slice.id < value; });
         return it != m_slices.end() && it->id == id ? qint64(it - m_slices.begin()) : -1;
     }
 
@@ -307,31 +190,29 @@ private:
         while ((rc = stmt.step()) == SQLITE_ROW) {
             if (!advance())
                 return false;
-            const ChunkRow chunk { stmt.int64(0), stmt.int64(1), fromStored(stmt.int64(2)), fromStored(stmt.int64(3)),
-                                   stmt.int64(4) };
+            const ChunkRecord chunk { stmt.int64(0), stmt.int64(1), fromStored(stmt.int64(2)),
+                fromStored(stmt.int64(3)), stmt.int64(4) };
             ++m_report.chunks;
             const qint64 slice = sliceIndex(chunk.sliceId);
             if (slice < 0) {
                 return fail(violation(describe(chunk), QStringLiteral("slice %1 does not exist").arg(chunk.sliceId),
-                                      property::chunkSlice));
+                    property::chunkSlice));
             }
             if (!isValidOperationCode(chunk.operation)) {
                 return fail(violation(describe(chunk),
-                                      QStringLiteral("operation %1 is none of 1, 2, 4").arg(chunk.operation),
-                                      property::chunkOperation));
+                    QStringLiteral("operation %1 is none of 1, 2, 4").arg(chunk.operation), property::chunkOperation));
             }
             if (chunk.first > chunk.last) {
                 return fail(violation(describe(chunk),
-                                      QStringLiteral("phy_first %1 is after phy_last %2")
-                                          .arg(hex(chunk.first), hex(chunk.last)),
-                                      property::chunkBounds));
+                    QStringLiteral("phy_first %1 is after phy_last %2").arg(hex(chunk.first), hex(chunk.last)),
+                    property::chunkBounds));
             }
             if (chunk.first <= lastSignedPositive && chunk.last > lastSignedPositive) {
                 return fail(violation(describe(chunk),
-                                      QStringLiteral("contains both %1 and %2: idx_chunks_1 orders phy_last as "
-                                                     "signed, where this chunk ends before it starts")
-                                          .arg(hex(lastSignedPositive), hex(lastSignedPositive + 1)),
-                                      property::chunkSign));
+                    QStringLiteral("contains both %1 and %2: idx_chunks_1 orders phy_last as "
+                                   "signed, where this chunk ends before it starts")
+                        .arg(hex(lastSignedPositive), hex(lastSignedPositive + 1)),
+                    property::chunkSign));
             }
             ++m_slices[std::size_t(slice)].chunkCount;
         }
@@ -349,18 +230,18 @@ private:
                 stmt.reset();
                 stmt.bind(1, std::int64_t(operation));
                 stmt.bind(2, slice.id);
-                std::optional<ChunkRow> previous;
+                std::optional<ChunkRecord> previous;
                 int rc;
                 while ((rc = stmt.step()) == SQLITE_ROW) {
                     if (!advance())
                         return false;
-                    const ChunkRow chunk { stmt.int64(0), slice.id, fromStored(stmt.int64(1)),
-                                           fromStored(stmt.int64(2)), std::int64_t(operation) };
+                    const ChunkRecord chunk { stmt.int64(0), slice.id, fromStored(stmt.int64(1)),
+                        fromStored(stmt.int64(2)), std::int64_t(operation) };
                     if (previous && chunk.first <= previous->last) {
                         return fail(violation(describe(chunk),
-                                              QStringLiteral("starts at %1, not after the end of the previous %2")
-                                                  .arg(hex(chunk.first), describe(*previous)),
-                                              property::chunksDisjoint));
+                            QStringLiteral("starts at %1, not after the end of the previous %2")
+                                .arg(hex(chunk.first), describe(*previous)),
+                            property::chunksDisjoint));
                     }
                     previous = chunk;
                 }
@@ -385,8 +266,8 @@ private:
         if (m_chunkById.step() != SQLITE_ROW)
             return nullptr;
         m_candidate = OpenChunk {};
-        m_candidate.row = ChunkRow { id, m_chunkById.int64(0), fromStored(m_chunkById.int64(1)),
-                                     fromStored(m_chunkById.int64(2)), m_chunkById.int64(3) };
+        m_candidate.row = ChunkRecord { id, m_chunkById.int64(0), fromStored(m_chunkById.int64(1)),
+            fromStored(m_chunkById.int64(2)), m_chunkById.int64(3) };
         // checkChunks() proved the slice exists.
         m_candidate.slice = std::size_t(sliceIndex(m_candidate.row.sliceId));
         return &m_candidate;
@@ -410,16 +291,17 @@ private:
             const std::uint64_t first = fromStored(stmt.int64(3));
             const std::int64_t size = stmt.int64(4);
             const std::int64_t operation = stmt.int64(5);
-            const QString self = describeAccess(rowId, transition);
+            // Built only on failure: formatting per row would cost more than the whole scan.
+            const auto self = [&] { return describeAccess(rowId, transition); };
             ++m_report.accesses;
 
             if (previous && transition < previous->second) {
-                return fail(violation(self,
-                                      QStringLiteral("transition %1 is before transition %2 of the previous access %3")
-                                          .arg(transition)
-                                          .arg(previous->second)
-                                          .arg(previous->first),
-                                      property::accessOrder));
+                return fail(violation(self(),
+                    QStringLiteral("transition %1 is before transition %2 of the previous access %3")
+                        .arg(transition)
+                        .arg(previous->second)
+                        .arg(previous->first),
+                    property::accessOrder));
             }
             previous = { rowId, transition };
             // Transitions never decrease from here on: slices that end before this one are done.
@@ -431,34 +313,33 @@ private:
             bool isNew = false;
             OpenChunk *chunk = findChunk(chunkId, &isNew);
             if (!chunk)
-                return fail(violation(self, QStringLiteral("chunk %1 does not exist").arg(chunkId), property::accessChunk));
+                return fail(
+                    violation(self(), QStringLiteral("chunk %1 does not exist").arg(chunkId), property::accessChunk));
             if (size < 1)
-                return fail(violation(self, QStringLiteral("size is %1").arg(size), property::accessSize));
+                return fail(violation(self(), QStringLiteral("size is %1").arg(size), property::accessSize));
             const std::uint64_t last = first + std::uint64_t(size - 1);
             if (last < first) {
-                return fail(violation(self, QStringLiteral("%1 bytes at %2 wrap past 0xffffffffffffffff").arg(size).arg(hex(first)),
-                                      property::accessWrap));
+                return fail(violation(self(),
+                    QStringLiteral("%1 bytes at %2 wrap past 0xffffffffffffffff").arg(size).arg(hex(first)),
+                    property::accessWrap));
             }
-            const ChunkRow &row = chunk->row;
+            const ChunkRecord &row = chunk->row;
             if (operation != row.operation) {
-                return fail(violation(self,
-                                      QStringLiteral("is %1 but its chunk %2 is %3")
-                                          .arg(operationName(operation), QString::number(row.id),
-                                               operationName(row.operation)),
-                                      property::accessOperation));
+                return fail(violation(self(),
+                    QStringLiteral("is %1 but its chunk %2 is %3")
+                        .arg(operationName(operation), QString::number(row.id), operationName(row.operation)),
+                    property::accessOperation));
             }
             if (first < row.first || last > row.last) {
-                return fail(violation(self,
-                                      QStringLiteral("bytes %1..%2 reach outside its %3")
-                                          .arg(hex(first), hex(last), describe(row)),
-                                      property::accessInChunk));
+                return fail(violation(self(),
+                    QStringLiteral("bytes %1..%2 reach outside its %3").arg(hex(first), hex(last), describe(row)),
+                    property::accessInChunk));
             }
             SliceRow &slice = m_slices[chunk->slice];
             if (transition < slice.first || transition > slice.last) {
-                return fail(violation(self,
-                                      QStringLiteral("transition %1 is outside its %2")
-                                          .arg(QString::number(transition), describe(slice)),
-                                      property::accessInSlice));
+                return fail(violation(self(),
+                    QStringLiteral("transition %1 is outside its %2").arg(QString::number(transition), describe(slice)),
+                    property::accessInSlice));
             }
             if (isNew) {
                 chunk = &m_open.emplace(chunkId, std::move(m_candidate)).first->second;
@@ -484,21 +365,21 @@ private:
     bool finishSlice(std::size_t index)
     {
         SliceRow &slice = m_slices[index];
-        std::vector<ChunkRow> rows;
+        std::vector<ChunkRecord> rows;
         if (qint64(slice.openChunks.size()) < slice.chunkCount) {
             // Some chunk of the slice was never met: list them all to name the first empty one.
             sqlite::Statement stmt = m_db.prepare(sql::chunksOfSlice);
             stmt.bind(1, slice.id);
             while (stmt.isValid() && stmt.step() == SQLITE_ROW) {
-                rows.push_back(ChunkRow { stmt.int64(0), slice.id, fromStored(stmt.int64(1)), fromStored(stmt.int64(2)),
-                                          stmt.int64(3) });
+                rows.push_back(ChunkRecord {
+                    stmt.int64(0), slice.id, fromStored(stmt.int64(1)), fromStored(stmt.int64(2)), stmt.int64(3) });
             }
         } else {
             std::sort(slice.openChunks.begin(), slice.openChunks.end());
             for (const qint64 id : slice.openChunks)
                 rows.push_back(m_open.at(id).row);
         }
-        for (const ChunkRow &row : rows) {
+        for (const ChunkRecord &row : rows) {
             const auto it = m_open.find(row.id);
             if (it == m_open.end())
                 return fail(violation(describe(row), QStringLiteral("holds no access"), property::chunkNotEmpty));
@@ -514,8 +395,8 @@ private:
     {
         m_report.largestChunk = std::max(m_report.largestChunk, chunk.accesses);
         if (const auto hole = chunk.coverage.firstHole(chunk.row.first, chunk.row.last)) {
-            return fail(violation(describe(chunk.row), describeBytes(*hole) + QStringLiteral(" covered by none of its accesses"),
-                                  property::chunkCovered));
+            return fail(violation(describe(chunk.row),
+                describeBytes(*hole) + QStringLiteral(" covered by none of its accesses"), property::chunkCovered));
         }
         if (m_cap && chunk.accesses > *m_cap) {
             // Accesses of one transition cannot be spread over slices: the one exception.
@@ -523,10 +404,10 @@ private:
                 ++m_overCapAtOneTransition;
             } else {
                 return fail(violation(describe(chunk.row),
-                                      QStringLiteral("holds %1 accesses, more than %2 %3")
-                                          .arg(QString::number(chunk.accesses),
-                                               QLatin1String(schema::meta::chunkAccessCap), QString::number(*m_cap)),
-                                      property::chunkCap));
+                    QStringLiteral("holds %1 accesses, more than %2 %3")
+                        .arg(QString::number(chunk.accesses), QLatin1String(schema::meta::chunkAccessCap),
+                            QString::number(*m_cap)),
+                    property::chunkCap));
             }
         }
         return true;
@@ -548,17 +429,17 @@ private:
             if (actual && recorded == *actual)
                 return true;
             return fail(violation(object, QStringLiteral("records %1 but %2").arg(QString::number(recorded), found),
-                                  property::metaCount));
+                property::metaCount));
         };
         const auto count = [&](const char *key, qint64 value) {
             return compare(key, std::uint64_t(value),
-                           QStringLiteral("the database holds %1 %2").arg(QString::number(value), QLatin1String(key)));
+                QStringLiteral("the database holds %1 %2").arg(QString::number(value), QLatin1String(key)));
         };
         const auto transition = [&](const char *key, std::optional<std::uint64_t> value, const char *which) {
             return compare(key, value,
-                           value ? QStringLiteral("the %1 access is at transition %2")
-                                       .arg(QLatin1String(which), QString::number(*value))
-                                 : QStringLiteral("the database holds no access"));
+                value ? QStringLiteral("the %1 access is at transition %2")
+                            .arg(QLatin1String(which), QString::number(*value))
+                      : QStringLiteral("the database holds no access"));
         };
         return count(schema::meta::accesses, m_report.accesses)
             && count(schema::meta::reads, m_accessesByOperation[std::size_t(Operation::Read)])
@@ -572,7 +453,8 @@ private:
     void addNotes()
     {
         if (!m_cap) {
-            m_report.notes << QStringLiteral("the chunk access cap is unknown (no %1 in meta); the largest chunk holds %2 accesses")
+            m_report.notes << QStringLiteral(
+                "the chunk access cap is unknown (no %1 in meta); the largest chunk holds %2 accesses")
                                   .arg(QLatin1String(schema::meta::chunkAccessCap))
                                   .arg(m_report.largestChunk);
         } else if (m_overCapAtOneTransition > 0) {
@@ -603,8 +485,7 @@ private:
 
 HistoryChecker::HistoryChecker(HistoryDatabase &database)
     : m_database(database)
-{
-}
+{ }
 
 CheckReport HistoryChecker::run(const std::function<bool(double)> &progress)
 {

@@ -4,7 +4,6 @@
 #include "storage/historydatabase.h"
 
 #include <QSaveFile>
-
 #include <algorithm>
 
 namespace memhist {
@@ -18,7 +17,7 @@ constexpr quint64 pageRows = 16384;
 } // namespace
 
 bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limitRows, const QString &outputPath,
-                      ExportReport *report, QString *error, const std::function<bool(qint64)> &progress)
+    ExportReport *report, QString *error, const std::function<bool(qint64)> &progress)
 {
     ExportReport localReport;
     ExportReport &counts = report ? *report : localReport;

@@ -4,7 +4,6 @@
 #include "writer/historywriter.h"
 
 #include <QFile>
-
 #include <cstring>
 
 namespace memhist {
@@ -29,7 +28,7 @@ QByteArrayView withoutCarriageReturn(QByteArrayView line)
 } // namespace
 
 bool CsvImporter::run(const QString &path, HistoryWriter &writer, ImportReport *report, QString *error,
-                      const std::function<bool(double)> &progress)
+    const std::function<bool(double)> &progress)
 {
     ImportReport localReport;
     ImportReport &counts = report ? *report : localReport;
@@ -78,8 +77,8 @@ bool CsvImporter::run(const QString &path, HistoryWriter &writer, ImportReport *
             if (line.startsWith("\xEF\xBB\xBF"))
                 line = line.sliced(3);
             if (line != QByteArrayView(csv::header()))
-                return failAt(lineNumber,
-                              QStringLiteral("expected the header '") + QString::fromLatin1(csv::header()) + u'\'');
+                return failAt(
+                    lineNumber, QStringLiteral("expected the header '") + QString::fromLatin1(csv::header()) + u'\'');
             sawHeader = true;
             return true;
         }

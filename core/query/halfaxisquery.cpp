@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <queue>
 #include <vector>
 
 namespace memhist {
@@ -53,6 +52,9 @@ struct Unit
     std::vector<qint64> sliceIds;
     std::uint64_t firstTransition;
     std::uint64_t lastTransition;
+    // The unit's rows: every access with a transition in [first, last]. Found by binary search the
+    // first time a query needs to scan the unit, then kept.
+    std::optional<std::pair<std::int64_t, std::int64_t>> rows;
 };
 
 struct ChunkRef
@@ -74,6 +76,86 @@ Access readAccess(const sqlite::Statement &row)
     return access;
 }
 
+// Walks the chunks of a unit that overlap the window, a few at a time: the spec's
+// find_chunks_between for each (slice, operation, stored range), stopping at the first chunk that
+// starts after the window, which is valid because chunks of one operation never overlap.
+class ChunkCollector
+{
+public:
+    ChunkCollector(sqlite::Statement &lookup, const Unit &unit, Operations operations, const Window &window)
+        : m_lookup(lookup)
+        , m_unit(unit)
+        , m_window(window)
+    {
+        for (const Operation operation : { Operation::Execute, Operation::Write, Operation::Read }) {
+            if (operations.testFlag(operation))
+                m_operations.push_back(operation);
+        }
+    }
+    ~ChunkCollector()
+    {
+        if (m_active)
+            m_lookup.reset();
+    }
+    ChunkCollector(const ChunkCollector &) = delete;
+    ChunkCollector &operator=(const ChunkCollector &) = delete;
+
+    bool isDone() const { return m_slice >= m_unit.sliceIds.size(); }
+    bool failed() const { return m_failed; }
+
+    // Appends up to `count` more chunks; returns false on a database error.
+    bool collect(std::size_t count, std::vector<ChunkRef> *chunks)
+    {
+        while (count > 0 && !isDone()) {
+            const StoredRange &range = m_window.ranges[m_range];
+            if (!m_active) {
+                m_lookup.bind(1, std::int64_t(m_operations[m_operation]));
+                m_lookup.bind(2, m_unit.sliceIds[m_slice]);
+                m_lookup.bind(3, range.first);
+                m_active = true;
+            }
+            const int rc = m_lookup.step();
+            if (rc == SQLITE_ROW && m_lookup.int64(1) <= range.last) {
+                chunks->push_back({ m_lookup.int64(0), &range });
+                --count;
+                continue;
+            }
+            if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+                m_failed = true;
+                return false;
+            }
+            advance();
+        }
+        return true;
+    }
+
+private:
+    void advance()
+    {
+        m_lookup.reset();
+        m_active = false;
+        if (++m_range < m_window.count)
+            return;
+        m_range = 0;
+        if (++m_operation < m_operations.size())
+            return;
+        m_operation = 0;
+        ++m_slice;
+        if (m_operations.empty())
+            m_slice = m_unit.sliceIds.size();
+    }
+
+    sqlite::Statement &m_lookup;
+    const Unit &m_unit;
+    const Window &m_window;
+    std::vector<Operation> m_operations;
+    std::size_t m_slice = 0;
+    std::size_t m_operation = 0;
+    int m_range = 0;
+    bool m_active = false;
+    bool m_failed = false;
+};
+
 } // namespace
 
 class HalfAxisQueryEngine::Private
@@ -90,15 +172,16 @@ public:
     // The position a query starts from: transition bound `transition` and row bound `rowBound`
     // (forward: transition >= t and rowid >= r; backward: <= both). False when nothing lies there.
     bool startPoint(const HalfAxisQuery &query, std::int64_t *transition, std::int64_t *rowBound);
-    bool collectChunks(const Unit &unit, Operations operations, const Window &window, std::size_t limit,
-                       std::vector<ChunkRef> *chunks);
-    bool merge(const std::vector<ChunkRef> &chunks, bool forward, std::int64_t transition, std::int64_t rowBound,
-               quint64 limit, QList<Access> *out);
+    // Appends the first matches (in the query's direction) among the given chunks' accesses, up to
+    // the page's limit.
+    bool gather(const std::vector<ChunkRef> &chunks, bool forward, std::int64_t transition, std::int64_t rowBound,
+                quint64 limit, QList<Access> *out);
     // Appends the matches among rowids from..to (either order), in the query's direction, until
     // the page is full.
     bool scan(bool forward, std::int64_t from, std::int64_t to, Operations operations, const Window &window,
               quint64 limit, QList<Access> *out);
-    bool answerUnit(const Unit &unit, const HalfAxisQuery &query, const Window &window, std::int64_t transition,
+    std::pair<std::int64_t, std::int64_t> rowsOf(Unit &unit);
+    bool answerUnit(Unit &unit, const HalfAxisQuery &query, const Window &window, std::int64_t transition,
                     std::int64_t rowBound, QList<Access> *out);
 
     QueryTuning tuning;
@@ -109,8 +192,8 @@ public:
     sqlite::Statement chunkLookup;
     sqlite::Statement scanForward;
     sqlite::Statement scanBackward;
-    std::vector<sqlite::Statement> forwardCursors;
-    std::vector<sqlite::Statement> backwardCursors;
+    sqlite::Statement chunkForward;
+    sqlite::Statement chunkBackward;
 };
 
 bool HalfAxisQueryEngine::Private::load(QString *error)
@@ -121,7 +204,10 @@ bool HalfAxisQueryEngine::Private::load(QString *error)
     chunkLookup = db.prepare(statements::chunksOverlapping);
     scanForward = db.prepare(statements::scanForward);
     scanBackward = db.prepare(statements::scanBackward);
-    if (!slices.isValid() || !chunkLookup.isValid() || !scanForward.isValid() || !scanBackward.isValid()) {
+    chunkForward = db.prepare(statements::chunkAccessesForward);
+    chunkBackward = db.prepare(statements::chunkAccessesBackward);
+    if (!slices.isValid() || !chunkLookup.isValid() || !scanForward.isValid() || !scanBackward.isValid()
+        || !chunkForward.isValid() || !chunkBackward.isValid()) {
         *error = QStringLiteral("cannot prepare queries: ") + db.lastError();
         return false;
     }
@@ -171,86 +257,48 @@ bool HalfAxisQueryEngine::Private::startPoint(const HalfAxisQuery &query, std::i
     return true;
 }
 
-bool HalfAxisQueryEngine::Private::collectChunks(const Unit &unit, Operations operations, const Window &window,
-                                                 std::size_t limit, std::vector<ChunkRef> *chunks)
+bool HalfAxisQueryEngine::Private::gather(const std::vector<ChunkRef> &chunks, bool forward, std::int64_t transition,
+                                          std::int64_t rowBound, quint64 limit, QList<Access> *out)
 {
-    // One index walk per (slice, operation, range), stopping at the first chunk past the window: this
-    // is the spec's find_chunks_between, valid because chunks of one operation never overlap.
-    for (const qint64 sliceId : unit.sliceIds) {
-        for (const Operation operation : { Operation::Execute, Operation::Write, Operation::Read }) {
-            if (!operations.testFlag(operation))
-                continue;
-            for (int r = 0; r < window.count; ++r) {
-                const StoredRange &range = window.ranges[r];
-                chunkLookup.bind(1, std::int64_t(operation));
-                chunkLookup.bind(2, sliceId);
-                chunkLookup.bind(3, range.first);
-                int rc;
-                while ((rc = chunkLookup.step()) == SQLITE_ROW) {
-                    if (chunkLookup.int64(1) > range.last)
-                        break;
-                    chunks->push_back({ chunkLookup.int64(0), &range });
-                    if (chunks->size() > limit)
-                        break;
-                }
-                chunkLookup.reset();
-                if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-                    return false;
-                if (chunks->size() > limit)
-                    return true;
-            }
-        }
-    }
-    return true;
-}
-
-bool HalfAxisQueryEngine::Private::merge(const std::vector<ChunkRef> &chunks, bool forward, std::int64_t transition,
-                                         std::int64_t rowBound, quint64 limit, QList<Access> *out)
-{
-    std::vector<sqlite::Statement> &pool = forward ? forwardCursors : backwardCursors;
-    while (pool.size() < chunks.size()) {
-        pool.push_back(db.prepare(forward ? statements::chunkAccessesForward : statements::chunkAccessesBackward));
-        if (!pool.back().isValid())
-            return false;
-    }
-
-    // A k-way merge by rowid: every cursor yields its chunk's matches in rowid order, so only the
-    // head row of each is needed at any time, and at most limit + k rows are read.
-    struct Head
-    {
-        std::int64_t rowId;
-        std::size_t cursor;
+    // The best `needed` rows so far, the worst (latest forward, earliest backward) on top. Chunks are
+    // read one at a time: SQLite keeps a connection's open cursors in a list, so holding one cursor
+    // per chunk open at once (a k-way merge) costs O(k^2) when they close.
+    const auto needed = std::size_t(limit - quint64(out->size()));
+    const auto worse = [forward](const Access &a, const Access &b) {
+        return forward ? a.rowId < b.rowId : a.rowId > b.rowId;
     };
-    const auto later = [forward](const Head &a, const Head &b) { return forward ? a.rowId > b.rowId : a.rowId < b.rowId; };
-    std::priority_queue<Head, std::vector<Head>, decltype(later)> heads(later);
-    bool ok = true;
-    for (std::size_t i = 0; i < chunks.size(); ++i) {
-        sqlite::Statement &cursor = pool[i];
-        cursor.bind(1, chunks[i].id);
+    std::vector<Access> best;
+    best.reserve(std::min<std::size_t>(needed, 4096) + 1); // the limit may be huge (export: every match)
+    sqlite::Statement &cursor = forward ? chunkForward : chunkBackward;
+    for (const ChunkRef &chunk : chunks) {
+        cursor.bind(1, chunk.id);
         cursor.bind(2, transition);
         cursor.bind(3, rowBound);
-        cursor.bind(4, chunks[i].range->last);
-        cursor.bind(5, chunks[i].range->first);
-        const int rc = cursor.step();
-        if (rc == SQLITE_ROW)
-            heads.push({ cursor.int64(0), i });
-        else if (rc != SQLITE_DONE)
-            ok = false;
+        cursor.bind(4, chunk.range->last);
+        cursor.bind(5, chunk.range->first);
+        // Once the page is full, rows past the worst kept one's transition cannot enter it.
+        const bool full = best.size() == needed;
+        cursor.bind(6, full ? std::int64_t(best.front().transition.value) : (forward ? storedMax : storedMin));
+        int rc;
+        while ((rc = cursor.step()) == SQLITE_ROW) {
+            const std::int64_t rowId = cursor.int64(0);
+            if (best.size() == needed && (forward ? rowId > best.front().rowId.value : rowId < best.front().rowId.value))
+                break; // this chunk's later rows are later still
+            best.push_back(readAccess(cursor));
+            std::push_heap(best.begin(), best.end(), worse);
+            if (best.size() > needed) {
+                std::pop_heap(best.begin(), best.end(), worse);
+                best.pop_back();
+            }
+        }
+        cursor.reset();
+        if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            return false;
     }
-    while (ok && !heads.empty() && quint64(out->size()) < limit) {
-        const std::size_t index = heads.top().cursor;
-        heads.pop();
-        sqlite::Statement &cursor = pool[index];
-        out->append(readAccess(cursor));
-        const int rc = cursor.step();
-        if (rc == SQLITE_ROW)
-            heads.push({ cursor.int64(0), index });
-        else if (rc != SQLITE_DONE)
-            ok = false;
-    }
-    for (std::size_t i = 0; i < chunks.size(); ++i)
-        pool[i].reset();
-    return ok;
+    std::sort_heap(best.begin(), best.end(), worse);
+    for (Access &access : best)
+        out->append(std::move(access));
+    return true;
 }
 
 bool HalfAxisQueryEngine::Private::scan(bool forward, std::int64_t from, std::int64_t to, Operations operations,
@@ -272,48 +320,72 @@ bool HalfAxisQueryEngine::Private::scan(bool forward, std::int64_t from, std::in
     return rc == SQLITE_DONE;
 }
 
-bool HalfAxisQueryEngine::Private::answerUnit(const Unit &unit, const HalfAxisQuery &query, const Window &window,
+std::pair<std::int64_t, std::int64_t> HalfAxisQueryEngine::Private::rowsOf(Unit &unit)
+{
+    if (!unit.rows) {
+        unit.rows = { rowids.firstRowIdAtOrAfter(std::int64_t(unit.firstTransition)),
+                      rowids.lastRowIdAtOrBefore(std::int64_t(unit.lastTransition)) };
+    }
+    return *unit.rows;
+}
+
+bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &query, const Window &window,
                                               std::int64_t transition, std::int64_t rowBound, QList<Access> *out)
 {
     const bool forward = query.direction == Direction::Forward;
+    ChunkCollector collector(chunkLookup, unit, query.operations, window);
     std::vector<ChunkRef> chunks;
-    if (!collectChunks(unit, query.operations, window, tuning.maxMergedChunks, &chunks))
-        return false;
-    if (chunks.empty())
-        return true;
-    if (chunks.size() <= tuning.maxMergedChunks)
-        return merge(chunks, forward, transition, rowBound, query.limit, out);
+    const std::int64_t cursorCost = std::max<std::int64_t>(1, tuning.cursorCostInRows);
+    const std::int64_t scanStep = std::max<std::int64_t>(1, tuning.scanStep);
+    const auto collectStep = std::size_t(std::max<std::int64_t>(1, scanStep / cursorCost));
 
-    // Many chunks overlap the window: matches are dense, so read the unit's rows in rowid order,
-    // within a budget. The unit's rows are those whose transitions lie in its range.
-    const std::int64_t unitFirst = std::int64_t(unit.firstTransition);
-    const std::int64_t unitLast = std::int64_t(unit.lastTransition);
-    std::int64_t from, to, stop;
-    if (forward) {
-        from = std::max(rowBound, rowids.firstRowIdAtOrAfter(std::max(transition, unitFirst)));
-        to = rowids.lastRowIdAtOrBefore(unitLast);
-        stop = from > to - tuning.scanBudget ? to : from + tuning.scanBudget - 1;
-    } else {
-        from = std::min(rowBound, rowids.lastRowIdAtOrBefore(std::min(transition, unitLast)));
-        to = rowids.firstRowIdAtOrAfter(unitFirst);
-        stop = from < to + tuning.scanBudget ? to : from - tuning.scanBudget + 1;
+    // The rows still to scan, [position, end] in the query's direction; found only if scanning starts.
+    std::optional<std::int64_t> position;
+    std::int64_t end = 0;
+    const auto startScanning = [&] {
+        const auto [first, last] = rowsOf(unit);
+        if (forward) {
+            std::int64_t start = std::max(rowBound, first);
+            if (transition > std::int64_t(unit.firstTransition))
+                start = std::max(start, rowids.firstRowIdAtOrAfter(transition));
+            position = start;
+            end = last;
+        } else {
+            std::int64_t start = std::min(rowBound, last);
+            if (transition < std::int64_t(unit.lastTransition))
+                start = std::min(start, rowids.lastRowIdAtOrBefore(transition));
+            position = start;
+            end = first;
+        }
+    };
+    const auto rowsLeft = [&] { return forward ? end - *position + 1 : *position - end + 1; };
+
+    for (;;) {
+        if (!collector.isDone() && !collector.collect(collectStep, &chunks))
+            return false;
+        if (collector.isDone()) {
+            if (chunks.empty())
+                return true;
+            if (!position || std::int64_t(chunks.size()) * cursorCost <= rowsLeft()) {
+                // Rows already scanned are behind `position`; the cursors start there.
+                const std::int64_t bound = position ? *position : rowBound;
+                return gather(chunks, forward, transition, bound, query.limit, out);
+            }
+            return rowsLeft() <= 0 || scan(forward, *position, end, query.operations, window, query.limit, out);
+        }
+        // Many chunks so far: matches may be dense, so read the next rows too.
+        if (!position)
+            startScanning();
+        if (rowsLeft() <= 0)
+            return true;
+        const std::int64_t stepEnd = forward ? (end - *position < scanStep ? end : *position + scanStep - 1)
+                                             : (*position - end < scanStep ? end : *position - scanStep + 1);
+        if (!scan(forward, *position, stepEnd, query.operations, window, query.limit, out))
+            return false;
+        if (quint64(out->size()) >= query.limit || stepEnd == end)
+            return true;
+        position = forward ? stepEnd + 1 : stepEnd - 1;
     }
-    if (forward ? from > to : from < to)
-        return true;
-    if (!scan(forward, from, stop, query.operations, window, query.limit, out))
-        return false;
-    if (quint64(out->size()) >= query.limit || stop == to)
-        return true;
-
-    // The budget ran out, so matches are sparse after all: merge the chunks from where the scan
-    // stopped, unless there are so many that one cursor each would cost more than scanning on.
-    chunks.clear();
-    if (!collectChunks(unit, query.operations, window, tuning.maxFallbackChunks, &chunks))
-        return false;
-    const std::int64_t resumeRow = forward ? stop + 1 : stop - 1;
-    if (chunks.size() <= tuning.maxFallbackChunks)
-        return merge(chunks, forward, transition, resumeRow, query.limit, out);
-    return scan(forward, resumeRow, to, query.operations, window, query.limit, out);
 }
 
 HalfAxisQueryEngine::HalfAxisQueryEngine(HistoryDatabase &database, QueryTuning tuning)
@@ -336,6 +408,9 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
         *error = QStringLiteral("no operation selected");
         return false;
     }
+    // One read transaction for the whole query: otherwise SQLite takes and releases its file lock
+    // (fcntl, fstat, a header read) around every one of the query's many small statements.
+    sqlite::Transaction readTransaction(d->db);
     if (!d->load(error))
         return false;
     if (query.limit == 0)
@@ -364,7 +439,7 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
     }
     for (; index >= 0 && index < std::ptrdiff_t(units.size()) && quint64(page->accesses.size()) < query.limit;
          index += forward ? 1 : -1) {
-        if (!d->answerUnit(units[std::size_t(index)], query, window, transition, rowBound, &page->accesses)) {
+        if (!d->answerUnit(d->units[std::size_t(index)], query, window, transition, rowBound, &page->accesses)) {
             *error = QStringLiteral("query failed: ") + d->db.lastError();
             return false;
         }

@@ -44,16 +44,17 @@ struct QueryPage
     }
 };
 
-// When the engine merges one index cursor per chunk and when it scans rows in rowid order instead.
-// The defaults are measured (README, "Query plan"); tests lower them to drive every path on small data.
+// How the engine weighs its two ways of answering a slice: merging one index cursor per chunk that
+// overlaps the window, or scanning the slice's rows in rowid order. It alternates between finding
+// chunks and scanning rows, and merges as soon as the chunk list is complete and merging is cheaper
+// than scanning what is left, so a slice never costs much more than the cheaper way. The defaults are
+// measured (README, "Query plan"); tests change them to drive every path on small data.
 struct QueryTuning
 {
-    // Up to this many chunks overlapping the window in a slice: merge their cursors by rowid.
-    std::size_t maxMergedChunks = 256;
-    // Beyond it, scan at most this many rowids of the slice before reconsidering.
-    std::int64_t scanBudget = 16384;
-    // If the budget ran out, merge the chunks if there are at most this many, else scan on.
-    std::size_t maxFallbackChunks = 4096;
+    // Rows scanned per step.
+    std::int64_t scanStep = 512;
+    // What opening one chunk cursor costs, in rows scanned.
+    std::int64_t cursorCostInRows = 16;
 };
 
 // Runs half-axis queries on one open database. Not thread-safe: one engine per thread (it owns

@@ -16,16 +16,17 @@ inline constexpr const char *chunksOverlapping = "SELECT rowid, phy_first FROM c
                                                  "ORDER BY phy_last";
 
 // The matches of one chunk in rowid order (transitions never decrease with rowid, so the index order
-// (chunk_id, transition, rowid) is rowid order). ?2/?3: transition and rowid bounds; ?4/?5: the
-// window's last and first byte (inclusive overlap: phy_first <= B and last byte >= A).
+// (chunk_id, transition, rowid) is rowid order). ?2/?3: the start (transition and rowid bounds);
+// ?6: the far transition bound, past which no row can enter the page any more; ?4/?5: the window's
+// last and first byte (inclusive overlap: phy_first <= B and last byte >= A).
 inline constexpr const char *chunkAccessesForward
     = "SELECT rowid, transition, operation, phy_first, linear, size FROM accesses INDEXED BY idx_accesses_1 "
-      "WHERE chunk_id = ?1 AND transition >= ?2 AND rowid >= ?3 AND phy_first <= ?4 AND phy_first + size - 1 >= ?5 "
-      "ORDER BY transition, rowid";
+      "WHERE chunk_id = ?1 AND transition >= ?2 AND transition <= ?6 AND rowid >= ?3 "
+      "AND phy_first <= ?4 AND phy_first + size - 1 >= ?5 ORDER BY transition, rowid";
 inline constexpr const char *chunkAccessesBackward
     = "SELECT rowid, transition, operation, phy_first, linear, size FROM accesses INDEXED BY idx_accesses_1 "
-      "WHERE chunk_id = ?1 AND transition <= ?2 AND rowid <= ?3 AND phy_first <= ?4 AND phy_first + size - 1 >= ?5 "
-      "ORDER BY transition DESC, rowid DESC";
+      "WHERE chunk_id = ?1 AND transition <= ?2 AND transition >= ?6 AND rowid <= ?3 "
+      "AND phy_first <= ?4 AND phy_first + size - 1 >= ?5 ORDER BY transition DESC, rowid DESC";
 
 // Rows ?1..?2 in rowid order, filtered by operation mask ?3 and the window as two stored ranges
 // (?4/?5 and ?6/?7; the same range twice unless the window crosses 2^63), at most ?8 rows.

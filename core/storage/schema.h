@@ -35,11 +35,18 @@ inline constexpr const char *insertMeta = "INSERT OR REPLACE INTO meta(key, valu
 // Pragmas for a writer that owns its file exclusively until it renames it into place: the file
 // is either complete or deleted, so a journal and fsyncs before the end buy nothing.
 inline constexpr const char *writerPragmas = R"sql(
-PRAGMA page_size = 65536;
+PRAGMA page_size = 16384;
 PRAGMA journal_mode = OFF;
 PRAGMA synchronous = OFF;
 PRAGMA locking_mode = EXCLUSIVE;
 PRAGMA temp_store = MEMORY;
+PRAGMA cache_size = -65536;
+)sql";
+
+// Pragmas for read-only connections: memory-map the file (SQLite caps the size at its compiled
+// limit) and keep a 64 MiB page cache for what is not mapped.
+inline constexpr const char *readerPragmas = R"sql(
+PRAGMA mmap_size = 2147418112;
 PRAGMA cache_size = -65536;
 )sql";
 

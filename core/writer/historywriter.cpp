@@ -316,6 +316,9 @@ bool HistoryWriter::open()
         return d->fail(QStringLiteral("%1: cannot create a file in %2: %3")
                            .arg(d->outputPath, target.absolutePath(), placeholder.errorString()));
     d->temporaryPath = placeholder.fileName();
+    // QTemporaryFile creates 0600; a history is a document like any other.
+    placeholder.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser
+                               | QFileDevice::WriteUser | QFileDevice::ReadGroup | QFileDevice::ReadOther);
     placeholder.close();
 
     sqlite::Connection &db = d->connection;
@@ -335,7 +338,7 @@ bool HistoryWriter::open()
         || !d->insertAccess.isValid())
         return d->fail(QStringLiteral("%1: cannot prepare statements: %2").arg(d->temporaryPath, db.lastError()));
 
-    d->buffer.reserve(d->options.sliceAccessCap + 1024);
+    d->buffer.reserve(std::min<std::size_t>(d->options.sliceAccessCap, 1u << 16)); // grows on demand beyond
     d->opened = true;
     return true;
 }
@@ -376,6 +379,7 @@ bool HistoryWriter::add(const Access &access)
                           code, access.linear.has_value() });
 
     WriterStats &stats = d->stats;
+    stats.peakBufferedAccesses = std::max(stats.peakBufferedAccesses, qint64(d->buffer.size()));
     stats.accesses += 1;
     stats.reads += access.operation == Operation::Read;
     stats.writes += access.operation == Operation::Write;

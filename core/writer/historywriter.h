@@ -45,6 +45,9 @@ struct WriterStats
     qint64 chunks = 0;
     std::optional<Transition> firstTransition;
     std::optional<Transition> lastTransition;
+    // The most accesses ever buffered at once: the writer's memory bound, which stays at most
+    // sliceAccessCap + the accesses of one transition whatever the trace.
+    qint64 peakBufferedAccesses = 0;
 };
 
 class HistoryWriter

@@ -1,0 +1,55 @@
+#include "checkmessages.h"
+
+#include "model/types.h"
+
+namespace memhist::check {
+
+QString hex(std::uint64_t value)
+{
+    return QStringLiteral("0x") + QString::number(value, 16);
+}
+
+QString operationName(std::int64_t code)
+{
+    switch (code) {
+    case std::int64_t(Operation::Execute):
+        return QStringLiteral("X");
+    case std::int64_t(Operation::Write):
+        return QStringLiteral("W");
+    case std::int64_t(Operation::Read):
+        return QStringLiteral("R");
+    default:
+        return QStringLiteral("operation ") + QString::number(code);
+    }
+}
+
+QString describe(const SliceRecord &slice)
+{
+    return QStringLiteral("slice %1 [%2..%3]").arg(slice.id).arg(slice.first).arg(slice.last);
+}
+
+QString describe(const ChunkRecord &chunk)
+{
+    return QStringLiteral("chunk %1 (slice %2, %3, %4..%5)")
+        .arg(QString::number(chunk.id), QString::number(chunk.sliceId), operationName(chunk.operation),
+            hex(chunk.first), hex(chunk.last));
+}
+
+QString describeAccess(qint64 rowId, std::uint64_t transition)
+{
+    return QStringLiteral("access %1 (transition %2)").arg(rowId).arg(transition);
+}
+
+QString describeBytes(ByteRange range)
+{
+    if (range.first == range.last)
+        return QStringLiteral("byte %1 is").arg(hex(range.first));
+    return QStringLiteral("bytes %1..%2 are").arg(hex(range.first), hex(range.last));
+}
+
+QString violation(const QString &object, const QString &problem, const char *property)
+{
+    return object + QStringLiteral(": ") + problem + QStringLiteral(" [") + QLatin1String(property) + u']';
+}
+
+} // namespace memhist::check

@@ -1,0 +1,72 @@
+// How the checker names what it found: the object (slice, chunk, access, meta key), what is wrong
+// with it, and the storage-model property it breaks. Tests and scripts match these texts exactly,
+// so every wording lives here.
+#pragma once
+
+#include "checker/chunkcoverage.h"
+
+#include <QString>
+#include <cstdint>
+
+namespace memhist::check {
+
+// The property each violation breaks, quoted in brackets at the end of its message.
+namespace property {
+inline constexpr auto sliceBounds = "a slice's first transition is not after its last";
+inline constexpr auto slicesDisjoint = "slices are stored in transition order and do not overlap";
+inline constexpr auto chunkSlice = "a chunk belongs to an existing slice";
+inline constexpr auto chunkOperation = "a chunk holds one operation: 1 (X), 2 (W) or 4 (R)";
+inline constexpr auto chunkBounds = "a chunk's first address is not after its last";
+inline constexpr auto chunkSign = "a chunk does not cross 2^63";
+inline constexpr auto chunksDisjoint
+    = "chunks of one operation in a slice are stored in address order and do not overlap";
+inline constexpr auto accessChunk = "an access belongs to an existing chunk";
+inline constexpr auto accessSize = "an access covers at least one byte";
+inline constexpr auto accessWrap = "an access does not wrap past 0xffffffffffffffff";
+inline constexpr auto accessOperation = "an access has its chunk's operation";
+inline constexpr auto accessInChunk = "an access lies inside its chunk's address range";
+inline constexpr auto accessInSlice = "an access lies in its chunk's slice";
+inline constexpr auto accessOrder = "accesses are stored in trace order: transitions never decrease with rowid";
+inline constexpr auto chunkCovered = "every byte of a chunk is covered by an access";
+inline constexpr auto chunkNotEmpty = "every chunk holds at least one access";
+inline constexpr auto chunkCap = "the accesses of a chunk are capped, except within a single transition";
+inline constexpr auto metaNumber = "meta values are numbers";
+inline constexpr auto metaCount = "meta counts match the database";
+} // namespace property
+
+// One row of the slices table, transitions as unsigned values.
+struct SliceRecord
+{
+    qint64 id = 0;
+    std::uint64_t first = 0;
+    std::uint64_t last = 0;
+};
+
+// One row of the chunks table, addresses as unsigned values; operation as stored (maybe invalid).
+struct ChunkRecord
+{
+    qint64 id = 0;
+    qint64 sliceId = 0;
+    std::uint64_t first = 0;
+    std::uint64_t last = 0;
+    std::int64_t operation = 0;
+};
+
+// "0x1000": lowercase, no padding.
+QString hex(std::uint64_t value);
+// "X", "W", "R", or "operation 3" for a code that is none of them.
+QString operationName(std::int64_t code);
+
+// "slice 2 [10..20]"
+QString describe(const SliceRecord &slice);
+// "chunk 12 (slice 3, W, 0x1000..0x1007)"
+QString describe(const ChunkRecord &chunk);
+// "access 57 (transition 9)"
+QString describeAccess(qint64 rowId, std::uint64_t transition);
+// "byte 0x1004 is" or "bytes 0x1004..0x1005 are", to start a sentence about a range.
+QString describeBytes(ByteRange range);
+
+// "OBJECT: PROBLEM [PROPERTY]"
+QString violation(const QString &object, const QString &problem, const char *property);
+
+} // namespace memhist::check

@@ -1,0 +1,237 @@
+// The writer: what it rejects (exact messages), that its output is atomic, that its memory stays
+// bounded on the two streams that would grow a naive slice without limit, and what meta records.
+
+#include "checker/historychecker.h"
+#include "storage/historydatabase.h"
+#include "writer/historywriter.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace memhist;
+
+namespace {
+
+Access read(std::uint64_t transition, std::uint64_t address, std::uint32_t size = 8, Operation op = Operation::Read)
+{
+    Access a;
+    a.transition = Transition { transition };
+    a.physical = Address { address };
+    a.linear = Address { address };
+    a.size = size;
+    a.operation = op;
+    return a;
+}
+
+QStringList entries(const QString &dir)
+{
+    return QDir(dir).entryList(QDir::Files | QDir::Hidden);
+}
+
+} // namespace
+
+class TestHistoryWriter : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void rejectsBadAccesses_data();
+    void rejectsBadAccesses();
+    void outputIsAtomic();
+    void replacesAnExistingFileOnlyOnSuccess();
+    void hotAddressStaysBounded();
+    void wideSweepStaysBounded();
+    void recordsMeta();
+};
+
+void TestHistoryWriter::rejectsBadAccesses_data()
+{
+    QTest::addColumn<Access>("bad");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("size 0") << read(5, 0x1000, 0) << QStringLiteral("access at 0x1000, transition 5 has size 0");
+    QTest::newRow("address wraps") << read(5, 0xfffffffffffffffcull, 8)
+                                   << QStringLiteral("access at 0xfffffffffffffffc of 8 bytes wraps past 0xffffffffffffffff");
+    QTest::newRow("straddles 2^63")
+        << read(5, 0x7ffffffffffffffcull, 8)
+        << QStringLiteral("access at 0x7ffffffffffffffc of 8 bytes straddles 0x8000000000000000, which no canonical "
+                          "64-bit address range does");
+    QTest::newRow("transition decreases")
+        << read(3, 0x1000) << QStringLiteral("transition 3 comes after transition 4: accesses must be in trace order");
+    QTest::newRow("bad operation") << read(5, 0x1000, 8, Operation(3))
+                                   << QStringLiteral("operation code 3 is not 1 (execute), 2 (write) or 4 (read)");
+    QTest::newRow("transition out of range") << read(0x8000000000000000ull, 0x1000)
+                                             << QStringLiteral("transition 9223372036854775808 is out of range (at most 2^63-1)");
+}
+
+void TestHistoryWriter::rejectsBadAccesses()
+{
+    QFETCH(Access, bad);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("out.memhist"));
+    HistoryWriter writer(path);
+    QVERIFY(writer.open());
+    QVERIFY(writer.add(read(4, 0x2000)));
+    QVERIFY(!writer.add(bad));
+    QCOMPARE(writer.errorString(), message);
+    QVERIFY(!writer.add(read(9, 0x2000))); // unusable after a failure
+    QVERIFY(!writer.finish());
+    QCOMPARE(writer.errorString(), message);
+    QVERIFY(!QFile::exists(path));
+}
+
+void TestHistoryWriter::outputIsAtomic()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("out.memhist"));
+    {
+        HistoryWriter writer(path);
+        QVERIFY(writer.open());
+        QVERIFY(writer.add(read(1, 0x1000)));
+        // While writing, only a temporary file exists, beside the target.
+        QCOMPARE(entries(dir.path()).size(), 1);
+        QVERIFY(entries(dir.path()).constFirst().endsWith(QLatin1String(".partial")));
+        QVERIFY(!QFile::exists(path));
+        writer.cancel();
+        QVERIFY(entries(dir.path()).isEmpty());
+    }
+    {
+        HistoryWriter writer(path);
+        QVERIFY(writer.open());
+        QVERIFY(writer.add(read(1, 0x1000)));
+        // Destroyed without finish(): same as cancel.
+    }
+    QVERIFY(entries(dir.path()).isEmpty());
+    {
+        HistoryWriter writer(path);
+        QVERIFY(writer.open());
+        QVERIFY(writer.add(read(1, 0x1000)));
+        QVERIFY(writer.finish());
+    }
+    QCOMPARE(entries(dir.path()), QStringList { QStringLiteral("out.memhist") });
+
+    HistoryWriter intoMissingDir(dir.filePath(QStringLiteral("no/such/dir/out.memhist")));
+    QVERIFY(!intoMissingDir.open());
+    QVERIFY2(intoMissingDir.errorString().startsWith(dir.filePath(QStringLiteral("no/such/dir/out.memhist: cannot create a file in "))),
+             qPrintable(intoMissingDir.errorString()));
+}
+
+void TestHistoryWriter::replacesAnExistingFileOnlyOnSuccess()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("out.memhist"));
+    {
+        QFile previous(path);
+        QVERIFY(previous.open(QIODevice::WriteOnly));
+        previous.write("previous contents");
+    }
+    {
+        HistoryWriter writer(path);
+        QVERIFY(writer.open());
+        QVERIFY(writer.add(read(2, 0x1000)));
+        QVERIFY(!writer.add(read(1, 0x1000)));
+    }
+    QFile kept(path);
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray("previous contents"));
+    kept.close();
+
+    HistoryWriter writer(path);
+    QVERIFY(writer.open());
+    QVERIFY(writer.add(read(2, 0x1000)));
+    QVERIFY(writer.finish());
+    QString error;
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    QCOMPARE(db->summary().accesses, 1);
+}
+
+void TestHistoryWriter::hotAddressStaysBounded()
+{
+    // One loop counter read and written 300,000 times: a slice holding it would grow without limit
+    // if slices only closed on their access count.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("hot.memhist"));
+    WriterOptions options;
+    options.sliceAccessCap = 1u << 30; // effectively unlimited: only the chunk cap can close slices
+    options.chunkAccessCap = 4096;
+    HistoryWriter writer(path, options);
+    QVERIFY(writer.open());
+    for (std::uint64_t t = 0; t < 150000; ++t) {
+        QVERIFY(writer.add(read(t, 0x7ffd00001000ull)));
+        QVERIFY(writer.add(read(t, 0x7ffd00001000ull, 8, Operation::Write)));
+    }
+    QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
+    QVERIFY(writer.stats().peakBufferedAccesses <= 2 * 4096);
+    QCOMPARE(writer.stats().slices, 150000 / 4096 + 1);
+
+    QString error;
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    const CheckReport report = HistoryChecker(*db).run();
+    QVERIFY2(report.ok, qPrintable(report.violation));
+    QCOMPARE(report.largestChunk, 4096);
+}
+
+void TestHistoryWriter::wideSweepStaysBounded()
+{
+    // One access per transition over a huge address range: every access is its own chunk.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("sweep.memhist"));
+    WriterOptions options;
+    options.sliceAccessCap = 10000;
+    HistoryWriter writer(path, options);
+    QVERIFY(writer.open());
+    for (std::uint64_t t = 0; t < 100000; ++t)
+        QVERIFY(writer.add(read(t, t * 0x10000000ull)));
+    QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
+    QCOMPARE(writer.stats().peakBufferedAccesses, 10000);
+    QCOMPARE(writer.stats().slices, 10);
+    QCOMPARE(writer.stats().chunks, 100000);
+
+    QString error;
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    const CheckReport report = HistoryChecker(*db).run();
+    QVERIFY2(report.ok, qPrintable(report.violation));
+}
+
+void TestHistoryWriter::recordsMeta()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("meta.memhist"));
+    HistoryWriter writer(path);
+    QVERIFY(writer.open());
+    writer.setSources({ { QStringLiteral("csv"), QStringLiteral("/tmp/a.csv") }, { QStringLiteral("csv"), QStringLiteral("/tmp/b.csv") } });
+    writer.setMetaValue(QStringLiteral("import.skipped_lines"), QStringLiteral("3"));
+    QVERIFY(writer.add(read(7, 0x1000)));
+    QVERIFY(writer.add(read(7, 0x1000, 4, Operation::Write)));
+    QVERIFY(writer.add(read(9, 0x400000, 4, Operation::Execute)));
+    QVERIFY(writer.finish());
+
+    QString error;
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    const auto &meta = db->meta();
+    QCOMPARE(meta.value(QStringLiteral("format_version")), QStringLiteral("1"));
+    QCOMPARE(meta.value(QStringLiteral("writer")), QStringLiteral("memhist"));
+    QCOMPARE(meta.value(QStringLiteral("writer_version")), QStringLiteral(MEMHIST_VERSION));
+    QCOMPARE(meta.value(QStringLiteral("sources")), QStringLiteral("csv\t/tmp/a.csv\ncsv\t/tmp/b.csv"));
+    QCOMPARE(meta.value(QStringLiteral("accesses")), QStringLiteral("3"));
+    QCOMPARE(meta.value(QStringLiteral("reads")), QStringLiteral("1"));
+    QCOMPARE(meta.value(QStringLiteral("writes")), QStringLiteral("1"));
+    QCOMPARE(meta.value(QStringLiteral("executes")), QStringLiteral("1"));
+    QCOMPARE(meta.value(QStringLiteral("slices")), QStringLiteral("1"));
+    QCOMPARE(meta.value(QStringLiteral("chunks")), QStringLiteral("3"));
+    QCOMPARE(meta.value(QStringLiteral("transition_first")), QStringLiteral("7"));
+    QCOMPARE(meta.value(QStringLiteral("transition_last")), QStringLiteral("9"));
+    QCOMPARE(meta.value(QStringLiteral("chunk_access_cap")), QStringLiteral("4096"));
+    QCOMPARE(meta.value(QStringLiteral("import.skipped_lines")), QStringLiteral("3"));
+    QVERIFY(!meta.value(QStringLiteral("created_at")).isEmpty());
+    QCOMPARE(db->summary().lastTransition, std::optional<Transition>(Transition { 9 }));
+}
+
+QTEST_GUILESS_MAIN(TestHistoryWriter)
+#include "tst_historywriter.moc"
