@@ -14,8 +14,9 @@ class HistoryDatabase;
 struct CheckReport
 {
     bool ok = false;
-    // The first violation, e.g. "chunk 12 (slice 3, Write, 0x1000..0x1007): accesses leave
-    // 0x1004..0x1005 uncovered [property: every address of a chunk is covered by its accesses]".
+    // The first violation: the object, the problem, then the property in brackets, e.g.
+    // "chunk 12 (slice 3, W, 0x1000..0x1007): bytes 0x1004..0x1005 are covered by none of its
+    // accesses [every byte of a chunk is covered by an access]" (wordings: checkmessages.h).
     QString violation;
     // Facts worth knowing that are not violations (e.g. slices sharing a boundary transition,
     // as the reference writer produces).

@@ -41,6 +41,9 @@ inline constexpr const char *scanBackward = MEMHIST_SCAN_SQL "ORDER BY rowid DES
 inline constexpr const char *rowAtOrAfter = "SELECT rowid, transition FROM accesses WHERE rowid >= ?1 ORDER BY rowid LIMIT 1";
 inline constexpr const char *rowAtOrBefore
     = "SELECT rowid, transition FROM accesses WHERE rowid <= ?1 ORDER BY rowid DESC LIMIT 1";
-inline constexpr const char *rowIdBounds = "SELECT min(rowid), max(rowid) FROM accesses";
+// Two statements: SQLite answers a lone min() or max() of the rowid from the b-tree's ends, but
+// scans the whole table for both in one statement.
+inline constexpr const char *firstRowId = "SELECT rowid FROM accesses ORDER BY rowid LIMIT 1";
+inline constexpr const char *lastRowId = "SELECT rowid FROM accesses ORDER BY rowid DESC LIMIT 1";
 
 } // namespace memhist::statements

@@ -15,14 +15,18 @@ bool RowIdSearch::load()
 {
     m_atOrAfter = m_db.prepare(statements::rowAtOrAfter);
     m_atOrBefore = m_db.prepare(statements::rowAtOrBefore);
-    sqlite::Statement bounds = m_db.prepare(statements::rowIdBounds);
-    if (!m_atOrAfter.isValid() || !m_atOrBefore.isValid() || !bounds.isValid() || bounds.step() != SQLITE_ROW)
+    sqlite::Statement first = m_db.prepare(statements::firstRowId);
+    sqlite::Statement last = m_db.prepare(statements::lastRowId);
+    if (!m_atOrAfter.isValid() || !m_atOrBefore.isValid() || !first.isValid() || !last.isValid())
         return false;
-    if (!bounds.isNull(0)) {
-        m_first = bounds.int64(0);
-        m_last = bounds.int64(1);
+    const int rc = first.step();
+    if (rc == SQLITE_ROW && last.step() == SQLITE_ROW) {
+        m_first = first.int64(0);
+        m_last = last.int64(0);
+        return true;
     }
-    return true;
+    return rc == SQLITE_DONE; // an empty history keeps first > last
+
 }
 
 std::optional<RowPosition> RowIdSearch::fetch(sqlite::Statement &statement, std::int64_t rowId)
