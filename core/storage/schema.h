@@ -22,10 +22,11 @@ CREATE INDEX idx_accesses_1 ON accesses(chunk_id, transition);
 inline constexpr const char *createMetaTable = "CREATE TABLE meta(key text primary key, value text not null)";
 
 inline constexpr const char *insertSlice = "INSERT INTO slices(rowid, transition_first, transition_last) VALUES(?1, ?2, ?3)";
-inline constexpr const char *insertChunk
-    = "INSERT INTO chunks(rowid, slice_id, phy_first, phy_last, operation) VALUES(?1, ?2, ?3, ?4, ?5)";
-// One row of the accesses table; the writer repeats this group of six parameters to insert
-// several rows per statement (fewer VDBE round trips per row).
+// Chunks and accesses are inserted several rows per statement (fewer VDBE round trips per row): the
+// writer repeats the row group after the prefix.
+inline constexpr const char *insertChunksPrefix = "INSERT INTO chunks(rowid, slice_id, phy_first, phy_last, operation) VALUES";
+inline constexpr const char *insertChunksRow = "(?,?,?,?,?)";
+inline constexpr int chunkColumns = 5;
 inline constexpr const char *insertAccessesPrefix
     = "INSERT INTO accesses(chunk_id, transition, linear, phy_first, size, operation) VALUES";
 inline constexpr const char *insertAccessesRow = "(?,?,?,?,?,?)";

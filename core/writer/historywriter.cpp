@@ -13,6 +13,7 @@
 #include <QTemporaryFile>
 #include <QThread>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -96,6 +97,7 @@ public:
     sqlite::Connection connection;
     sqlite::Statement insertSlice;
     sqlite::Statement insertChunk;
+    sqlite::Statement insertChunkBatch;
     sqlite::Statement insertAccessBatch;
     sqlite::Statement insertAccess;
     std::unique_ptr<QThread> storeThread;
@@ -164,7 +166,7 @@ bool HistoryWriter::Private::closeSlices(std::size_t boundary)
     return true;
 }
 
-// Stores the previous slice's job must finish before the next starts: at most two slices are in
+// The previous slice must be stored before the next is handed over: at most two slices are in
 // memory (one being stored, one being buffered) and SQLite sees one thread at a time.
 bool HistoryWriter::Private::submit(std::shared_ptr<SliceJob> job)
 {
@@ -189,6 +191,27 @@ bool HistoryWriter::Private::waitForStore()
     return true;
 }
 
+// Inserts `count` rows, rowsPerInsert at a time through `batch`, the rest one by one through
+// `single`; bindRow(statement, first parameter, row index) binds one row's columns.
+template<typename BindRow>
+bool insertRows(sqlite::Statement &batch, sqlite::Statement &single, int columns, std::size_t count,
+                const BindRow &bindRow)
+{
+    std::size_t index = 0;
+    for (; index + rowsPerInsert <= count; index += rowsPerInsert) {
+        for (int row = 0; row < rowsPerInsert; ++row)
+            bindRow(batch, row * columns + 1, index + std::size_t(row));
+        if (!batch.run())
+            return false;
+    }
+    for (; index < count; ++index) {
+        bindRow(single, 1, index);
+        if (!single.run())
+            return false;
+    }
+    return true;
+}
+
 bool HistoryWriter::Private::store(const SliceJob &job)
 {
     insertSlice.bind(1, job.sliceId);
@@ -197,16 +220,16 @@ bool HistoryWriter::Private::store(const SliceJob &job)
     if (!insertSlice.run())
         return false;
 
-    for (std::size_t i = 0; i < job.chunks.size(); ++i) {
-        const PlannedChunk &chunk = job.chunks[i];
-        insertChunk.bind(1, job.firstChunkId + qint64(i));
-        insertChunk.bind(2, job.sliceId);
-        insertChunk.bind(3, toStored(chunk.first));
-        insertChunk.bind(4, toStored(chunk.last));
-        insertChunk.bind(5, chunk.operation);
-        if (!insertChunk.run())
-            return false;
-    }
+    const auto bindChunk = [&](sqlite::Statement &statement, int firstParameter, std::size_t index) {
+        const PlannedChunk &chunk = job.chunks[index];
+        statement.bind(firstParameter, job.firstChunkId + qint64(index));
+        statement.bind(firstParameter + 1, job.sliceId);
+        statement.bind(firstParameter + 2, toStored(chunk.first));
+        statement.bind(firstParameter + 3, toStored(chunk.last));
+        statement.bind(firstParameter + 4, chunk.operation);
+    };
+    if (!insertRows(insertChunkBatch, insertChunk, schema::chunkColumns, job.chunks.size(), bindChunk))
+        return false;
 
     const auto bindAccess = [&](sqlite::Statement &statement, int firstParameter, std::size_t index) {
         const BufferedAccess &access = job.accesses[index];
@@ -220,19 +243,7 @@ bool HistoryWriter::Private::store(const SliceJob &job)
         statement.bind(firstParameter + 4, access.size);
         statement.bind(firstParameter + 5, access.operation);
     };
-    std::size_t index = 0;
-    for (; index + rowsPerInsert <= job.accesses.size(); index += rowsPerInsert) {
-        for (int row = 0; row < rowsPerInsert; ++row)
-            bindAccess(insertAccessBatch, row * schema::accessColumns + 1, index + row);
-        if (!insertAccessBatch.run())
-            return false;
-    }
-    for (; index < job.accesses.size(); ++index) {
-        bindAccess(insertAccess, 1, index);
-        if (!insertAccess.run())
-            return false;
-    }
-    return true;
+    return insertRows(insertAccessBatch, insertAccess, schema::accessColumns, job.accesses.size(), bindAccess);
 }
 
 bool HistoryWriter::Private::writeMeta()
@@ -281,6 +292,7 @@ void HistoryWriter::Private::discard()
     }
     insertSlice = {};
     insertChunk = {};
+    insertChunkBatch = {};
     insertAccessBatch = {};
     insertAccess = {};
     connection.close();
@@ -326,16 +338,21 @@ bool HistoryWriter::open()
         || !db.execute(schema::createBaseTables) || !db.execute("BEGIN"))
         return d->fail(QStringLiteral("%1: cannot create the database: %2").arg(d->temporaryPath, db.lastError()));
 
-    QByteArray batchSql = schema::insertAccessesPrefix;
-    for (int row = 0; row < rowsPerInsert; ++row)
-        batchSql += (row ? "," : "") + QByteArray(schema::insertAccessesRow);
+    const auto insertSql = [](const char *prefix, const char *row, int rows) {
+        QByteArray sql = prefix;
+        for (int i = 0; i < rows; ++i)
+            sql += (i ? "," : "") + QByteArray(row);
+        return sql;
+    };
     d->insertSlice = db.prepare(schema::insertSlice);
-    d->insertChunk = db.prepare(schema::insertChunk);
-    d->insertAccessBatch = db.prepare(batchSql.constData());
-    const QByteArray singleSql = QByteArray(schema::insertAccessesPrefix) + schema::insertAccessesRow;
-    d->insertAccess = db.prepare(singleSql.constData());
-    if (!d->insertSlice.isValid() || !d->insertChunk.isValid() || !d->insertAccessBatch.isValid()
-        || !d->insertAccess.isValid())
+    d->insertChunk = db.prepare(insertSql(schema::insertChunksPrefix, schema::insertChunksRow, 1).constData());
+    d->insertChunkBatch
+        = db.prepare(insertSql(schema::insertChunksPrefix, schema::insertChunksRow, rowsPerInsert).constData());
+    d->insertAccess = db.prepare(insertSql(schema::insertAccessesPrefix, schema::insertAccessesRow, 1).constData());
+    d->insertAccessBatch
+        = db.prepare(insertSql(schema::insertAccessesPrefix, schema::insertAccessesRow, rowsPerInsert).constData());
+    if (!d->insertSlice.isValid() || !d->insertChunk.isValid() || !d->insertChunkBatch.isValid()
+        || !d->insertAccessBatch.isValid() || !d->insertAccess.isValid())
         return d->fail(QStringLiteral("%1: cannot prepare statements: %2").arg(d->temporaryPath, db.lastError()));
 
     d->buffer.reserve(std::min<std::size_t>(d->options.sliceAccessCap, 1u << 16)); // grows on demand beyond
@@ -415,6 +432,7 @@ bool HistoryWriter::finish()
         return d->fail(QStringLiteral("cannot write %1: %2").arg(d->temporaryPath, db.lastError()));
     d->insertSlice = {};
     d->insertChunk = {};
+    d->insertChunkBatch = {};
     d->insertAccessBatch = {};
     d->insertAccess = {};
     db.close();
