@@ -1,8 +1,7 @@
-// memhist import TRACE... -o OUT.memhist [--format auto|csv]
+// memhist import TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]
 #include "commandline.h"
 #include "commands.h"
-#include "importers/csvimporter.h"
-#include "traceformat.h"
+#include "importers/traceformats.h"
 #include "writer/historywriter.h"
 
 #include <QCommandLineParser>
@@ -17,9 +16,10 @@ namespace {
 
 const CommandHelp help {
     QStringLiteral("import"),
-    QStringLiteral("TRACE... -o OUT.memhist [--format auto|csv]"),
-    QStringLiteral("Store the accesses of one or more traces, one after another in the order given, in a new\n"
-                   "memhist database. OUT.memhist appears (or is replaced) only once complete."),
+    QStringLiteral("TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]"),
+    QStringLiteral("Store the accesses of one or more traces (files or trace directories), one after another in\n"
+                   "the order given, in a new memhist database. Each trace's transitions continue after the\n"
+                   "previous one's. OUT.memhist appears (or is replaced) only once complete."),
 };
 
 // A progress line on stderr, only for a person watching a terminal: scripts and tests that
@@ -53,6 +53,16 @@ private:
     bool m_shown = false;
 };
 
+QString skippedSummary(const QMap<QString, qint64> &skipped)
+{
+    QStringList parts;
+    for (auto it = skipped.cbegin(); it != skipped.cend(); ++it) {
+        if (it.value() > 0)
+            parts << QString::number(it.value()) + u' ' + it.key();
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
 } // namespace
 
 int runImport(const QStringList &arguments)
@@ -61,13 +71,15 @@ int runImport(const QStringList &arguments)
     const QCommandLineOption outputOption({ QStringLiteral("o"), QStringLiteral("output") },
         QStringLiteral("The database to write."), QStringLiteral("OUT.memhist"));
     const QCommandLineOption formatOption(QStringLiteral("format"),
-        QStringLiteral("The format of the traces (default auto: recognised from "
-                       "their first line)."),
-        QStringLiteral("auto|csv"), QStringLiteral("auto"));
+        QStringLiteral("The format of the traces (default auto: recognised from their content)."),
+        QStringLiteral("auto|") + traceFormatNames().join(u'|'), QStringLiteral("auto"));
+    const QCommandLineOption withExecOption(QStringLiteral("with-exec"),
+        QStringLiteral("Also store instruction fetches as execute (x) accesses."));
     parser.addOption(outputOption);
     parser.addOption(formatOption);
-    parser.addPositionalArgument(QStringLiteral("TRACE"), QStringLiteral("The trace files, imported in this order."),
-        QStringLiteral("TRACE..."));
+    parser.addOption(withExecOption);
+    parser.addPositionalArgument(QStringLiteral("TRACE"),
+        QStringLiteral("The trace files or directories, imported in this order."), QStringLiteral("TRACE..."));
     if (const auto status = parseCommandLine(parser, arguments, help))
         return *status;
 
@@ -77,13 +89,15 @@ int runImport(const QStringList &arguments)
     if (!parser.isSet(outputOption) || parser.value(outputOption).isEmpty())
         return usageError(help.name, QStringLiteral("missing the output database (-o OUT.memhist)"));
     const QString output = parser.value(outputOption);
-    TraceFormat requested = TraceFormat::Auto;
-    bool known = false;
-    if (!parseTraceFormat(parser.value(formatOption), &requested, &known)) {
-        const QString value = parser.value(formatOption);
-        return usageError(help.name,
-            known ? QStringLiteral("--format: '%1' is not supported yet (supported: auto, csv)").arg(value)
-                  : QStringLiteral("--format: '%1' is not a trace format (auto, csv)").arg(value));
+    const QString formatValue = parser.value(formatOption);
+    std::optional<TraceFormat> requested;
+    if (formatValue != QLatin1String("auto")) {
+        TraceFormat format;
+        if (!parseTraceFormat(formatValue, &format))
+            return usageError(help.name,
+                QStringLiteral("--format: '%1' is not a trace format (auto, %2)")
+                    .arg(formatValue, traceFormatNames().join(QStringLiteral(", "))));
+        requested = format;
     }
     const QFileInfo outputInfo(output);
     for (const QString &trace : traces) {
@@ -96,10 +110,17 @@ int runImport(const QStringList &arguments)
     QList<SourceDescription> sources;
     QList<TraceFormat> formats;
     for (const QString &trace : traces) {
-        TraceFormat format = requested;
+        TraceFormat format;
         QString error;
-        if (format == TraceFormat::Auto && !detectTraceFormat(trace, &format, &error))
+        if (requested) {
+            format = *requested;
+            if (!QFileInfo::exists(trace))
+                return inputError(trace + QStringLiteral(": cannot open: No such file or directory"));
+        } else if (!detectTraceFormat(trace, &format, &error)) {
             return inputError(error);
+        }
+        if (!createImporter(format))
+            return usageError(help.name, QStringLiteral("--format: '%1' has no importer yet").arg(traceFormatName(format)));
         formats.append(format);
         sources.append({ traceFormatName(format), QFileInfo(trace).absoluteFilePath() });
     }
@@ -111,26 +132,35 @@ int runImport(const QStringList &arguments)
         return inputError(writer.errorString());
     writer.setSources(sources);
 
+    ImportOptions options;
+    options.withExecute = parser.isSet(withExecOption);
+    QMap<QString, qint64> skipped;
     for (qsizetype i = 0; i < traces.size(); ++i) {
         ProgressLine progressLine;
         const QString &trace = traces[i];
         ImportReport report;
         QString error;
-        bool ok = false;
-        switch (formats[i]) {
-        case TraceFormat::Csv:
-            ok = CsvImporter().run(
-                trace, writer, &report, &error, [&](double fraction) { return progressLine.show(trace, fraction); });
-            break;
-        case TraceFormat::Auto:
-            break;
-        }
+        const std::unique_ptr<TraceImporter> importer = createImporter(formats[i]);
+        const bool ok = importer->run(trace, writer, options, &report, &error,
+            [&](double fraction) { return progressLine.show(trace, fraction); });
+        progressLine.clear();
         if (!ok) {
-            progressLine.clear();
             writer.cancel();
             return inputError(error);
         }
+        for (const QString &warning : std::as_const(report.warnings))
+            writeErr(QStringLiteral("memhist import: warning: ") + warning + u'\n');
+        for (auto it = report.skipped.cbegin(); it != report.skipped.cend(); ++it)
+            skipped[it.key()] += it.value();
+        // The next trace continues after this one, also when a format carries its own transitions.
+        const WriterStats &stats = writer.stats();
+        Transition next = report.nextTransition;
+        if (stats.lastTransition && stats.lastTransition->value + 1 > next.value)
+            next = Transition { stats.lastTransition->value + 1 };
+        options.firstTransition = next;
     }
+    for (auto it = skipped.cbegin(); it != skipped.cend(); ++it)
+        writer.setMetaValue(QStringLiteral("skipped: ") + it.key(), QString::number(it.value()));
     if (!writer.finish())
         return inputError(writer.errorString());
 
@@ -140,11 +170,15 @@ int runImport(const QStringList &arguments)
         ? QStringLiteral("transitions %1..%2").arg(stats.firstTransition->value).arg(stats.lastTransition->value)
         : QStringLiteral("no transitions");
     // One multi-argument arg(): chained calls would rescan a file name holding "%4".
-    writeOut(QStringLiteral("imported %1 accesses (%2) into %3: %4 slices, %5 chunks, %6 s, %7 accesses/s\n")
-                 .arg(QString::number(stats.accesses), transitions, output, QString::number(stats.slices),
-                     QString::number(stats.chunks), QString::number(seconds, 'f', 3),
-                     QString::number(seconds > 0 ? qint64(double(stats.accesses) / seconds) : 0))
+    writeOut(QStringLiteral("imported %1 accesses (%2 reads, %3 writes, %4 executes; %5) into %6: %7 slices, "
+                            "%8 chunks, %9 s, %10 accesses/s\n")
+                 .arg(QString::number(stats.accesses), QString::number(stats.reads), QString::number(stats.writes),
+                     QString::number(stats.executes), transitions, output, QString::number(stats.slices),
+                     QString::number(stats.chunks), QString::number(seconds, 'f', 3))
+                 .arg(QString::number(seconds > 0 ? qint64(double(stats.accesses) / seconds) : 0))
                  .toLocal8Bit());
+    if (const QString summary = skippedSummary(skipped); !summary.isEmpty())
+        writeOut((QStringLiteral("skipped: ") + summary + u'\n').toLocal8Bit());
     return ExitSuccess;
 }
 

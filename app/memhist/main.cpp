@@ -16,7 +16,7 @@ struct Command
 };
 
 const Command commands[] = {
-    { "import", runImport, "import TRACE... -o OUT.memhist [--format auto|csv]" },
+    { "import", runImport, "import TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]" },
     { "query", runQuery,
         "query DB [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx]\n"
         "                [--limit N] [--resume ROWID] [--format csv|table] [--batch FILE]" },

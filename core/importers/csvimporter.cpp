@@ -27,8 +27,8 @@ QByteArrayView withoutCarriageReturn(QByteArrayView line)
 
 } // namespace
 
-bool CsvImporter::run(const QString &path, HistoryWriter &writer, ImportReport *report, QString *error,
-    const std::function<bool(double)> &progress)
+bool CsvImporter::run(const QString &path, HistoryWriter &writer, const ImportOptions & /*options*/,
+    ImportReport *report, QString *error, const ImportProgress &progress)
 {
     ImportReport localReport;
     ImportReport &counts = report ? *report : localReport;
@@ -90,6 +90,10 @@ bool CsvImporter::run(const QString &path, HistoryWriter &writer, ImportReport *
         if (!writer.add(access))
             return failAt(lineNumber, writer.errorString());
         ++counts.accesses;
+        counts.reads += access.operation == Operation::Read;
+        counts.writes += access.operation == Operation::Write;
+        counts.executes += access.operation == Operation::Execute;
+        counts.nextTransition = Transition { access.transition.value + 1 };
         return true;
     };
 

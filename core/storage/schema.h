@@ -21,6 +21,14 @@ CREATE INDEX idx_accesses_1 ON accesses(chunk_id, transition);
 // Optional to readers: a database holding only the base tables works everywhere.
 inline constexpr const char *createMetaTable = "CREATE TABLE meta(key text primary key, value text not null)";
 
+// Optional: which thread ran which transitions, for traces that know (drmemtrace).
+inline constexpr const char *createThreadSpansTable = R"sql(
+CREATE TABLE thread_spans(thread_id int8 not null, transition_first int8 not null, transition_last int8 not null);
+CREATE INDEX idx_thread_spans_1 ON thread_spans(transition_last);
+)sql";
+inline constexpr const char *insertThreadSpan
+    = "INSERT INTO thread_spans(thread_id, transition_first, transition_last) VALUES(?1, ?2, ?3)";
+
 inline constexpr const char *insertSlice = "INSERT INTO slices(rowid, transition_first, transition_last) VALUES(?1, ?2, ?3)";
 // Chunks and accesses are inserted several rows per statement (fewer VDBE round trips per row): the
 // writer repeats the row group after the prefix.

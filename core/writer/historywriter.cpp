@@ -71,6 +71,7 @@ public:
     bool waitForStore();
     bool store(const SliceJob &job);
     bool writeMeta();
+    bool writeThreadSpans();
     void discard();
 
     QString outputPath;
@@ -83,6 +84,14 @@ public:
     WriterStats stats;
     QList<SourceDescription> sources;
     QMap<QString, QString> extraMeta;
+    struct ThreadSpan
+    {
+        qint64 threadId;
+        std::uint64_t first;
+        std::uint64_t last;
+    };
+    // One entry per thread switch: small next to the accesses of a trace.
+    std::vector<ThreadSpan> threadSpans;
 
     // Accesses of the slice being built; the current transition starts at currentTransitionStart.
     std::vector<BufferedAccess> buffer;
@@ -244,6 +253,23 @@ bool HistoryWriter::Private::store(const SliceJob &job)
         statement.bind(firstParameter + 5, access.operation);
     };
     return insertRows(insertAccessBatch, insertAccess, schema::accessColumns, job.accesses.size(), bindAccess);
+}
+
+bool HistoryWriter::Private::writeThreadSpans()
+{
+    if (threadSpans.empty())
+        return true;
+    if (!connection.execute(schema::createThreadSpansTable))
+        return false;
+    sqlite::Statement insert = connection.prepare(schema::insertThreadSpan);
+    for (const ThreadSpan &span : threadSpans) {
+        insert.bind(1, span.threadId);
+        insert.bind(2, toStored(span.first));
+        insert.bind(3, toStored(span.last));
+        if (!insert.run())
+            return false;
+    }
+    return true;
 }
 
 bool HistoryWriter::Private::writeMeta()
@@ -412,6 +438,16 @@ void HistoryWriter::setSources(const QList<SourceDescription> &sources)
     d->sources = sources;
 }
 
+void HistoryWriter::addThreadSpan(qint64 threadId, Transition first, Transition last)
+{
+    auto &spans = d->threadSpans;
+    if (!spans.empty() && spans.back().threadId == threadId && spans.back().last + 1 >= first.value) {
+        spans.back().last = std::max(spans.back().last, last.value);
+        return;
+    }
+    spans.push_back({ threadId, first.value, last.value });
+}
+
 void HistoryWriter::setMetaValue(const QString &key, const QString &value)
 {
     d->extraMeta.insert(key, value);
@@ -428,7 +464,7 @@ bool HistoryWriter::finish()
     if (!d->waitForStore())
         return false;
     sqlite::Connection &db = d->connection;
-    if (!d->writeMeta() || !db.execute("COMMIT"))
+    if (!d->writeThreadSpans() || !d->writeMeta() || !db.execute("COMMIT"))
         return d->fail(QStringLiteral("cannot write %1: %2").arg(d->temporaryPath, db.lastError()));
     d->insertSlice = {};
     d->insertChunk = {};

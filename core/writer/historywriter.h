@@ -70,6 +70,10 @@ public:
     bool add(const Access &access);
 
     void setSources(const QList<SourceDescription> &sources);
+    // Records that thread `threadId` ran transitions [first, last] (traces that know their threads,
+    // such as drmemtrace). Spans are stored in the optional table `thread_spans` by finish(); calls
+    // for consecutive spans of the same thread are merged.
+    void addThreadSpan(qint64 threadId, Transition first, Transition last);
     // Extra meta rows (e.g. an importer's counts of skipped lines). Keys must not clash with
     // schema::meta keys.
     void setMetaValue(const QString &key, const QString &value);

@@ -1,0 +1,35 @@
+// The trace formats memhist imports, how each is recognised from its content, and the importer for
+// each. The one place a new format is registered.
+#pragma once
+
+#include "importers/traceimporter.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+namespace memhist {
+
+enum class TraceFormat {
+    Csv,
+    Lackey,
+    DrMemtrace,
+    Tenet,
+};
+
+// "csv", "lackey", "drmemtrace", "tenet".
+QString traceFormatName(TraceFormat format);
+// All names, in the order above, for messages and --help.
+QStringList traceFormatNames();
+// The format named `name`, or false.
+bool parseTraceFormat(const QString &name, TraceFormat *format);
+
+// Recognises the format of `path` (a file, or a directory for formats that import one) from its
+// content, not its name: reads the first bytes (decompressing gzip where a format allows it) and
+// asks each format. False + *error naming the file and the reason (cannot open, empty, unknown).
+bool detectTraceFormat(const QString &path, TraceFormat *format, QString *error);
+
+std::unique_ptr<TraceImporter> createImporter(TraceFormat format);
+
+} // namespace memhist
