@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
     build-essential cmake ninja-build pkg-config
-    qt6-base-dev qt6-charts-dev libqt6sql6-sqlite
+    qt6-base-dev qt6-charts-dev libqt6opengl6-dev libxkbcommon-dev libqt6sql6-sqlite
     libsqlite3-dev sqlite3
     zlib1g-dev libminizip-dev libsnappy-dev
     valgrind xvfb xauth
