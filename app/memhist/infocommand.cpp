@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "storage/historydatabase.h"
 #include "storage/schema.h"
+#include "storage/threadspans.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -110,6 +111,21 @@ int runInfo(const QStringList &arguments)
     text += row("chunks", QString::number(summary.chunks));
     text += row("bytes per access", bytesPerAccess);
     text += row("counts", counts);
+    // Traces that know their threads (drmemtrace) record which thread ran which transitions.
+    const ThreadSpans threadSpans(*database);
+    if (threadSpans.available()) {
+        const QList<ThreadSummary> threads = threadSpans.threads();
+        text += row("threads", QStringLiteral("%1 (thread id: times scheduled, transitions run)").arg(threads.size()));
+        for (const ThreadSummary &thread : threads) {
+            text += QString(18, u' ')
+                + QStringLiteral("%1: %2 spans, %3 transitions (%4..%5)\n")
+                      .arg(thread.threadId)
+                      .arg(thread.spans)
+                      .arg(thread.transitions)
+                      .arg(thread.first.value)
+                      .arg(thread.last.value);
+        }
+    }
     writeOut(text.toLocal8Bit());
     return ExitSuccess;
 }

@@ -1,0 +1,36 @@
+#include "rawfilestream.h"
+
+namespace memhist::drmemtrace {
+
+RawFileStream::RawFileStream(const QString &path)
+    : m_file(path)
+{ }
+
+bool RawFileStream::open()
+{
+    if (!m_file.open(QIODevice::ReadOnly))
+        return fail(QStringLiteral("cannot open: ") + m_file.errorString());
+    return true;
+}
+
+bool RawFileStream::nextPart()
+{
+    // One part: the whole file.
+    if (m_started)
+        return false;
+    m_started = true;
+    return true;
+}
+
+qint64 RawFileStream::read(char *data, qint64 maxSize)
+{
+    const qint64 n = m_file.read(data, maxSize);
+    if (n < 0) {
+        fail(QStringLiteral("read error: ") + m_file.errorString());
+        return -1;
+    }
+    m_consumed += n;
+    return n;
+}
+
+} // namespace memhist::drmemtrace

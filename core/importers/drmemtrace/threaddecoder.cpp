@@ -1,0 +1,223 @@
+#include "threaddecoder.h"
+
+#include "writer/historywriter.h"
+
+namespace memhist::drmemtrace {
+
+namespace {
+
+// How often (in records) the decoder calls DecodeContext::tick for progress and cancellation.
+constexpr qint64 tickInterval = 1 << 16;
+
+constexpr std::array<RecordKind, 64> makeKindTable()
+{
+    std::array<RecordKind, 64> table {};
+    for (quint16 t = 0; t < table.size(); ++t)
+        table[t] = recordKind(t);
+    return table;
+}
+constexpr std::array<RecordKind, 64> kindTable = makeKindTable();
+
+RecordKind kindOf(quint16 recordType)
+{
+    return recordType < kindTable.size() ? kindTable[recordType] : RecordKind::Unknown;
+}
+
+} // namespace
+
+ThreadDecoder::ThreadDecoder(std::unique_ptr<RecordReader> reader)
+    : m_reader(std::move(reader))
+{ }
+
+ThreadDecoder::Stop ThreadDecoder::fail(const QString &message)
+{
+    m_error = message;
+    return Stop::Failed;
+}
+
+bool ThreadDecoder::addAccess(DecodeContext &context, Operation operation, quint64 address, quint16 size)
+{
+    if (size == 0) {
+        // DynamoRIO writes size 0 where the size depends on processor state (xsave, xrstor and their
+        // kin). The address is real: it is stored as one byte, so that a query on that address still
+        // finds the access.
+        ++context.unknownSizeAccesses;
+        size = 1;
+    }
+    Access access;
+    access.transition = m_lastTransition;
+    access.operation = operation;
+    // User-mode traces know virtual addresses only: stored as both (DESIGN.md §1).
+    access.physical = Address { address };
+    access.linear = Address { address };
+    access.size = size;
+    if (!context.writer.add(access)) {
+        m_error = m_reader->errorAt(context.writer.errorString());
+        return false;
+    }
+    switch (operation) {
+    case Operation::Read:
+        ++context.reads;
+        break;
+    case Operation::Write:
+        ++context.writes;
+        break;
+    case Operation::Execute:
+        ++context.executes;
+        break;
+    }
+    return true;
+}
+
+bool ThreadDecoder::beginInstruction(DecodeContext &context, quint64 pc, quint16 size)
+{
+    const Transition transition = context.next;
+    context.next = Transition { transition.value + 1 };
+    ++context.instructions;
+
+    const std::optional<qint64> thread = m_currentThread >= 0 ? std::optional<qint64>(m_currentThread) : std::nullopt;
+    if (context.spanThread != thread) {
+        if (context.spanThread && transition > context.spanFirst)
+            context.writer.addThreadSpan(*context.spanThread, context.spanFirst, Transition { transition.value - 1 });
+        context.spanThread = thread;
+        context.spanFirst = transition;
+    }
+
+    m_lastTransition = transition;
+    m_hasInstruction = true;
+    m_lastPc = pc;
+    m_lastLength = size;
+    if (!context.withExecute)
+        return true;
+    return addAccess(context, Operation::Execute, pc, size);
+}
+
+ThreadDecoder::Stop ThreadDecoder::finish(DecodeContext &context)
+{
+    if (!m_sawFooter) {
+        context.warnings << m_reader->path()
+                + QStringLiteral(": the trace ends early after %1 records, without its footer record (the tracer was "
+                                 "stopped?): imported what it holds")
+                      .arg(m_reader->recordsRead());
+    }
+    return Stop::End;
+}
+
+ThreadDecoder::Stop ThreadDecoder::run(DecodeContext &context)
+{
+    for (;;) {
+        const TraceRecord *record = m_reader->next();
+        if (!record) {
+            if (!m_reader->error().isEmpty())
+                return fail(m_reader->error());
+            return finish(context);
+        }
+        if (++m_sinceTick >= tickInterval) {
+            m_sinceTick = 0;
+            if (context.tick && !context.tick())
+                return fail(m_reader->path() + QStringLiteral(": import cancelled"));
+        }
+        const RecordKind kind = kindOf(record->type);
+
+        if (m_reader->atPartStart())
+            m_chunkTop = ChunkTop::ExpectTimestamp;
+        if (m_chunkTop != ChunkTop::No) [[unlikely]] {
+            const bool isMarker = kind == RecordKind::Marker;
+            if (isMarker && record->size == marker::recordOrdinal) {
+                // The ordinal comes first at the top of a chunk; the repeated pair follows.
+            } else if (isMarker && m_chunkTop == ChunkTop::ExpectTimestamp && record->size == marker::timestamp) {
+                m_chunkTop = ChunkTop::ExpectCpu;
+                ++context.repeatedChunkHeaders;
+                ++context.records;
+                continue;
+            } else if (isMarker && m_chunkTop == ChunkTop::ExpectCpu && record->size == marker::cpuId) {
+                m_chunkTop = ChunkTop::No;
+                ++context.repeatedChunkHeaders;
+                ++context.records;
+                continue;
+            } else {
+                m_chunkTop = ChunkTop::No;
+            }
+        }
+
+        if ((kind == RecordKind::Instruction || kind == RecordKind::Bundle) && (!m_started || m_pendingTimestamp))
+            [[unlikely]] {
+            // A scheduling point: the interleaver decides who runs this instruction's transition.
+            m_reader->unread();
+            if (m_pendingTimestamp)
+                m_nextTimestamp = *m_pendingTimestamp;
+            m_pendingTimestamp.reset();
+            m_started = true;
+            return Stop::Yield;
+        }
+
+        ++context.records;
+        ++context.kinds[size_t(kind)];
+        switch (kind) {
+        case RecordKind::Read:
+        case RecordKind::Write:
+            if (!m_hasInstruction) {
+                ++context.accessesBeforeFirstInstruction;
+                break;
+            }
+            if (!addAccess(
+                    context, kind == RecordKind::Read ? Operation::Read : Operation::Write, record->addr, record->size))
+                return Stop::Failed;
+            break;
+        case RecordKind::Instruction:
+            if (!beginInstruction(context, record->addr, record->size))
+                return Stop::Failed;
+            break;
+        case RecordKind::Bundle: {
+            // Old traces: `size` instructions following the previous fetch, their lengths in the bytes
+            // of addr.
+            if (!m_hasInstruction)
+                return fail(m_reader->errorAt(QStringLiteral("instruction bundle without a preceding instruction")));
+            if (record->size > sizeof(record->addr))
+                return fail(m_reader->errorAt(QStringLiteral("instruction bundle of %1 instructions (at most %2)")
+                                                  .arg(record->size)
+                                                  .arg(sizeof(record->addr))));
+            for (quint16 i = 0; i < record->size; ++i) {
+                const auto length = quint16((record->addr >> (8 * i)) & 0xff);
+                if (!beginInstruction(context, m_lastPc + m_lastLength, length))
+                    return Stop::Failed;
+            }
+            break;
+        }
+        case RecordKind::Marker:
+            if (record->size == marker::timestamp)
+                m_pendingTimestamp = record->addr;
+            else if (record->size == marker::chunkFooter)
+                m_chunkTop = ChunkTop::ExpectTimestamp;
+            break;
+        case RecordKind::Thread:
+            if (m_fileThread < 0)
+                m_fileThread = qint64(record->addr);
+            m_currentThread = qint64(record->addr);
+            break;
+        case RecordKind::Footer: {
+            m_sawFooter = true;
+            qint64 after = 0;
+            while (m_reader->next())
+                ++after;
+            if (!m_reader->error().isEmpty())
+                return fail(m_reader->error());
+            if (after > 0)
+                context.warnings << m_reader->path()
+                        + QStringLiteral(": %1 records after the footer record ignored").arg(after);
+            return finish(context);
+        }
+        case RecordKind::NoFetch:
+        case RecordKind::Encoding:
+        case RecordKind::Prefetch:
+        case RecordKind::Flush:
+        case RecordKind::Bookkeeping:
+        case RecordKind::Other:
+            break;
+        case RecordKind::Unknown:
+            return fail(m_reader->errorAt(QStringLiteral("unknown record type %1").arg(record->type)));
+        }
+    }
+}
+
+} // namespace memhist::drmemtrace

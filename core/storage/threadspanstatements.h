@@ -1,0 +1,26 @@
+// The SQL that reads the optional thread_spans table (written by HistoryWriter::addThreadSpan; its
+// definition is in storage/schema.h), in one reviewed place.
+#pragma once
+
+namespace memhist::statements {
+
+inline constexpr const char *threadSpansTableExists
+    = "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'thread_spans'";
+
+// The span holding ?1, if any: spans of one timeline never overlap, so the first span ending at or
+// after ?1 (idx_thread_spans_1) is the only candidate; the caller checks that it starts at or before.
+inline constexpr const char *threadSpanEndingAtOrAfter
+    = "SELECT thread_id, transition_first, transition_last FROM thread_spans "
+      "WHERE transition_last >= ?1 ORDER BY transition_last LIMIT 1";
+
+// The spans overlapping [?1, ?2], in time order.
+inline constexpr const char *threadSpansOverlapping
+    = "SELECT thread_id, transition_first, transition_last FROM thread_spans "
+      "WHERE transition_last >= ?1 AND transition_first <= ?2 ORDER BY transition_last";
+
+// One row per thread: its spans, the transitions it ran, its first and last transition.
+inline constexpr const char *threadSummaries
+    = "SELECT thread_id, count(*), sum(transition_last - transition_first + 1), min(transition_first), "
+      "max(transition_last) FROM thread_spans GROUP BY thread_id ORDER BY thread_id";
+
+} // namespace memhist::statements

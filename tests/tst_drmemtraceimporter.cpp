@@ -1,0 +1,637 @@
+// The drmemtrace importer against DynamoRIO's own test traces (tests/data/drmemtrace, see
+// shared/traces/README.md for where the expected counts come from): exact counts for every file and
+// directory, per thread, thread spans, the checker on every result, every container, the damaged
+// inputs with their exact messages, progress and cancellation, and the command line.
+#include "checker/historychecker.h"
+#include "importers/drmemtrace/crc32c.h"
+#include "importers/drmemtrace/zipchunkstream.h"
+#include "importers/drmemtraceimporter.h"
+#include "importers/traceformats.h"
+#include "storage/historydatabase.h"
+#include "storage/threadspans.h"
+#include "writer/historywriter.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QtEndian>
+#include <snappy-c.h>
+#include <zlib.h>
+
+using namespace memhist;
+
+namespace {
+
+QString dataPath(const QString &name)
+{
+    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/drmemtrace/") + name;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+bool writeAll(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
+}
+
+QByteArray gzip(const QByteArray &bytes)
+{
+    z_stream stream {};
+    deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    QByteArray out(qsizetype(deflateBound(&stream, uLong(bytes.size()))), Qt::Uninitialized);
+    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(bytes.constData()));
+    stream.avail_in = uInt(bytes.size());
+    stream.next_out = reinterpret_cast<Bytef *>(out.data());
+    stream.avail_out = uInt(out.size());
+    deflate(&stream, Z_FINISH);
+    out.truncate(qsizetype(stream.total_out));
+    deflateEnd(&stream);
+    return out;
+}
+
+// The snappy framing format, written the long way: a stream identifier, then chunks of `chunkSize`
+// bytes, compressed ones and (every third) stored ones, with a padding chunk among them.
+QByteArray snappyFramed(const QByteArray &bytes, qsizetype chunkSize)
+{
+    const auto header = [](uchar type, qsizetype length) {
+        QByteArray h(4, Qt::Uninitialized);
+        h[0] = char(type);
+        h[1] = char(length & 0xff);
+        h[2] = char((length >> 8) & 0xff);
+        h[3] = char((length >> 16) & 0xff);
+        return h;
+    };
+    QByteArray out = QByteArray("\xff\x06\x00\x00sNaPpY", 10);
+    int index = 0;
+    for (qsizetype pos = 0; pos < bytes.size(); pos += chunkSize, ++index) {
+        const QByteArray data = bytes.mid(pos, chunkSize);
+        char crc[4];
+        qToLittleEndian(drmemtrace::maskCrc32c(drmemtrace::crc32c(data.constData(), data.size())), crc);
+        if (index % 3 == 2) {
+            out += header(0x01, data.size() + 4) + QByteArray(crc, 4) + data;
+        } else {
+            size_t length = snappy_max_compressed_length(size_t(data.size()));
+            QByteArray compressed(qsizetype(length), Qt::Uninitialized);
+            snappy_compress(data.constData(), size_t(data.size()), compressed.data(), &length);
+            compressed.truncate(qsizetype(length));
+            out += header(0x00, compressed.size() + 4) + QByteArray(crc, 4) + compressed;
+        }
+        if (index == 1)
+            out += header(0xfe, 3) + QByteArray(3, '\0'); // padding
+    }
+    return out;
+}
+
+struct Imported
+{
+    bool ok = false;
+    QString error;
+    ImportReport report;
+    WriterStats stats;
+};
+
+Imported importInto(
+    const QString &trace, const QString &output, ImportOptions options = {}, const ImportProgress &progress = {})
+{
+    Imported result;
+    HistoryWriter writer(output);
+    if (!writer.open()) {
+        result.error = writer.errorString();
+        return result;
+    }
+    DrMemtraceImporter importer;
+    result.ok = importer.run(trace, writer, options, &result.report, &result.error, progress);
+    if (!result.ok) {
+        writer.cancel();
+        return result;
+    }
+    result.ok = writer.finish();
+    if (!result.ok)
+        result.error = writer.errorString();
+    result.stats = writer.stats();
+    return result;
+}
+
+struct ThreadCounts
+{
+    qint64 reads = 0;
+    qint64 writes = 0;
+    qint64 instructions = 0;
+};
+
+// Per thread: the transitions its spans cover, and the reads and writes at those transitions (one
+// pass over the accesses in rowid order, which is transition order, beside the spans in time order).
+QMap<qint64, ThreadCounts> countsPerThread(HistoryDatabase &database)
+{
+    QMap<qint64, ThreadCounts> counts;
+    const ThreadSpans spans(database);
+    for (const ThreadSummary &thread : spans.threads())
+        counts[thread.threadId].instructions = thread.transitions;
+    const QList<ThreadSpan> timeline
+        = spans.spansBetween(Transition { 0 }, Transition { std::numeric_limits<std::int64_t>::max() });
+    sqlite::Statement rows = database.connection().prepare("SELECT transition, operation FROM accesses ORDER BY rowid");
+    qsizetype span = 0;
+    while (rows.step() == SQLITE_ROW) {
+        const auto transition = fromStored(rows.int64(0));
+        while (span < timeline.size() && timeline[span].last.value < transition)
+            ++span;
+        if (span == timeline.size() || timeline[span].first.value > transition)
+            continue;
+        ThreadCounts &thread = counts[timeline[span].threadId];
+        thread.reads += rows.int64(1) == int(Operation::Read);
+        thread.writes += rows.int64(1) == int(Operation::Write);
+    }
+    return counts;
+}
+
+QList<QList<qint64>> allAccesses(HistoryDatabase &database)
+{
+    QList<QList<qint64>> rows;
+    sqlite::Statement statement = database.connection().prepare(
+        "SELECT transition, operation, phy_first, linear, size FROM accesses ORDER BY rowid");
+    while (statement.step() == SQLITE_ROW)
+        rows.append(
+            { statement.int64(0), statement.int64(1), statement.int64(2), statement.int64(3), statement.int64(4) });
+    return rows;
+}
+
+} // namespace
+
+class TestDrMemtraceImporter : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void counts_data();
+    void counts();
+    void perThread_data();
+    void perThread();
+    void interleavingCoversTheTimelineInOrder();
+    void withExecuteAndFirstTransition();
+    void containersGiveTheSameHistory_data();
+    void containersGiveTheSameHistory();
+    void crc32cKnownValue();
+    void recognisedByContent_data();
+    void recognisedByContent();
+    void errors_data();
+    void errors();
+    void missingFooterWarns();
+    void progressAndCancel();
+    void commandLine();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestDrMemtraceImporter::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(QFile::exists(dataPath(QStringLiteral("LICENSE-DynamoRIO-BSD.txt"))));
+}
+
+void TestDrMemtraceImporter::counts_data()
+{
+    QTest::addColumn<QString>("trace");
+    QTest::addColumn<qint64>("reads");
+    QTest::addColumn<qint64>("writes");
+    QTest::addColumn<qint64>("instructions");
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<qint64>("sideFiles");
+
+    QTest::newRow("zip, one chunk, version 4 with encodings")
+        << "drmemtrace.simple_app.trace.zip" << qint64(31507) << qint64(12338) << qint64(136051) << 1 << qint64(0);
+    QTest::newRow("directory, zip of 58 chunks: chunk footers, ordinals, repeated headers")
+        << "as_traced.x64.tracedir" << qint64(11178) << qint64(4064) << qint64(57812) << 1 << qint64(2);
+    QTest::newRow("directory of 9 threads interleaved by timestamps")
+        << "threadsig.x64.tracedir" << qint64(172208) << qint64(100150) << qint64(650576) << 9 << qint64(2);
+    QTest::newRow("one thread file of a directory alone")
+        << "threadsig.x64.tracedir/drmemtrace.threadsig.872805.4975.trace.zip" << qint64(6303) << qint64(3559)
+        << qint64(22052) << 1 << qint64(0);
+    QTest::newRow("directory of 4 gzip threads, legacy version 1")
+        << "legacy-gz.x64.tracedir" << qint64(33029) << qint64(37486) << qint64(38067) << 4 << qint64(0);
+    QTest::newRow("one gzip thread alone") << "legacy-gz.x64.tracedir/drmemtrace.threadsig.10506.7343.trace.gz"
+                                           << qint64(1130) << qint64(1073) << qint64(4421) << 1 << qint64(0);
+    QTest::newRow("raw, legacy version 1 without version or filetype markers")
+        << "drmemtrace.small.x64.trace" << qint64(42) << qint64(14) << qint64(173) << 1 << qint64(0);
+}
+
+void TestDrMemtraceImporter::counts()
+{
+    QFETCH(QString, trace);
+    QFETCH(qint64, reads);
+    QFETCH(qint64, writes);
+    QFETCH(qint64, instructions);
+    QFETCH(int, threads);
+    QFETCH(qint64, sideFiles);
+
+    const QString output = m_dir.filePath(QStringLiteral("counts.memhist"));
+    QFile::remove(output);
+    const Imported imported = importInto(dataPath(trace), output);
+    QVERIFY2(imported.ok, qPrintable(imported.error));
+    QCOMPARE(imported.report.reads, reads);
+    QCOMPARE(imported.report.writes, writes);
+    QCOMPARE(imported.report.instructions, instructions);
+    QCOMPARE(imported.report.executes, 0);
+    QCOMPARE(imported.report.nextTransition, Transition(quint64(instructions)));
+    QCOMPARE(imported.report.skipped.value(QStringLiteral("instruction fetches")), instructions);
+    QCOMPARE(imported.report.skipped.value(QStringLiteral("schedule side files")), sideFiles);
+    QVERIFY2(imported.report.warnings.isEmpty(), qPrintable(imported.report.warnings.join(u'\n')));
+    QCOMPARE(imported.stats.reads, reads);
+    QCOMPARE(imported.stats.writes, writes);
+
+    QString error;
+    const auto database = HistoryDatabase::open(output, &error);
+    QVERIFY2(database, qPrintable(error));
+    const CheckReport check = HistoryChecker(*database).run();
+    QVERIFY2(check.ok, qPrintable(check.violation));
+    QCOMPARE(check.accesses, reads + writes);
+
+    const ThreadSpans spans(*database);
+    QVERIFY(spans.available());
+    const QList<ThreadSummary> summaries = spans.threads();
+    QCOMPARE(summaries.size(), threads);
+    qint64 covered = 0;
+    for (const ThreadSummary &summary : summaries)
+        covered += summary.transitions;
+    QCOMPARE(covered, instructions);
+}
+
+void TestDrMemtraceImporter::perThread_data()
+{
+    QTest::addColumn<QString>("directory");
+    QTest::addColumn<qint64>("thread");
+    QTest::addColumn<qint64>("reads");
+    QTest::addColumn<qint64>("writes");
+    QTest::addColumn<qint64>("instructions");
+
+    const QString threadsig = QStringLiteral("threadsig.x64.tracedir");
+    QTest::newRow("threadsig 872805") << threadsig << qint64(872805) << qint64(6303) << qint64(3559) << qint64(22052);
+    QTest::newRow("threadsig 872884") << threadsig << qint64(872884) << qint64(41274) << qint64(24168)
+                                      << qint64(156381);
+    QTest::newRow("threadsig 872894") << threadsig << qint64(872894) << qint64(32775) << qint64(19174)
+                                      << qint64(123958);
+    QTest::newRow("threadsig 872901") << threadsig << qint64(872901) << qint64(12833) << qint64(7400) << qint64(48615);
+    QTest::newRow("threadsig 872902") << threadsig << qint64(872902) << qint64(16232) << qint64(9388) << qint64(61550);
+    QTest::newRow("threadsig 872903") << threadsig << qint64(872903) << qint64(20590) << qint64(11964) << qint64(78051);
+    QTest::newRow("threadsig 872904") << threadsig << qint64(872904) << qint64(11990) << qint64(6910) << qint64(45355);
+    QTest::newRow("threadsig 872905") << threadsig << qint64(872905) << qint64(17160) << qint64(9997) << qint64(65121);
+    QTest::newRow("threadsig 872906") << threadsig << qint64(872906) << qint64(13051) << qint64(7590) << qint64(49493);
+    const QString legacy = QStringLiteral("legacy-gz.x64.tracedir");
+    QTest::newRow("legacy-gz 10506") << legacy << qint64(10506) << qint64(1130) << qint64(1073) << qint64(4421);
+    QTest::newRow("legacy-gz 10510") << legacy << qint64(10510) << qint64(1156) << qint64(1280) << qint64(1388);
+    QTest::newRow("legacy-gz 10511") << legacy << qint64(10511) << qint64(19108) << qint64(21815) << qint64(20069);
+    QTest::newRow("legacy-gz 10512") << legacy << qint64(10512) << qint64(11635) << qint64(13318) << qint64(12189);
+}
+
+void TestDrMemtraceImporter::perThread()
+{
+    QFETCH(QString, directory);
+    QFETCH(qint64, thread);
+    QFETCH(qint64, reads);
+    QFETCH(qint64, writes);
+    QFETCH(qint64, instructions);
+
+    // One import per directory, shared by its rows.
+    const QString output = m_dir.filePath(directory + QStringLiteral(".memhist"));
+    if (!QFile::exists(output)) {
+        const Imported imported = importInto(dataPath(directory), output);
+        QVERIFY2(imported.ok, qPrintable(imported.error));
+    }
+    QString error;
+    const auto database = HistoryDatabase::open(output, &error);
+    QVERIFY2(database, qPrintable(error));
+    const QMap<qint64, ThreadCounts> counts = countsPerThread(*database);
+    QVERIFY(counts.contains(thread));
+    QCOMPARE(counts[thread].instructions, instructions);
+    QCOMPARE(counts[thread].reads, reads);
+    QCOMPARE(counts[thread].writes, writes);
+}
+
+void TestDrMemtraceImporter::interleavingCoversTheTimelineInOrder()
+{
+    const QString output = m_dir.filePath(QStringLiteral("timeline.memhist"));
+    const Imported imported = importInto(dataPath(QStringLiteral("threadsig.x64.tracedir")), output);
+    QVERIFY2(imported.ok, qPrintable(imported.error));
+    QString error;
+    const auto database = HistoryDatabase::open(output, &error);
+    QVERIFY2(database, qPrintable(error));
+    const ThreadSpans spans(*database);
+    const QList<ThreadSpan> timeline = spans.spansBetween(Transition { 0 }, Transition { 1u << 30 });
+    // Spans tile [0, 650575] with no gap and no overlap, and consecutive spans are different threads
+    // (the writer merges a thread's consecutive spans).
+    QVERIFY(timeline.size() > 9);
+    QCOMPARE(timeline.first().first, Transition { 0 });
+    QCOMPARE(timeline.last().last, Transition { 650575 });
+    for (qsizetype i = 1; i < timeline.size(); ++i) {
+        QCOMPARE(timeline[i].first.value, timeline[i - 1].last.value + 1);
+        QVERIFY(timeline[i].threadId != timeline[i - 1].threadId);
+    }
+    // The lookup the viewer uses agrees with the spans, at their edges and inside.
+    for (const ThreadSpan &span : timeline) {
+        QCOMPARE(spans.threadAt(span.first), std::optional<qint64>(span.threadId));
+        QCOMPARE(spans.threadAt(span.last), std::optional<qint64>(span.threadId));
+    }
+    QCOMPARE(spans.threadAt(Transition { 650576 }), std::nullopt);
+    // All nine threads' first timestamps are equal: the tie goes to the smallest thread id whose
+    // first segment holds instructions (872805's first timestamp is followed at once by a later one).
+    QCOMPARE(timeline.first().threadId, qint64(872894));
+}
+
+void TestDrMemtraceImporter::withExecuteAndFirstTransition()
+{
+    const QString output = m_dir.filePath(QStringLiteral("exec.memhist"));
+    ImportOptions options;
+    options.withExecute = true;
+    options.firstTransition = Transition { 1000 };
+    const Imported imported = importInto(dataPath(QStringLiteral("drmemtrace.simple_app.trace.zip")), output, options);
+    QVERIFY2(imported.ok, qPrintable(imported.error));
+    QCOMPARE(imported.report.executes, 136051);
+    QCOMPARE(imported.report.accesses, 31507 + 12338 + 136051);
+    QVERIFY(!imported.report.skipped.contains(QStringLiteral("instruction fetches")));
+    QCOMPARE(imported.stats.firstTransition, std::optional(Transition { 1000 }));
+    QCOMPARE(imported.stats.lastTransition, std::optional(Transition { 1000 + 136051 - 1 }));
+    QCOMPARE(imported.report.nextTransition, Transition { 1000 + 136051 });
+
+    QString error;
+    const auto database = HistoryDatabase::open(output, &error);
+    QVERIFY2(database, qPrintable(error));
+    QVERIFY(HistoryChecker(*database).run().ok);
+    // The first instruction of the trace: an execute access at transition 1000, its pc and length.
+    sqlite::Statement first = database->connection().prepare(
+        "SELECT transition, operation, phy_first, linear, size FROM accesses ORDER BY rowid LIMIT 1");
+    QCOMPARE(first.step(), SQLITE_ROW);
+    QCOMPARE(first.int64(0), 1000);
+    QCOMPARE(first.int64(1), int(Operation::Execute));
+    QCOMPARE(first.int64(2), 0x7fbbbede5940);
+    QCOMPARE(first.int64(3), 0x7fbbbede5940);
+    QCOMPARE(first.int64(4), 3);
+    // xsavec/xrstor accesses have size 0 in the trace: stored as one byte, and said so in meta.
+    QCOMPARE(database->meta().value(QStringLiteral("drmemtrace: accesses of unknown size stored as 1 byte")),
+        QStringLiteral("8"));
+}
+
+void TestDrMemtraceImporter::containersGiveTheSameHistory_data()
+{
+    QTest::addColumn<QString>("container");
+    QTest::newRow("gzip") << "gz";
+    QTest::newRow("snappy framing, compressed, stored and padding chunks") << "sz";
+}
+
+void TestDrMemtraceImporter::containersGiveTheSameHistory()
+{
+    QFETCH(QString, container);
+    // The records of the zip, as one raw file: imported raw, it is the reference.
+    const QString rawPath = m_dir.filePath(QStringLiteral("simple.trace"));
+    if (!QFile::exists(rawPath)) {
+        drmemtrace::ZipChunkStream zip(dataPath(QStringLiteral("drmemtrace.simple_app.trace.zip")));
+        QVERIFY(zip.open());
+        QByteArray unpacked;
+        while (zip.nextPart()) {
+            char buffer[65536];
+            qint64 n;
+            while ((n = zip.read(buffer, sizeof buffer)) > 0)
+                unpacked.append(buffer, n);
+            QCOMPARE(n, 0);
+        }
+        QVERIFY(zip.errorString().isEmpty());
+        QVERIFY(writeAll(rawPath, unpacked));
+    }
+    const QByteArray records = readAll(rawPath);
+    QCOMPARE(records.size() % 12, 0);
+
+    const QString packed = m_dir.filePath(QStringLiteral("simple.trace.") + container);
+    QVERIFY(writeAll(packed, container == QLatin1String("gz") ? gzip(records) : snappyFramed(records, 65536)));
+
+    const QString referenceOutput = m_dir.filePath(QStringLiteral("reference.memhist"));
+    const QString packedOutput = m_dir.filePath(QStringLiteral("packed-") + container + QStringLiteral(".memhist"));
+    QFile::remove(referenceOutput);
+    const Imported reference = importInto(rawPath, referenceOutput);
+    QVERIFY2(reference.ok, qPrintable(reference.error));
+    const Imported imported = importInto(packed, packedOutput);
+    QVERIFY2(imported.ok, qPrintable(imported.error));
+    QCOMPARE(imported.report.reads, 31507);
+    QCOMPARE(imported.report.instructions, 136051);
+
+    QString error;
+    const auto a = HistoryDatabase::open(referenceOutput, &error);
+    const auto b = HistoryDatabase::open(packedOutput, &error);
+    QVERIFY(a && b);
+    QCOMPARE(allAccesses(*b), allAccesses(*a));
+}
+
+void TestDrMemtraceImporter::crc32cKnownValue()
+{
+    // The check value of CRC-32C (RFC 3720, B.4) and a long input that crosses the 8-byte steps.
+    QCOMPARE(drmemtrace::crc32c("123456789", 9), 0xe3069283u);
+    QCOMPARE(drmemtrace::crc32c(QByteArray(32, '\0').constData(), 32), 0x8a9136aau);
+}
+
+void TestDrMemtraceImporter::recognisedByContent_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<bool>("drmemtrace");
+    QTest::newRow("zip of chunks") << dataPath(QStringLiteral("drmemtrace.simple_app.trace.zip")) << true;
+    QTest::newRow("raw records") << dataPath(QStringLiteral("drmemtrace.small.x64.trace")) << true;
+    QTest::newRow("gzip") << dataPath(QStringLiteral("legacy-gz.x64.tracedir/drmemtrace.threadsig.10510.0155.trace.gz"))
+                          << true;
+    QTest::newRow("trace directory") << dataPath(QStringLiteral("threadsig.x64.tracedir")) << true;
+    QTest::newRow("schedule side file (zip of other members)")
+        << dataPath(QStringLiteral("threadsig.x64.tracedir/cpu_schedule.bin.zip")) << false;
+    QTest::newRow("schedule side file (gzip of other records)")
+        << dataPath(QStringLiteral("threadsig.x64.tracedir/serial_schedule.bin.gz")) << false;
+    QTest::newRow("licence text") << dataPath(QStringLiteral("LICENSE-DynamoRIO-BSD.txt")) << false;
+}
+
+void TestDrMemtraceImporter::recognisedByContent()
+{
+    QFETCH(QString, path);
+    QFETCH(bool, drmemtrace);
+    // A copy under a neutral name: the content decides, not the name.
+    QString probe = path;
+    if (!QFileInfo(path).isDir()) {
+        probe = m_dir.filePath(QStringLiteral("anonymous.bin"));
+        QFile::remove(probe);
+        QVERIFY(QFile::copy(path, probe));
+    }
+    TraceFormat format = TraceFormat::Csv;
+    QString error;
+    const bool recognised = detectTraceFormat(probe, &format, &error);
+    QCOMPARE(recognised && format == TraceFormat::DrMemtrace, drmemtrace);
+}
+
+void TestDrMemtraceImporter::errors_data()
+{
+    QTest::addColumn<QString>("damage");
+    QTest::addColumn<QString>("message"); // %1: the damaged file
+
+    QTest::newRow("truncated zip") << "truncated-zip"
+                                   << "%1: not a readable zip archive: truncated or corrupt (no central directory)";
+    QTest::newRow("zip member size not a multiple of 12")
+        << "member-size"
+        << "%1: zip member chunk.0001: size 1817 is not a multiple of the 12-byte record size";
+    QTest::newRow("unknown record type") << "unknown-type"
+                                         << "%1: record 20 (offset 240): unknown record type 200";
+    QTest::newRow("truncated gzip")
+        << "truncated-gzip"
+        << "%1: record 1834 (offset 22008): truncated gzip data: the file ends after 5000 bytes, before the end of "
+           "the compressed stream";
+    QTest::newRow("raw record cut in two")
+        << "cut-record"
+        << "%1: record 250 (offset 3000): incomplete record: the data ends after 7 of its 12 bytes";
+    QTest::newRow("snappy checksum mismatch")
+        << "snappy-crc"
+        << "%1: record 0 (offset 0): snappy chunk checksum mismatch (corrupt data) (chunk at byte 10)";
+    QTest::newRow("empty file") << "empty"
+                                << "%1: empty file";
+    QTest::newRow("directory with no trace") << "no-trace-dir"
+                                             << "%1: no drmemtrace trace files in this directory";
+    QTest::newRow("damaged thread file in a directory")
+        << "damaged-in-dir"
+        << "%1: not a readable zip archive: truncated or corrupt (no central directory)";
+}
+
+void TestDrMemtraceImporter::errors()
+{
+    QFETCH(QString, damage);
+    QFETCH(QString, message);
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray small = readAll(dataPath(QStringLiteral("drmemtrace.small.x64.trace")));
+    QCOMPARE(small.size(), 3012);
+    QString input = dir.filePath(QStringLiteral("damaged.trace"));
+    QString named = input; // the file the message names
+    if (damage == QLatin1String("truncated-zip")) {
+        input = named = dir.filePath(QStringLiteral("damaged.trace.zip"));
+        QVERIFY(writeAll(input, readAll(dataPath(QStringLiteral("drmemtrace.simple_app.trace.zip"))).first(100000)));
+    } else if (damage == QLatin1String("member-size")) {
+        input = named = dataPath(QStringLiteral("bad/chunk-size-not-multiple.trace.zip"));
+    } else if (damage == QLatin1String("unknown-type")) {
+        QByteArray patched = small;
+        qToLittleEndian(quint16(200), patched.data() + 20 * 12);
+        QVERIFY(writeAll(input, patched));
+    } else if (damage == QLatin1String("truncated-gzip")) {
+        input = named = dir.filePath(QStringLiteral("damaged.trace.gz"));
+        const QByteArray gz
+            = readAll(dataPath(QStringLiteral("legacy-gz.x64.tracedir/drmemtrace.threadsig.10506.7343.trace.gz")));
+        QVERIFY(writeAll(input, gz.first(5000)));
+    } else if (damage == QLatin1String("cut-record")) {
+        QVERIFY(writeAll(input, small.first(small.size() - 5)));
+    } else if (damage == QLatin1String("snappy-crc")) {
+        input = named = dir.filePath(QStringLiteral("damaged.trace.sz"));
+        QByteArray framed = snappyFramed(small, 65536);
+        framed[14] = char(framed[14] ^ 0x55); // the first data chunk's checksum
+        QVERIFY(writeAll(input, framed));
+    } else if (damage == QLatin1String("empty")) {
+        QVERIFY(writeAll(input, {}));
+    } else if (damage == QLatin1String("no-trace-dir")) {
+        input = named = dir.filePath(QStringLiteral("notrace"));
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("notrace")));
+        QVERIFY(writeAll(input + QStringLiteral("/notes.txt"), "not a trace\n"));
+    } else if (damage == QLatin1String("damaged-in-dir")) {
+        input = dir.filePath(QStringLiteral("tracedir"));
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("tracedir")));
+        QVERIFY(writeAll(input + QStringLiteral("/drmemtrace.app.1.2.trace"), small));
+        named = input + QStringLiteral("/drmemtrace.app.3.4.trace.zip");
+        QVERIFY(writeAll(named, readAll(dataPath(QStringLiteral("drmemtrace.simple_app.trace.zip"))).first(50000)));
+    } else {
+        QFAIL("unknown damage");
+    }
+
+    const QString output = dir.filePath(QStringLiteral("out.memhist"));
+    const Imported imported = importInto(input, output);
+    QVERIFY(!imported.ok);
+    QCOMPARE(imported.error, message.arg(named));
+    QVERIFY(!QFile::exists(output));
+    QCOMPARE(QDir(dir.path()).entryList({ QStringLiteral("*.memhist*") }, QDir::Files), QStringList());
+}
+
+void TestDrMemtraceImporter::missingFooterWarns()
+{
+    // A tracer killed before the end leaves no footer record: what is there is imported, with a warning.
+    const QByteArray small = readAll(dataPath(QStringLiteral("drmemtrace.small.x64.trace")));
+    const QString input = m_dir.filePath(QStringLiteral("nofooter.trace"));
+    QVERIFY(writeAll(input, small.first(small.size() - 12)));
+    const QString output = m_dir.filePath(QStringLiteral("nofooter.memhist"));
+    const Imported imported = importInto(input, output);
+    QVERIFY2(imported.ok, qPrintable(imported.error));
+    QCOMPARE(imported.report.reads, 42);
+    QCOMPARE(imported.report.writes, 14);
+    QCOMPARE(imported.report.instructions, 173);
+    QCOMPARE(imported.report.warnings,
+        QStringList { input
+            + QStringLiteral(": the trace ends early after 250 records, without its footer record (the tracer was "
+                             "stopped?): imported what it holds") });
+}
+
+void TestDrMemtraceImporter::progressAndCancel()
+{
+    const QString trace = dataPath(QStringLiteral("threadsig.x64.tracedir"));
+    QList<double> fractions;
+    const QString output = m_dir.filePath(QStringLiteral("progress.memhist"));
+    const Imported imported = importInto(trace, output, {}, [&](double fraction) {
+        fractions << fraction;
+        return true;
+    });
+    QVERIFY2(imported.ok, qPrintable(imported.error));
+    QVERIFY(fractions.size() > 2);
+    QVERIFY(std::is_sorted(fractions.cbegin(), fractions.cend()));
+    QCOMPARE(fractions.last(), 1.0);
+
+    const QString cancelledOutput = m_dir.filePath(QStringLiteral("cancelled.memhist"));
+    int calls = 0;
+    const Imported cancelled = importInto(trace, cancelledOutput, {}, [&](double) { return ++calls < 2; });
+    QVERIFY(!cancelled.ok);
+    QCOMPARE(calls, 2);
+    QVERIFY2(cancelled.error.endsWith(QStringLiteral(": import cancelled")), qPrintable(cancelled.error));
+    QVERIFY(!QFile::exists(cancelledOutput));
+}
+
+void TestDrMemtraceImporter::commandLine()
+{
+    const QString output = m_dir.filePath(QStringLiteral("cli.memhist"));
+    QProcess import;
+    import.start(QStringLiteral(MEMHIST_CLI_PATH),
+        { QStringLiteral("import"), dataPath(QStringLiteral("threadsig.x64.tracedir")), QStringLiteral("-o"), output });
+    QVERIFY(import.waitForFinished(120000));
+    QCOMPARE(import.exitCode(), 0);
+    const QString out = QString::fromLocal8Bit(import.readAllStandardOutput());
+    QVERIFY2(out.contains(QStringLiteral("imported 272358 accesses (172208 reads, 100150 writes, 0 executes; "
+                                         "transitions 0..650571)")),
+        qPrintable(out));
+    QVERIFY2(out.contains(QStringLiteral("2 schedule side files")), qPrintable(out));
+
+    QProcess info;
+    info.start(QStringLiteral(MEMHIST_CLI_PATH), { QStringLiteral("info"), output });
+    QVERIFY(info.waitForFinished(120000));
+    QCOMPARE(info.exitCode(), 0);
+    const QString text = QString::fromLocal8Bit(info.readAllStandardOutput());
+    QVERIFY2(text.contains(QStringLiteral("threads:          9 (thread id: times scheduled, transitions run)\n")),
+        qPrintable(text));
+    QVERIFY2(text.contains(QRegularExpression(QStringLiteral("\n {18}872884: \\d+ spans, 156381 transitions \\("))),
+        qPrintable(text));
+
+    // A directory with no trace is not recognised; named as drmemtrace, it is refused with the reason.
+    QTemporaryDir empty;
+    QProcess refused;
+    refused.start(QStringLiteral(MEMHIST_CLI_PATH),
+        { QStringLiteral("import"), empty.path(), QStringLiteral("--format"), QStringLiteral("drmemtrace"),
+            QStringLiteral("-o"), empty.filePath(QStringLiteral("x.memhist")) });
+    QVERIFY(refused.waitForFinished(120000));
+    QCOMPARE(refused.exitCode(), 1);
+    QCOMPARE(QString::fromLocal8Bit(refused.readAllStandardError()).trimmed(),
+        empty.path() + QStringLiteral(": no drmemtrace trace files in this directory"));
+    QVERIFY(!QFile::exists(empty.filePath(QStringLiteral("x.memhist"))));
+}
+
+QTEST_GUILESS_MAIN(TestDrMemtraceImporter)
+#include "tst_drmemtraceimporter.moc"
