@@ -7,6 +7,7 @@
 namespace memhist::cli {
 
 int runImport(const QStringList &arguments);
+int runRecord(const QStringList &arguments);
 int runQuery(const QStringList &arguments);
 int runExport(const QStringList &arguments);
 int runCheck(const QStringList &arguments);

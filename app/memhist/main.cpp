@@ -17,6 +17,8 @@ struct Command
 
 const Command commands[] = {
     { "import", runImport, "import TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]" },
+    { "record", runRecord,
+        "record -o OUT.memhist [--max-instructions N] [--keep-log FILE] [--with-exec] -- PROGRAM [ARGS...]" },
     { "query", runQuery,
         "query DB [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx]\n"
         "                [--limit N] [--resume ROWID] [--format csv|table] [--batch FILE]" },

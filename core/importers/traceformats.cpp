@@ -2,6 +2,10 @@
 
 #include "csv/csvaccessformat.h"
 #include "importers/csvimporter.h"
+#include "importers/drmemtraceimporter.h"
+#include "importers/lackeyimporter.h"
+#include "importers/lackeyparser.h"
+#include "importers/tenetimporter.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -40,6 +44,61 @@ bool looksLikeCsv(const TraceHead &head)
     return start == QByteArrayView(csv::header());
 }
 
+// The complete lines of the head (a cut last line is left out), at most `count` of them.
+QList<QByteArrayView> headLines(const QByteArray &bytes, int count)
+{
+    QList<QByteArrayView> lines;
+    qsizetype start = 0;
+    while (lines.size() < count) {
+        const qsizetype newline = bytes.indexOf('\n', start);
+        if (newline < 0)
+            break;
+        lines << QByteArrayView(bytes).sliced(start, newline - start);
+        start = newline + 1;
+    }
+    if (lines.isEmpty() && !bytes.isEmpty())
+        lines << QByteArrayView(bytes).first(std::min<qsizetype>(bytes.size(), 4096)); // one unterminated line
+    return lines;
+}
+
+// Valgrind's `==PID==` header, or I/L/S/M lines: a log that starts with a few lines of the program's
+// own output (--log-fd=1) is recognised as long as trace lines are at least as many as other lines.
+bool looksLikeLackey(const TraceHead &head)
+{
+    if (head.isDirectory || head.bytes.contains('\0'))
+        return false;
+    int traceLines = 0;
+    int otherLines = 0;
+    for (const QByteArrayView line : headLines(head.bytes, 400)) {
+        if (LackeyParser::isTraceLine(line))
+            ++traceLines;
+        else if (LackeyParser::isValgrindMessage(line) && line.contains("Lackey"))
+            return true;
+        else if (!LackeyParser::isValgrindMessage(line) && !line.trimmed().isEmpty())
+            ++otherLines;
+    }
+    return traceLines > 0 && traceLines >= otherLines;
+}
+
+// `rip=0x...,mr=0x...:...`: every field of the first non-empty line is NAME=0xHEX.
+bool looksLikeTenet(const TraceHead &head)
+{
+    if (head.isDirectory || head.bytes.contains('\0'))
+        return false;
+    for (const QByteArrayView line : headLines(head.bytes, 20)) {
+        if (!line.trimmed().isEmpty())
+            return TenetImporter::isTenetLine(line);
+    }
+    return false;
+}
+
+// drmemtrace: a directory of thread files, or a zip of chunk.NNNN members, gzip, snappy-framed or
+// raw records starting with a header record.
+bool looksLikeDrMemtrace(const TraceHead &head)
+{
+    return DrMemtraceImporter::recognises(head.path, head.isDirectory, head.gzipped, head.bytes);
+}
+
 struct FormatEntry
 {
     TraceFormat format;
@@ -51,6 +110,11 @@ struct FormatEntry
 // Asked in this order: the more specific formats first.
 const FormatEntry formats[] = {
     { TraceFormat::Csv, "csv", looksLikeCsv, [] { return std::unique_ptr<TraceImporter>(new CsvImporter); } },
+    { TraceFormat::DrMemtrace, "drmemtrace", looksLikeDrMemtrace,
+        [] { return std::unique_ptr<TraceImporter>(new DrMemtraceImporter); } },
+    { TraceFormat::Lackey, "lackey", looksLikeLackey,
+        [] { return std::unique_ptr<TraceImporter>(new LackeyImporter); } },
+    { TraceFormat::Tenet, "tenet", looksLikeTenet, [] { return std::unique_ptr<TraceImporter>(new TenetImporter); } },
 };
 
 const FormatEntry *entryFor(TraceFormat format)

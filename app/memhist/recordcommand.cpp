@@ -1,0 +1,242 @@
+// memhist record -o OUT.memhist [--max-instructions N] [--keep-log FILE] [--with-exec] -- PROGRAM [ARGS...]
+#include "commandline.h"
+#include "commands.h"
+#include "recorder/lackeyrecorder.h"
+#include "writer/historywriter.h"
+
+#include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <csignal>
+#include <cstdio>
+#include <unistd.h>
+
+namespace memhist::cli {
+
+namespace {
+
+const CommandHelp help {
+    QStringLiteral("record"),
+    QStringLiteral("-o OUT.memhist [--max-instructions N] [--keep-log FILE] [--with-exec] -- PROGRAM [ARGS...]"),
+    QStringLiteral("Run PROGRAM under Valgrind Lackey and store its memory accesses in a new memhist database,\n"
+                   "streaming the trace through a pipe (no log file unless --keep-log). The program's stdin,\n"
+                   "stdout and stderr are memhist's; memhist's own messages go to stderr. Ctrl-C or\n"
+                   "--max-instructions stops the program and keeps what was recorded. Exit status 0 once the\n"
+                   "database is complete, whatever the program's own exit status (printed); 1 when valgrind\n"
+                   "or the program cannot run; 2 on a usage error."),
+};
+
+// A progress line on stderr, only for a person watching a terminal.
+class ProgressLine
+{
+public:
+    ProgressLine()
+        : m_enabled(isatty(fileno(stderr)) != 0)
+    { }
+    ~ProgressLine() { clear(); }
+
+    void show(const RecordProgress &progress)
+    {
+        if (!m_enabled)
+            return;
+        const qint64 rate = progress.seconds > 0 ? qint64(double(progress.accesses) / progress.seconds) : 0;
+        writeErr(QStringLiteral("\r\033[Krecording: %1 instructions, %2 accesses, %3 accesses/s")
+                     .arg(progress.instructions)
+                     .arg(progress.accesses)
+                     .arg(rate));
+        m_shown = true;
+    }
+    void clear()
+    {
+        if (m_shown)
+            writeErr(QStringLiteral("\r\033[K"));
+        m_shown = false;
+    }
+
+private:
+    bool m_enabled = false;
+    bool m_shown = false;
+};
+
+void onInterrupt(int)
+{
+    LackeyRecorder::requestStop();
+}
+
+// Ctrl-C stops the recording (the database is then finished with what was recorded); a second
+// Ctrl-C, while the database is being finished, ends memhist at once (SA_RESETHAND).
+class InterruptHandler
+{
+public:
+    InterruptHandler()
+    {
+        LackeyRecorder::clearStopRequest();
+        struct sigaction action
+        {
+        };
+        action.sa_handler = onInterrupt;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_RESETHAND;
+        sigaction(SIGINT, &action, &m_previous);
+    }
+    ~InterruptHandler() { sigaction(SIGINT, &m_previous, nullptr); }
+
+private:
+    struct sigaction m_previous
+    {
+    };
+};
+
+QString shellJoin(const QStringList &words)
+{
+    QStringList quoted;
+    for (const QString &word : words) {
+        const bool plain = !word.isEmpty() && std::all_of(word.begin(), word.end(), [](QChar c) {
+            return c.isLetterOrNumber() || QStringLiteral("-_./=:,+@%").contains(c);
+        });
+        quoted << (plain ? word : u'\'' + QString(word).replace(u'\'', QStringLiteral("'\\''")) + u'\'');
+    }
+    return quoted.join(u' ');
+}
+
+} // namespace
+
+int runRecord(const QStringList &arguments)
+{
+    // Everything after "--" is the program's, even "--help": only what comes before is ours.
+    const qsizetype separator = arguments.indexOf(QStringLiteral("--"));
+    const QStringList own = separator < 0 ? arguments : arguments.first(separator);
+    const QStringList command = separator < 0 ? QStringList() : arguments.sliced(separator + 1);
+
+    QCommandLineParser parser;
+    const QCommandLineOption outputOption({ QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("The database to write."), QStringLiteral("OUT.memhist"));
+    const QCommandLineOption maxOption(QStringLiteral("max-instructions"),
+        QStringLiteral("Stop the program after N instructions and keep what was recorded."), QStringLiteral("N"));
+    const QCommandLineOption keepLogOption(QStringLiteral("keep-log"),
+        QStringLiteral("Also save valgrind's raw Lackey log to FILE (memhist import reads it back)."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption withExecOption(
+        QStringLiteral("with-exec"), QStringLiteral("Also store instruction fetches as execute (x) accesses."));
+    parser.addOption(outputOption);
+    parser.addOption(maxOption);
+    parser.addOption(keepLogOption);
+    parser.addOption(withExecOption);
+    parser.addPositionalArgument(QStringLiteral("PROGRAM"),
+        QStringLiteral("The program to run, after --, with its arguments."), QStringLiteral("-- PROGRAM [ARGS...]"));
+    // Without "--", the first argument that is not an option starts the program's command line.
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
+    if (const auto status = parseCommandLine(parser, own, help))
+        return *status;
+    QStringList program = command;
+    if (separator < 0)
+        program = parser.positionalArguments();
+    else if (!parser.positionalArguments().isEmpty())
+        return usageError(help.name,
+            QStringLiteral("unexpected argument '%1' before -- (the program goes after --)")
+                .arg(parser.positionalArguments().constFirst()));
+    if (program.isEmpty())
+        return usageError(help.name, QStringLiteral("missing the program to record (-- PROGRAM [ARGS...])"));
+    if (!parser.isSet(outputOption) || parser.value(outputOption).isEmpty())
+        return usageError(help.name, QStringLiteral("missing the output database (-o OUT.memhist)"));
+    const QString output = parser.value(outputOption);
+
+    RecordOptions options;
+    if (parser.isSet(maxOption)) {
+        const QString text = parser.value(maxOption);
+        bool ok = false;
+        const qint64 value = text.startsWith(QStringLiteral("0x"), Qt::CaseInsensitive)
+            ? text.sliced(2).toLongLong(&ok, 16)
+            : text.toLongLong(&ok, 10);
+        if (!ok || value < 1)
+            return usageError(help.name,
+                QStringLiteral("--max-instructions: '%1' is not a number of instructions (at least 1)").arg(text));
+        options.maxInstructions = value;
+    }
+    options.keepLogPath = parser.value(keepLogOption);
+    if (!options.keepLogPath.isEmpty()
+        && QFileInfo(options.keepLogPath).absoluteFilePath() == QFileInfo(output).absoluteFilePath())
+        return usageError(help.name, QStringLiteral("--keep-log and -o name the same file"));
+    options.withExecute = parser.isSet(withExecOption);
+    options.program = program.constFirst();
+    options.arguments = program.mid(1);
+
+    options.valgrind = LackeyRecorder::findValgrind();
+    if (options.valgrind.isEmpty())
+        return inputError(QStringLiteral("memhist record: valgrind not found (install Debian's valgrind package)"));
+    // Valgrind would say so too, but only after starting; this names the cause plainly.
+    if (options.program.contains(u'/')) {
+        const QFileInfo info(options.program);
+        if (!info.exists())
+            return inputError(QStringLiteral("memhist record: %1: No such file or directory").arg(options.program));
+        if (!info.isFile() || !info.isExecutable())
+            return inputError(QStringLiteral("memhist record: %1: not an executable file").arg(options.program));
+    } else if (QStandardPaths::findExecutable(options.program).isEmpty()) {
+        return inputError(QStringLiteral("memhist record: %1: command not found").arg(options.program));
+    }
+
+    QElapsedTimer timer;
+    timer.start();
+    HistoryWriter writer(output);
+    if (!writer.open())
+        return inputError(writer.errorString());
+    writer.setSources({ { QStringLiteral("lackey"), shellJoin(program) } });
+    writer.setMetaValue(QStringLiteral("recorded with"),
+        QStringLiteral("valgrind --tool=lackey --trace-mem=yes -- ") + shellJoin(program));
+
+    RecordReport report;
+    QString error;
+    bool ok = false;
+    // Installed until the database is finished: a Ctrl-C that comes late must not leave the
+    // temporary file behind.
+    InterruptHandler interruptHandler;
+    {
+        ProgressLine progressLine;
+        ok = LackeyRecorder().record(
+            writer, options, &report, &error, [&](const RecordProgress &progress) { progressLine.show(progress); });
+    }
+    if (!ok) {
+        writer.cancel();
+        return inputError(QStringLiteral("memhist record: ") + error);
+    }
+
+    QString outcome;
+    switch (report.end) {
+    case RecordEnd::ProgramExited:
+        outcome = report.programCrashed ? QStringLiteral("program killed by signal %1").arg(report.exitStatus)
+                                        : QStringLiteral("program exited with status %1").arg(report.exitStatus);
+        break;
+    case RecordEnd::InstructionLimit:
+        outcome = QStringLiteral("stopped the program after %1 instructions (--max-instructions)")
+                      .arg(report.import.instructions);
+        break;
+    case RecordEnd::Interrupted:
+        outcome
+            = QStringLiteral("interrupted: stopped the program after %1 instructions").arg(report.import.instructions);
+        break;
+    }
+    writer.setMetaValue(QStringLiteral("program end"), outcome);
+    for (auto it = report.import.skipped.cbegin(); it != report.import.skipped.cend(); ++it)
+        writer.setMetaValue(QStringLiteral("skipped: ") + it.key(), QString::number(it.value()));
+    if (!writer.finish())
+        return inputError(writer.errorString());
+
+    for (const QString &warning : std::as_const(report.import.warnings))
+        writeErr(QStringLiteral("memhist record: warning: ") + warning + u'\n');
+    const double seconds = double(timer.nsecsElapsed()) / 1e9;
+    const WriterStats &stats = writer.stats();
+    const QString transitions = stats.firstTransition
+        ? QStringLiteral("transitions %1..%2").arg(stats.firstTransition->value).arg(stats.lastTransition->value)
+        : QStringLiteral("no transitions");
+    // One multi-argument arg(): chained calls would rescan a file name holding "%4".
+    writeErr(QStringLiteral("memhist record: %1; recorded %2 instructions, %3 accesses (%4 reads, %5 writes, %6 "
+                            "executes; %7) into %8: %9 slices, ")
+                 .arg(outcome, QString::number(report.import.instructions), QString::number(stats.accesses),
+                     QString::number(stats.reads), QString::number(stats.writes), QString::number(stats.executes),
+                     transitions, output, QString::number(stats.slices))
+        + QStringLiteral("%1 chunks, %2 s\n").arg(QString::number(stats.chunks), QString::number(seconds, 'f', 3)));
+    return ExitSuccess;
+}
+
+} // namespace memhist::cli

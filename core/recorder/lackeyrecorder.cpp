@@ -1,0 +1,250 @@
+#include "lackeyrecorder.h"
+
+#include "importers/accesssink.h"
+#include "importers/lackeyparser.h"
+#include "writer/historywriter.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+#include <vector>
+
+namespace memhist {
+
+namespace {
+
+// Set from a signal handler: a lock-free atomic is async-signal-safe.
+std::atomic<bool> stopRequested { false };
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+constexpr qsizetype readSize = 1 << 20;
+// How long a poll() waits before looking at the stop request and the progress again.
+constexpr int pollMilliseconds = 100;
+constexpr qint64 progressIntervalNs = 250'000'000;
+constexpr qsizetype keptValgrindMessages = 20;
+
+// Both ends of a pipe, closed on scope exit unless released.
+struct Pipe
+{
+    int read = -1;
+    int write = -1;
+    ~Pipe()
+    {
+        closeRead();
+        closeWrite();
+    }
+    void closeRead()
+    {
+        if (read >= 0)
+            ::close(read);
+        read = -1;
+    }
+    void closeWrite()
+    {
+        if (write >= 0)
+            ::close(write);
+        write = -1;
+    }
+};
+
+} // namespace
+
+QString LackeyRecorder::findValgrind()
+{
+    return QStandardPaths::findExecutable(QStringLiteral("valgrind"));
+}
+
+void LackeyRecorder::requestStop()
+{
+    stopRequested.store(true, std::memory_order_relaxed);
+}
+
+void LackeyRecorder::clearStopRequest()
+{
+    stopRequested.store(false, std::memory_order_relaxed);
+}
+
+bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options, RecordReport *report, QString *error,
+    const RecordProgressCallback &progress)
+{
+    *report = {};
+    QElapsedTimer timer;
+    timer.start();
+
+    QFile keptLog(options.keepLogPath);
+    if (!options.keepLogPath.isEmpty() && !keptLog.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+        *error = options.keepLogPath + QStringLiteral(": cannot write: ") + keptLog.errorString();
+        return false;
+    }
+
+    // The trace goes through a pipe whose write end valgrind inherits (--log-fd): nothing is
+    // written to disk, and the end of the pipe is the end of the trace. Both ends are close-on-exec;
+    // only the child clears it on the write end, after fork, so no other child inherits it.
+    Pipe pipe;
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) {
+        *error = QStringLiteral("cannot create a pipe: ") + QString::fromLocal8Bit(std::strerror(errno));
+        return false;
+    }
+    pipe.read = fds[0];
+    pipe.write = fds[1];
+#ifdef F_SETPIPE_SZ
+    // A larger pipe means fewer context switches between valgrind and us; the default is 64 KiB.
+    ::fcntl(pipe.write, F_SETPIPE_SZ, 1 << 20);
+#endif
+
+    const QString logName = QStringLiteral("valgrind log of %1").arg(options.program);
+    WriterSink sink(writer);
+    ImportOptions importOptions;
+    importOptions.withExecute = options.withExecute;
+    LackeyParser parser(logName, sink, importOptions);
+    parser.setInstructionLimit(options.maxInstructions);
+    parser.setMessageHandler([report](QByteArrayView line) {
+        if (report->lastValgrindMessages.size() == keptValgrindMessages)
+            report->lastValgrindMessages.removeFirst();
+        report->lastValgrindMessages << QString::fromLocal8Bit(line);
+    });
+
+    QProcess valgrind;
+    valgrind.setProgram(options.valgrind);
+    valgrind.setArguments(QStringList { QStringLiteral("--tool=lackey"), QStringLiteral("--trace-mem=yes"),
+                              QStringLiteral("--log-fd=%1").arg(pipe.write), options.program }
+        + options.arguments);
+    valgrind.setProcessChannelMode(QProcess::ForwardedChannels);
+    valgrind.setInputChannelMode(QProcess::ForwardedInputChannel);
+    const int childLogFd = pipe.write;
+    valgrind.setChildProcessModifier([childLogFd] { ::fcntl(childLogFd, F_SETFD, 0); });
+    valgrind.start();
+    if (!valgrind.waitForStarted(-1)) {
+        *error = QStringLiteral("cannot run %1: %2").arg(options.valgrind, valgrind.errorString());
+        return false;
+    }
+    // Our copy of the write end must go, or the pipe would never report the end of the trace.
+    pipe.closeWrite();
+
+    const auto stopValgrind = [&] {
+        if (valgrind.state() != QProcess::NotRunning) {
+            valgrind.kill();
+            valgrind.waitForFinished(-1);
+        }
+    };
+    const auto fail = [&](const QString &message) {
+        stopValgrind();
+        parser.fillReport(&report->import);
+        *error = message;
+        return false;
+    };
+    const auto keep = [&](const char *data, qsizetype size) {
+        return !keptLog.isOpen() || size == 0 || keptLog.write(data, size) == size;
+    };
+    const QString keepError = QStringLiteral("%1: cannot write: %2");
+
+    std::vector<char> buffer(size_t(readSize + LackeyParser::maxLineLength));
+    char *const data = buffer.data();
+    qsizetype filled = 0;
+    qint64 lastProgress = 0;
+    bool atEnd = false;
+    bool valgrindFinished = false;
+    while (!atEnd) {
+        if (stopRequested.load(std::memory_order_relaxed)) {
+            report->end = RecordEnd::Interrupted;
+            break;
+        }
+        if (progress && timer.nsecsElapsed() - lastProgress >= progressIntervalNs) {
+            lastProgress = timer.nsecsElapsed();
+            progress({ parser.instructions(), parser.accesses(), double(lastProgress) / 1e9 });
+        }
+        pollfd pfd { pipe.read, POLLIN, 0 };
+        const int ready = ::poll(&pfd, 1, pollMilliseconds);
+        if (ready < 0 && errno != EINTR)
+            return fail(
+                QStringLiteral("cannot read the valgrind log: ") + QString::fromLocal8Bit(std::strerror(errno)));
+        if (ready <= 0) {
+            // A child of the program that valgrind does not trace may hold the pipe open after
+            // valgrind has ended: once valgrind is gone, what the pipe holds now is all there is.
+            if (!valgrindFinished && valgrind.waitForFinished(0)) {
+                valgrindFinished = true;
+                ::fcntl(pipe.read, F_SETFL, ::fcntl(pipe.read, F_GETFL) | O_NONBLOCK);
+            } else if (valgrindFinished) {
+                atEnd = true;
+            }
+            continue;
+        }
+        const ssize_t n = ::read(pipe.read, data + filled, buffer.size() - size_t(filled));
+        if (n < 0) {
+            if (errno == EINTR || errno == EAGAIN)
+                continue;
+            return fail(
+                QStringLiteral("cannot read the valgrind log: ") + QString::fromLocal8Bit(std::strerror(errno)));
+        }
+        if (n == 0) {
+            atEnd = true;
+            break;
+        }
+        filled += n;
+        const qsizetype consumed = parser.parse(data, filled);
+        if (consumed < 0)
+            return fail(parser.errorString());
+        if (!keep(data, consumed))
+            return fail(keepError.arg(options.keepLogPath, keptLog.errorString()));
+        filled -= consumed;
+        std::memmove(data, data + consumed, size_t(filled));
+        if (parser.stopped()) {
+            report->end = RecordEnd::InstructionLimit;
+            break;
+        }
+    }
+
+    if (atEnd) {
+        // The log's last line, if valgrind was cut off before its newline, is treated as an import
+        // of the kept log would treat it, and kept too, so that both agree.
+        if (!keep(data, filled))
+            return fail(keepError.arg(options.keepLogPath, keptLog.errorString()));
+        if (!parser.finish(QByteArrayView(data, filled), false))
+            return fail(parser.errorString());
+        if (parser.stopped())
+            report->end = RecordEnd::InstructionLimit;
+    }
+    if (report->end != RecordEnd::ProgramExited)
+        stopValgrind();
+    else
+        valgrind.waitForFinished(-1);
+    parser.fillReport(&report->import);
+    if (report->end != RecordEnd::ProgramExited) {
+        // The early end is the user's choice, not a cut trace: drop the parser's guesses about it.
+        report->import.warnings.clear();
+    }
+    report->programCrashed = valgrind.exitStatus() == QProcess::CrashExit;
+    // For a crash, QProcess's exit code on Unix is the number of the signal that ended the process.
+    report->exitStatus = valgrind.exitCode();
+
+    if (keptLog.isOpen() && !keptLog.flush())
+        return fail(keepError.arg(options.keepLogPath, keptLog.errorString()));
+    keptLog.close();
+
+    if (report->end == RecordEnd::ProgramExited && parser.instructions() == 0) {
+        QString message = report->programCrashed
+            ? QStringLiteral("valgrind could not run %1 (valgrind was killed by signal %2 before the first "
+                             "instruction)")
+                  .arg(options.program)
+                  .arg(report->exitStatus)
+            : QStringLiteral("valgrind could not run %1 (valgrind exited with status %2 before the first "
+                             "instruction)")
+                  .arg(options.program)
+                  .arg(report->exitStatus);
+        for (const QString &line : std::as_const(report->lastValgrindMessages))
+            message += u'\n' + line;
+        *error = message;
+        return false;
+    }
+    return true;
+}
+
+} // namespace memhist

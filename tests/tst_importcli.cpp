@@ -1,0 +1,164 @@
+// `memhist import` of Lackey logs and Tenet traces through the real binary (DESIGN.md §3): formats
+// recognised by content, the summary and skipped lines it prints, warnings for traces that end
+// early, exit status 1 and nothing at the output path for a broken trace.
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct RunResult
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+RunResult run(const QStringList &arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(MEMHIST_CLI_PATH), arguments);
+    if (!process.waitForFinished(120'000))
+        return {};
+    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
+        process.readAllStandardError() };
+}
+
+QString data(const QString &name)
+{
+    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/") + name;
+}
+
+} // namespace
+
+class TestImportCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void imports_data();
+    void imports();
+    void brokenTrace_data();
+    void brokenTrace();
+
+private:
+    QString write(const QString &name, const QByteArray &content);
+    QTemporaryDir m_dir;
+};
+
+QString TestImportCli::write(const QString &name, const QByteArray &content)
+{
+    const QString path = m_dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(content) != content.size())
+        qFatal("cannot write %s", qPrintable(path));
+    return path;
+}
+
+void TestImportCli::imports_data()
+{
+    QTest::addColumn<QStringList>("traces"); // relative to tests/data, or written by the test when "cut"
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<QString>("summary"); // the start of stdout's first line, up to " into"
+    QTest::addColumn<QString>("skipped"); // stdout's second line, empty for none
+    QTest::addColumn<QString>("warnings"); // stderr; FILE stands for the written trace
+
+    QTest::newRow("lackey, gzipped, recognised")
+        << QStringList { QStringLiteral("lackey/true.tiny.lackey.gz") } << QStringList()
+        << QStringLiteral("imported 41797 accesses (30027 reads, 11770 "
+                          "writes, 0 executes; transitions 1..131062)")
+        << QStringLiteral("skipped: 25 valgrind messages") << QString();
+    QTest::newRow("lackey noisy, --format lackey, --with-exec")
+        << QStringList { QStringLiteral("lackey/echo_verbose_logfd1.noisy.lackey.gz") }
+        << QStringList { QStringLiteral("--format"), QStringLiteral("lackey"), QStringLiteral("--with-exec") }
+        << QStringLiteral("imported 413053 accesses (72826 reads, 31723 writes, 308504 executes; transitions "
+                          "0..308503)")
+        << QStringLiteral("skipped: 1 other lines (program output), 64 valgrind messages") << QString();
+    QTest::newRow("tenet, recognised") << QStringList { QStringLiteral("tenet/boombox.trace.0.log") } << QStringList()
+                                       << QStringLiteral("imported 1539 accesses (969 reads, 570 writes, 0 executes; "
+                                                         "transitions 0..2161)")
+                                       << QString() << QString();
+    // The tenet trace starts at transition 131068, after the 131068 instructions of the Lackey log.
+    QTest::newRow("lackey then tenet: transitions continue")
+        << QStringList { QStringLiteral("lackey/true.tiny.lackey"), QStringLiteral("tenet/boombox.trace.0.log") }
+        << QStringList()
+        << QStringLiteral("imported 43336 accesses (30996 reads, 12340 writes, 0 executes; transitions 1..133229)")
+        << QStringLiteral("skipped: 25 valgrind messages") << QString();
+    QTest::newRow("cut last line warns") << QStringList { QStringLiteral("cut") } << QStringList()
+                                         << QStringLiteral("imported 1 accesses (1 reads, 0 writes, 0 executes; "
+                                                           "transitions 0..0)")
+                                         << QStringLiteral("skipped: 1 cut last lines")
+                                         << QStringLiteral("memhist import: warning: FILE:3: the last line is cut (\" "
+                                                           "S 1fff0006\"): the trace ends early (was the tracer "
+                                                           "killed?); imported the complete lines before it\n");
+}
+
+void TestImportCli::imports()
+{
+    QFETCH(QStringList, traces);
+    QFETCH(QStringList, options);
+    QFETCH(QString, summary);
+    QFETCH(QString, skipped);
+    QFETCH(QString, warnings);
+
+    const QString cut = write(QStringLiteral("cut.lackey"), "I  00001000,3\n L 2000,8\n S 1fff0006");
+    for (QString &trace : traces)
+        trace = trace == QLatin1String("cut") ? cut : data(trace);
+    const QString output = m_dir.filePath(QStringLiteral("out.memhist"));
+    const RunResult result = run(
+        QStringList { QStringLiteral("import") } + traces + QStringList { QStringLiteral("-o"), output } + options);
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+    const QStringList lines = QString::fromUtf8(result.out).split(u'\n');
+    QVERIFY2(lines[0].startsWith(summary + QStringLiteral(" into ") + output), qPrintable(lines[0]));
+    QCOMPARE(lines.value(1), skipped);
+    // Other engineers' debug lines aside, stderr holds the warnings.
+    QString err;
+    for (const QString &line : QString::fromUtf8(result.err).split(u'\n', Qt::SkipEmptyParts))
+        if (line.startsWith(QStringLiteral("memhist")))
+            err += line + u'\n';
+    QCOMPARE(err, QString(warnings).replace(QStringLiteral("FILE"), cut));
+
+    const RunResult check = run({ QStringLiteral("check"), output });
+    QVERIFY2(check.exitCode == 0, check.err.constData());
+}
+
+void TestImportCli::brokenTrace_data()
+{
+    QTest::addColumn<QByteArray>("content");
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<QString>("expected"); // FILE stands for the trace
+
+    QTest::newRow("lackey: malformed line in the middle")
+        << QByteArray("I  00001000,3\n L 2000,8\n L 7ff0zz,8\nI  00001003,2\n") << QStringList()
+        << QStringLiteral("FILE:3: malformed Lackey line \" L 7ff0zz,8\": '7ff0zz' is not a hexadecimal address\n");
+    QTest::newRow("tenet: malformed field")
+        << QByteArray("rip=0x1000,rsp=0x2000\nrip=0x1004,mw=0x2000:001\n") << QStringList()
+        << QStringLiteral("FILE:2: field 2 'mw=0x2000:001': odd number of hex "
+                          "digits (3) in the bytes\n");
+    QTest::newRow("binary junk named as lackey")
+        << QByteArray("\x7f"
+                      "ELF\x02\x01\x01\0\0\0\n",
+               12)
+        << QStringList { QStringLiteral("--format"), QStringLiteral("lackey") }
+        << QStringLiteral("FILE:1: binary data (a NUL byte), not a Lackey trace\n");
+}
+
+void TestImportCli::brokenTrace()
+{
+    QFETCH(QByteArray, content);
+    QFETCH(QStringList, options);
+    QFETCH(QString, expected);
+    const QString trace = write(QStringLiteral("broken.trace"), content);
+    const QString output = m_dir.filePath(QStringLiteral("broken.memhist"));
+    const RunResult result
+        = run(QStringList { QStringLiteral("import"), trace, QStringLiteral("-o"), output } + options);
+    QCOMPARE(result.exitCode, 1);
+    QCOMPARE(QString::fromUtf8(result.err), expected.replace(QStringLiteral("FILE"), trace));
+    QCOMPARE(result.out, QByteArray());
+    QVERIFY(QDir(m_dir.path()).entryList({ QStringLiteral("broken.memhist*") }, QDir::Files | QDir::Hidden).isEmpty());
+}
+
+QTEST_GUILESS_MAIN(TestImportCli)
+#include "tst_importcli.moc"
