@@ -1,0 +1,447 @@
+// QueryPanel: typed queries give the command line's rows, bad input gives a message and no query,
+// and Export writes the complete result set byte for byte as `memhist export`.
+#include "query/querypanel.h"
+#include "query/resultsmodel.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace memhist;
+
+namespace {
+
+QByteArray runCli(const QStringList &arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(MEMHIST_CLI_PATH), arguments);
+    if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        qWarning() << "memhist" << arguments << "failed:" << process.readAllStandardError();
+        return {};
+    }
+    return process.readAllStandardOutput();
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// The table as the command line's CSV, read through the model's display text.
+QByteArray tableAsCsv(const ResultsModel &model)
+{
+    QByteArray text = "rowid,transition,operation,address,linear,size\n";
+    for (int row = 0; row < model.rowCount(); ++row) {
+        QStringList fields;
+        for (int column = ResultsModel::RowIdColumn; column <= ResultsModel::SizeColumn; ++column)
+            fields << model.index(row, column).data().toString();
+        text += fields.join(u',').toLatin1() + '\n';
+    }
+    return text;
+}
+
+// Waits for the model's last page (small histories fit in one page of 500).
+bool waitUntilExhausted(ResultsModel *model)
+{
+    QSignalSpy spy(model, &ResultsModel::pageLoaded);
+    return model->isExhausted() || spy.wait(10000);
+}
+
+} // namespace
+
+class TestQueryPanel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+
+    void setHistoryRunsTheDefaultQuery();
+    void typedQueryMatchesCommandLine_data();
+    void typedQueryMatchesCommandLine();
+    void badInputShowsMessageAndRunsNothing_data();
+    void badInputShowsMessageAndRunsNothing();
+    void runQueryFillsTheInputs();
+    void currentRowSelectsAccess();
+    void scrollingToTheEndLoadsEveryRowOnce();
+    void exportMatchesCommandLine_data();
+    void exportMatchesCommandLine();
+    void exportToUnwritablePathFails();
+    void cancelledExportLeavesNoFile();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_small;
+    QString m_example;
+};
+
+void TestQueryPanel::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_small = m_dir.filePath(QStringLiteral("small.memhist"));
+    m_example = m_dir.filePath(QStringLiteral("true.memhist"));
+    QVERIFY(!runCli({ QStringLiteral("import"), QStringLiteral(MEMHIST_TEST_DATA_DIR "/csv/small.csv"),
+                        QStringLiteral("-o"), m_small })
+                 .isEmpty());
+    // The bundled example: 41,797 accesses, far more than one page, for the export.
+    QVERIFY(
+        !runCli({ QStringLiteral("import"), QStringLiteral(MEMHIST_TEST_DATA_DIR "/../../resources/examples/true.csv"),
+                    QStringLiteral("-o"), m_example })
+             .isEmpty());
+}
+
+void TestQueryPanel::setHistoryRunsTheDefaultQuery()
+{
+    QueryPanel panel;
+    QSignalSpy resultsSpy(&panel, &QueryPanel::resultsChanged);
+    panel.setHistory(m_small);
+    QCOMPARE(resultsSpy.size(), 1); // the new query starts empty
+    QVERIFY(resultsSpy.at(0).at(0).value<QList<Access>>().isEmpty());
+    QVERIFY(waitUntilExhausted(panel.resultsModel()));
+    QCOMPARE(resultsSpy.size(), 2);
+    QCOMPARE(resultsSpy.at(1).at(0).value<QList<Access>>().size(), 15);
+    QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(), QStringLiteral("15 rows loaded (all)"));
+    QVERIFY(panel.exportAction()->isEnabled());
+}
+
+void TestQueryPanel::typedQueryMatchesCommandLine_data()
+{
+    QTest::addColumn<QString>("transition");
+    QTest::addColumn<QString>("first");
+    QTest::addColumn<QString>("last");
+    QTest::addColumn<bool>("backward");
+    QTest::addColumn<QString>("ops");
+    QTest::addColumn<QStringList>("cliOptions");
+    QTest::addColumn<int>("rows");
+
+    QTest::newRow("forward from 3 over 0x601000..0x601fff")
+        << QStringLiteral("3") << QStringLiteral("0x601000") << QStringLiteral("0x601fff") << false
+        << QStringLiteral("rw")
+        << QStringList { QStringLiteral("--at"), QStringLiteral("3"), QStringLiteral("--from"),
+               QStringLiteral("0x601000"), QStringLiteral("--to"), QStringLiteral("0x601fff") }
+        << 5;
+    QTest::newRow("backward from 12, every address, reads and writes")
+        << QStringLiteral("12") << QString() << QString() << true << QStringLiteral("rw")
+        << QStringList { QStringLiteral("--backward"), QStringLiteral("--at"), QStringLiteral("12") } << 15;
+    QTest::newRow("backward from the end (T empty), decimal range, rwx")
+        << QString() << QStringLiteral("4198400") << QStringLiteral("6295559") << true << QStringLiteral("rwx")
+        << QStringList { QStringLiteral("--backward"), QStringLiteral("--from"), QStringLiteral("4198400"),
+               QStringLiteral("--to"), QStringLiteral("6295559"), QStringLiteral("--ops"), QStringLiteral("rwx") }
+        << 10;
+    QTest::newRow("forward from 0x5, executes only")
+        << QStringLiteral("0x5") << QString() << QString() << false << QStringLiteral("x")
+        << QStringList { QStringLiteral("--at"), QStringLiteral("0x5"), QStringLiteral("--ops"), QStringLiteral("x") }
+        << 2;
+}
+
+void TestQueryPanel::typedQueryMatchesCommandLine()
+{
+    QFETCH(QString, transition);
+    QFETCH(QString, first);
+    QFETCH(QString, last);
+    QFETCH(bool, backward);
+    QFETCH(QString, ops);
+    QFETCH(QStringList, cliOptions);
+    QFETCH(int, rows);
+
+    QueryPanel panel;
+    panel.resize(800, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setHistory(m_small);
+    QVERIFY(waitUntilExhausted(panel.resultsModel()));
+
+    const auto type = [&](const QString &name, const QString &text) {
+        auto *edit = panel.findChild<QLineEdit *>(name);
+        QVERIFY(edit);
+        edit->selectAll();
+        QTest::keyClick(edit, Qt::Key_Backspace);
+        QTest::keyClicks(edit, text);
+        QCOMPARE(edit->text(), text);
+    };
+    type(QStringLiteral("transitionEdit"), transition);
+    type(QStringLiteral("firstAddressEdit"), first);
+    type(QStringLiteral("lastAddressEdit"), last);
+    auto *direction = panel.findChild<QComboBox *>(QStringLiteral("directionCombo"));
+    direction->setFocus();
+    QTest::keyClick(direction, backward ? Qt::Key_Down : Qt::Key_Up);
+    QCOMPARE(direction->currentIndex(), backward ? 1 : 0);
+    const auto setOperation = [&](const QString &name, bool on) {
+        auto *box = panel.findChild<QCheckBox *>(name);
+        if (box->isChecked() != on)
+            QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(6, box->height() / 2));
+        QCOMPARE(box->isChecked(), on);
+    };
+    setOperation(QStringLiteral("readsCheck"), ops.contains(u'r'));
+    setOperation(QStringLiteral("writesCheck"), ops.contains(u'w'));
+    setOperation(QStringLiteral("executesCheck"), ops.contains(u'x'));
+
+    QSignalSpy resultsSpy(&panel, &QueryPanel::resultsChanged);
+    QTest::mouseClick(panel.findChild<QPushButton *>(QStringLiteral("runButton")), Qt::LeftButton);
+    QCOMPARE(resultsSpy.size(), 1);
+    QVERIFY(resultsSpy.wait());
+    QCOMPARE(resultsSpy.size(), 2);
+    QCOMPARE(resultsSpy.at(1).at(0).value<QList<Access>>().size(), rows);
+    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("inputErrorLabel"))->isHidden());
+
+    ResultsModel *model = panel.resultsModel();
+    QVERIFY(model->isExhausted());
+    QCOMPARE(model->rowCount(), rows);
+    const QByteArray cli = runCli(QStringList { QStringLiteral("query"), m_small, QStringLiteral("--format"),
+                                      QStringLiteral("csv"), QStringLiteral("--limit"), QStringLiteral("1000") }
+        + cliOptions);
+    QCOMPARE(tableAsCsv(*model), cli);
+    QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(),
+        QStringLiteral("%1 rows loaded (all)").arg(rows));
+}
+
+void TestQueryPanel::badInputShowsMessageAndRunsNothing_data()
+{
+    QTest::addColumn<QString>("transition");
+    QTest::addColumn<QString>("first");
+    QTest::addColumn<QString>("last");
+    QTest::addColumn<bool>("noOperations");
+    QTest::addColumn<QString>("message");
+
+    QTest::newRow("A greater than B") << QString() << QStringLiteral("0x2000") << QStringLiteral("4096") << false
+                                      << QStringLiteral(
+                                             "The first address 0x2000 is greater than the last address 0x1000");
+    QTest::newRow("T not a number") << QStringLiteral("12a") << QString() << QString() << false
+                                    << QStringLiteral(
+                                           "Transition: '12a' is not a number (decimal or 0x hex, up to 64 bits)");
+    QTest::newRow("B beyond 64 bits") << QString() << QString() << QStringLiteral("0x10000000000000000") << false
+                                      << QStringLiteral(
+                                             "Last address: '0x10000000000000000' is not a number (decimal or "
+                                             "0x hex, up to 64 bits)");
+    QTest::newRow("negative A") << QString() << QStringLiteral("-1") << QString() << false
+                                << QStringLiteral(
+                                       "First address: '-1' is not a number (decimal or 0x hex, up to 64 bits)");
+    QTest::newRow("no operation") << QString() << QString() << QString() << true
+                                  << QStringLiteral("Select at least one operation (reads, writes or executes)");
+}
+
+void TestQueryPanel::badInputShowsMessageAndRunsNothing()
+{
+    QFETCH(QString, transition);
+    QFETCH(QString, first);
+    QFETCH(QString, last);
+    QFETCH(bool, noOperations);
+    QFETCH(QString, message);
+
+    QueryPanel panel;
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setHistory(m_small);
+    QVERIFY(waitUntilExhausted(panel.resultsModel()));
+    const HalfAxisQuery before = panel.currentQuery();
+
+    panel.findChild<QLineEdit *>(QStringLiteral("transitionEdit"))->setText(transition);
+    panel.findChild<QLineEdit *>(QStringLiteral("firstAddressEdit"))->setText(first);
+    auto *lastEdit = panel.findChild<QLineEdit *>(QStringLiteral("lastAddressEdit"));
+    lastEdit->setText(last);
+    if (noOperations) {
+        panel.findChild<QCheckBox *>(QStringLiteral("readsCheck"))->setChecked(false);
+        panel.findChild<QCheckBox *>(QStringLiteral("writesCheck"))->setChecked(false);
+        panel.findChild<QCheckBox *>(QStringLiteral("executesCheck"))->setChecked(false);
+    }
+    QSignalSpy resultsSpy(&panel, &QueryPanel::resultsChanged);
+    QTest::keyClick(lastEdit, Qt::Key_Return); // Return runs like the button
+    auto *error = panel.findChild<QLabel *>(QStringLiteral("inputErrorLabel"));
+    QVERIFY(error->isVisible());
+    QCOMPARE(error->text(), message);
+    QCOMPARE(resultsSpy.size(), 0);
+    QCOMPARE(panel.resultsModel()->rowCount(), 15); // the previous results stay
+    QCOMPARE(panel.currentQuery().first, before.first);
+    QCOMPARE(panel.currentQuery().operations, before.operations);
+}
+
+void TestQueryPanel::runQueryFillsTheInputs()
+{
+    QueryPanel panel;
+    panel.setHistory(m_small);
+    HalfAxisQuery query;
+    query.direction = Direction::Backward;
+    query.at = Transition { 9 };
+    query.first = Address { 0x601000 };
+    query.last = Address { 0x601007 };
+    query.operations = Operations(Operation::Read) | Operation::Execute;
+    QSignalSpy resultsSpy(&panel, &QueryPanel::resultsChanged);
+    panel.runQuery(query);
+    QCOMPARE(panel.findChild<QLineEdit *>(QStringLiteral("transitionEdit"))->text(), QStringLiteral("9"));
+    QCOMPARE(panel.findChild<QLineEdit *>(QStringLiteral("firstAddressEdit"))->text(), QStringLiteral("0x601000"));
+    QCOMPARE(panel.findChild<QLineEdit *>(QStringLiteral("lastAddressEdit"))->text(), QStringLiteral("0x601007"));
+    QCOMPARE(panel.findChild<QComboBox *>(QStringLiteral("directionCombo"))->currentIndex(), 1);
+    QVERIFY(panel.findChild<QCheckBox *>(QStringLiteral("readsCheck"))->isChecked());
+    QVERIFY(!panel.findChild<QCheckBox *>(QStringLiteral("writesCheck"))->isChecked());
+    QVERIFY(panel.findChild<QCheckBox *>(QStringLiteral("executesCheck"))->isChecked());
+    QCOMPARE(panel.currentQuery().at, query.at);
+    QCOMPARE(panel.currentQuery().direction, Direction::Backward);
+    QVERIFY(resultsSpy.wait());
+    // small.csv, backward from 9: the reads 16, 13, 8 and 4 touch 0x601000..0x601007; no fetch does.
+    QList<qint64> rowIds;
+    for (const Access &access : panel.resultsModel()->loadedAccesses())
+        rowIds << access.rowId.value;
+    QCOMPARE(rowIds, (QList<qint64> { 16, 13, 8, 4 }));
+    QCOMPARE(resultsSpy.size(), 2);
+}
+
+void TestQueryPanel::currentRowSelectsAccess()
+{
+    QueryPanel panel;
+    QSignalSpy selectedSpy(&panel, &QueryPanel::accessSelected);
+    panel.setHistory(m_small);
+    QVERIFY(waitUntilExhausted(panel.resultsModel()));
+    auto *view = panel.findChild<QTableView *>(QStringLiteral("resultsView"));
+    view->setCurrentIndex(panel.resultsModel()->index(2, 0));
+    QCOMPARE(selectedSpy.size(), 1);
+    const auto selected = selectedSpy.at(0).at(0).value<std::optional<Access>>();
+    QVERIFY(selected);
+    QCOMPARE(selected->rowId, RowId { 6 });
+    // A new query resets the table: no row is current any more.
+    panel.runQuery(HalfAxisQuery {});
+    QCOMPARE(selectedSpy.size(), 2);
+    QVERIFY(!selectedSpy.at(1).at(0).value<std::optional<Access>>());
+}
+
+void TestQueryPanel::scrollingToTheEndLoadsEveryRowOnce()
+{
+    QueryPanel panel;
+    panel.resize(700, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    ResultsModel *model = panel.resultsModel();
+    QSignalSpy pageSpy(model, &ResultsModel::pageLoaded);
+    HalfAxisQuery backward;
+    backward.direction = Direction::Backward;
+    panel.setHistory(m_example);
+    panel.runQuery(backward);
+    auto *view = panel.findChild<QTableView *>(QStringLiteral("resultsView"));
+    // The user drags the scroll bar to the end again and again: the view asks for more each time.
+    while (!model->isExhausted()) {
+        QVERIFY(pageSpy.wait(10000));
+        view->scrollToBottom();
+    }
+    // 41,797 rows in pages of 500: 83 full pages and a short one.
+    QCOMPARE(model->rowCount(), 41797);
+    QCOMPARE(pageSpy.size(), 84);
+    const QString cli = m_dir.filePath(QStringLiteral("backward.csv"));
+    QVERIFY(!runCli({ QStringLiteral("export"), m_example, QStringLiteral("-o"), cli, QStringLiteral("--backward") })
+                 .isEmpty());
+    QCOMPARE(tableAsCsv(*model), readFile(cli));
+    QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(),
+        QStringLiteral("%1 loaded (all)").arg(QLocale().toString(41797) + QStringLiteral(" rows")));
+}
+
+void TestQueryPanel::exportMatchesCommandLine_data()
+{
+    QTest::addColumn<HalfAxisQuery>("query");
+    QTest::addColumn<QStringList>("cliOptions");
+    QTest::addColumn<int>("rows");
+
+    // true.csv: 30,027 reads and 11,770 writes (resources/examples/README.md).
+    QTest::newRow("every read and write, forward") << HalfAxisQuery {} << QStringList {} << 41797;
+    HalfAxisQuery backward;
+    backward.direction = Direction::Backward;
+    backward.at = Transition { 100000 };
+    backward.operations = Operations(Operation::Write);
+    QTest::newRow("writes backward from 100000")
+        << backward
+        << QStringList { QStringLiteral("--backward"), QStringLiteral("--at"), QStringLiteral("100000"),
+               QStringLiteral("--ops"), QStringLiteral("w") }
+        << -1;
+    HalfAxisQuery window;
+    window.first = Address { 0x1fff000000 };
+    window.last = Address { 0x1fff000fff };
+    window.at = Transition { 50000 };
+    QTest::newRow("stack page from 50000")
+        << window
+        << QStringList { QStringLiteral("--at"), QStringLiteral("50000"), QStringLiteral("--from"),
+               QStringLiteral("0x1fff000000"), QStringLiteral("--to"), QStringLiteral("0x1fff000fff") }
+        << -1;
+}
+
+void TestQueryPanel::exportMatchesCommandLine()
+{
+    QFETCH(HalfAxisQuery, query);
+    QFETCH(QStringList, cliOptions);
+    QFETCH(int, rows);
+
+    QueryPanel panel;
+    panel.setHistory(m_example);
+    panel.runQuery(query);
+    QVERIFY(waitUntilExhausted(panel.resultsModel()) || panel.resultsModel()->rowCount() > 0);
+
+    const QString ours = m_dir.filePath(QStringLiteral("panel.csv"));
+    const QString theirs = m_dir.filePath(QStringLiteral("cli.csv"));
+    QFile::remove(ours);
+    QSignalSpy finishedSpy(&panel, &QueryPanel::exportFinished);
+    panel.exportTo(ours);
+    QVERIFY(panel.isExporting());
+    QVERIFY(!panel.exportAction()->isEnabled());
+    QVERIFY(finishedSpy.wait(30000));
+    QCOMPARE(finishedSpy.size(), 1);
+    QCOMPARE(finishedSpy.at(0).at(0).toBool(), true);
+    QVERIFY(!panel.isExporting());
+    QVERIFY(panel.exportAction()->isEnabled());
+
+    QVERIFY(!runCli(QStringList { QStringLiteral("export"), m_example, QStringLiteral("-o"), theirs } + cliOptions)
+                 .isEmpty());
+    const QByteArray exported = readFile(ours);
+    QCOMPARE(exported, readFile(theirs));
+    const int lines = int(exported.count('\n')) - 1;
+    if (rows >= 0)
+        QCOMPARE(lines, rows);
+    QVERIFY(lines > 0);
+    QCOMPARE(finishedSpy.at(0).at(1).toString(),
+        QStringLiteral("Exported %1 rows to %2").arg(QLocale().toString(lines), ours));
+    // The complete result set, not the loaded page.
+    if (lines > panel.resultsModel()->pageSize())
+        QCOMPARE(panel.resultsModel()->rowCount(), panel.resultsModel()->pageSize());
+}
+
+void TestQueryPanel::exportToUnwritablePathFails()
+{
+    QueryPanel panel;
+    panel.setHistory(m_small);
+    QSignalSpy finishedSpy(&panel, &QueryPanel::exportFinished);
+    const QString path = m_dir.filePath(QStringLiteral("no-such-dir/out.csv"));
+    panel.exportTo(path);
+    QVERIFY(finishedSpy.wait());
+    QCOMPARE(finishedSpy.size(), 1);
+    QCOMPARE(finishedSpy.at(0).at(0).toBool(), false);
+    QVERIFY(finishedSpy.at(0).at(1).toString().startsWith(path + QStringLiteral(": cannot create: ")));
+    QVERIFY(!QFile::exists(path));
+}
+
+void TestQueryPanel::cancelledExportLeavesNoFile()
+{
+    QueryPanel panel;
+    panel.setHistory(m_example);
+    QSignalSpy finishedSpy(&panel, &QueryPanel::exportFinished);
+    const QString path = m_dir.filePath(QStringLiteral("cancelled.csv"));
+    panel.exportTo(path);
+    // 41,797 rows are three pages of the exporter: it sees the request after the first.
+    panel.cancelExport();
+    QVERIFY(finishedSpy.wait());
+    QCOMPARE(finishedSpy.size(), 1);
+    QCOMPARE(finishedSpy.at(0).at(0).toBool(), false);
+    QCOMPARE(finishedSpy.at(0).at(1).toString(), QStringLiteral("Export cancelled; %1 was not written").arg(path));
+    QVERIFY(!QFile::exists(path));
+    QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("cancelled*") }, QDir::Files | QDir::Hidden), QStringList());
+    QVERIFY(panel.exportAction()->isEnabled());
+}
+
+QTEST_MAIN(TestQueryPanel)
+#include "tst_querypanel.moc"

@@ -1,0 +1,383 @@
+// ResultsModel: pages fetched in the background, appended once each, stale pages dropped, the
+// same rows as the query engine and the memhist command line, forward and backward.
+#include "csv/csvaccessformat.h"
+#include "query/resultsmodel.h"
+#include "storage/historydatabase.h"
+#include "writer/historywriter.h"
+
+#include <QAbstractItemModelTester>
+#include <QFontDatabase>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace memhist;
+
+namespace {
+
+QString smallCsv()
+{
+    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/csv/small.csv");
+}
+
+// Runs the memhist command line; returns its standard output, or fails the test.
+QByteArray runCli(const QStringList &arguments)
+{
+    QProcess process;
+    process.start(QStringLiteral(MEMHIST_CLI_PATH), arguments);
+    if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        qWarning() << "memhist" << arguments << "failed:" << process.readAllStandardError();
+        return {};
+    }
+    return process.readAllStandardOutput();
+}
+
+// A deterministic history of 3000 accesses with small caps, so that a query crosses many slices
+// and chunks: reads, writes and executes over three regions, some without a linear address.
+bool writeSyntheticHistory(const QString &path, bool withThreads)
+{
+    WriterOptions options;
+    options.sliceAccessCap = 200;
+    options.chunkAccessCap = 50;
+    options.chunkTargetAccesses = 8;
+    HistoryWriter writer(path, options);
+    if (!writer.open())
+        return false;
+    for (int i = 0; i < 3000; ++i) {
+        Access access;
+        access.transition = Transition { std::uint64_t(i / 3) };
+        access.operation = i % 7 == 0 ? Operation::Execute : (i % 3 == 1 ? Operation::Write : Operation::Read);
+        const std::uint64_t base = i % 5 == 0 ? 0x401000 : (i % 5 < 3 ? 0x7ffc0000 : 0x601000);
+        access.physical = Address { base + std::uint64_t((i * 13) % 512) };
+        if (i % 11 != 0)
+            access.linear = access.physical;
+        access.size = 1u << (i % 4);
+        if (!writer.add(access))
+            return false;
+    }
+    if (withThreads) {
+        writer.addThreadSpan(101, Transition { 0 }, Transition { 499 });
+        writer.addThreadSpan(202, Transition { 500 }, Transition { 999 });
+    }
+    return writer.finish();
+}
+
+// Every match of `query`, from the engine in one run.
+QList<Access> everyMatch(const QString &path, HalfAxisQuery query)
+{
+    QString error;
+    const auto database = HistoryDatabase::open(path, &error);
+    if (!database)
+        return {};
+    HalfAxisQueryEngine engine(*database);
+    query.limit = 1'000'000;
+    QueryPage page;
+    if (!engine.run(query, &page, &error))
+        return {};
+    return page.accesses;
+}
+
+// Drives the model like a view scrolled to the end: fetchMore whenever it can, until exhausted.
+bool loadEverything(ResultsModel &model, QSignalSpy &pageSpy)
+{
+    for (int guard = 0; guard < 10000; ++guard) {
+        if (model.isExhausted())
+            return true;
+        if (!model.isLoading())
+            model.fetchMore({});
+        if (!pageSpy.wait(10000))
+            return false;
+    }
+    return false;
+}
+
+HalfAxisQuery makeQuery(Direction direction, std::optional<std::uint64_t> at, std::uint64_t first, std::uint64_t last,
+    Operations operations)
+{
+    HalfAxisQuery query;
+    query.direction = direction;
+    if (at)
+        query.at = Transition { *at };
+    query.first = Address { first };
+    query.last = Address { last };
+    query.operations = operations;
+    return query;
+}
+
+} // namespace
+
+class TestResultsModel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+
+    void fetchesEveryRowExactlyOnce_data();
+    void fetchesEveryRowExactlyOnce();
+    void matchesCommandLine_data();
+    void matchesCommandLine();
+    void repeatedFetchMoreWhileLoadingAddsNothing();
+    void newQueryDropsStalePages();
+    void displayRoles();
+    void threadColumn();
+    void missingHistoryFails();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_synthetic;
+    QString m_withThreads;
+    QString m_small;
+};
+
+void TestResultsModel::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_synthetic = m_dir.filePath(QStringLiteral("synthetic.memhist"));
+    m_withThreads = m_dir.filePath(QStringLiteral("threads.memhist"));
+    m_small = m_dir.filePath(QStringLiteral("small.memhist"));
+    QVERIFY(writeSyntheticHistory(m_synthetic, false));
+    QVERIFY(writeSyntheticHistory(m_withThreads, true));
+    QVERIFY(!runCli({ QStringLiteral("import"), smallCsv(), QStringLiteral("-o"), m_small }).isEmpty());
+}
+
+void TestResultsModel::fetchesEveryRowExactlyOnce_data()
+{
+    QTest::addColumn<HalfAxisQuery>("query");
+    QTest::addColumn<int>("pageSize");
+    QTest::addColumn<int>("expectedRows");
+
+    const Operations rw = Operations(Operation::Read) | Operation::Write;
+    const std::uint64_t all = ~std::uint64_t(0);
+    // 3000 accesses; executes are i % 7 == 0 (429 of them), so reads and writes are 2571.
+    QTest::newRow("forward, everything, pages of 500") << makeQuery(Direction::Forward, {}, 0, all, rw) << 500 << 2571;
+    QTest::newRow("backward, everything, pages of 500")
+        << makeQuery(Direction::Backward, {}, 0, all, rw) << 500 << 2571;
+    QTest::newRow("forward, all operations, pages of 1000 (exact multiple: one empty last page)")
+        << makeQuery(Direction::Forward, {}, 0, all, allOperations()) << 1000 << 3000;
+    QTest::newRow("forward from 400, stack window, pages of 37")
+        << makeQuery(Direction::Forward, 400, 0x7ffc0000, 0x7ffc00ff, rw) << 37 << -1;
+    QTest::newRow("backward from 700, stack window, pages of 37")
+        << makeQuery(Direction::Backward, 700, 0x7ffc0000, 0x7ffc00ff, rw) << 37 << -1;
+    QTest::newRow("backward, executes only, pages of 7")
+        << makeQuery(Direction::Backward, {}, 0, all, Operations(Operation::Execute)) << 7 << 429;
+    QTest::newRow("window with no match") << makeQuery(Direction::Forward, {}, 0x10, 0x20, rw) << 500 << 0;
+}
+
+void TestResultsModel::fetchesEveryRowExactlyOnce()
+{
+    QFETCH(HalfAxisQuery, query);
+    QFETCH(int, pageSize);
+    QFETCH(int, expectedRows);
+
+    const QList<Access> expected = everyMatch(m_synthetic, query);
+    if (expectedRows >= 0)
+        QCOMPARE(expected.size(), expectedRows);
+    else
+        QVERIFY(expected.size() > 3 * pageSize); // several pages
+
+    ResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy pageSpy(&model, &ResultsModel::pageLoaded);
+    QSignalSpy appendedSpy(&model, &ResultsModel::accessesAppended);
+    QSignalSpy failedSpy(&model, &ResultsModel::queryFailed);
+    model.setHistory(m_synthetic);
+    model.setPageSize(pageSize);
+    model.setQuery(query);
+    QVERIFY(model.isLoading());
+    QCOMPARE(model.rowCount(), 0); // nothing is inserted before the page arrives
+    QVERIFY(loadEverything(model, pageSpy));
+
+    QCOMPARE(model.loadedAccesses(), expected);
+    QCOMPARE(model.rowCount(), expected.size());
+    QVERIFY(!model.canFetchMore({}));
+    QVERIFY(!model.isLoading());
+    // Full pages, then one short (possibly empty) page that says "exhausted".
+    const int pages = int(expected.size()) / pageSize + 1;
+    QCOMPARE(pageSpy.size(), pages);
+    for (int i = 0; i < pages; ++i) {
+        const int rowsSoFar = std::min<int>(int(expected.size()), (i + 1) * pageSize);
+        QCOMPARE(pageSpy.at(i).at(0).toInt(), rowsSoFar);
+        QCOMPARE(pageSpy.at(i).at(1).toBool(), i == pages - 1);
+    }
+    QList<Access> appended;
+    for (const QList<QVariant> &arguments : std::as_const(appendedSpy))
+        appended += arguments.at(0).value<QList<Access>>();
+    QCOMPARE(appended, expected);
+    QCOMPARE(appendedSpy.size(), int(expected.size() + pageSize - 1) / pageSize);
+    QCOMPARE(failedSpy.size(), 0);
+}
+
+void TestResultsModel::matchesCommandLine_data()
+{
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<HalfAxisQuery>("query");
+    QTest::addColumn<int>("rows");
+
+    const Operations rw = Operations(Operation::Read) | Operation::Write;
+    const std::uint64_t all = ~std::uint64_t(0);
+    QTest::newRow("forward, default operations")
+        << QStringList {} << makeQuery(Direction::Forward, {}, 0, all, rw) << 15;
+    QTest::newRow("backward, default operations")
+        << QStringList { QStringLiteral("--backward") } << makeQuery(Direction::Backward, {}, 0, all, rw) << 15;
+    QTest::newRow("forward from 5 in 0x601000..0x601007, rwx")
+        << QStringList { QStringLiteral("--at"), QStringLiteral("5"), QStringLiteral("--from"),
+               QStringLiteral("0x601000"), QStringLiteral("--to"), QStringLiteral("0x601007"), QStringLiteral("--ops"),
+               QStringLiteral("rwx") }
+        << makeQuery(Direction::Forward, 5, 0x601000, 0x601007, allOperations()) << 3;
+    QTest::newRow("backward from 9, reads only")
+        << QStringList { QStringLiteral("--backward"), QStringLiteral("--at"), QStringLiteral("9"),
+               QStringLiteral("--ops"), QStringLiteral("r") }
+        << makeQuery(Direction::Backward, 9, 0, all, Operations(Operation::Read)) << 7;
+}
+
+void TestResultsModel::matchesCommandLine()
+{
+    QFETCH(QStringList, options);
+    QFETCH(HalfAxisQuery, query);
+    QFETCH(int, rows);
+
+    const QByteArray cli = runCli(QStringList { QStringLiteral("query"), m_small, QStringLiteral("--format"),
+                                      QStringLiteral("csv"), QStringLiteral("--limit"), QStringLiteral("1000") }
+        + options);
+    QVERIFY(!cli.isEmpty());
+
+    ResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy pageSpy(&model, &ResultsModel::pageLoaded);
+    model.setHistory(m_small);
+    model.setPageSize(4); // several pages over 20 rows
+    model.setQuery(query);
+    QVERIFY(loadEverything(model, pageSpy));
+    QCOMPARE(pageSpy.size(), rows / 4 + 1);
+    QCOMPARE(model.rowCount(), rows);
+
+    QByteArray text = csv::header() + '\n';
+    for (const Access &access : model.loadedAccesses())
+        text += csv::formatRow(access) + '\n';
+    QCOMPARE(text, cli);
+}
+
+void TestResultsModel::repeatedFetchMoreWhileLoadingAddsNothing()
+{
+    ResultsModel model;
+    QSignalSpy pageSpy(&model, &ResultsModel::pageLoaded);
+    model.setHistory(m_synthetic);
+    model.setPageSize(100);
+    model.setQuery(HalfAxisQuery {});
+    // A view scrolled to the bottom calls fetchMore on every layout: only one page may be queued.
+    for (int i = 0; i < 20; ++i)
+        model.fetchMore({});
+    QVERIFY(pageSpy.wait());
+    QTest::qWait(100); // time for any duplicate request to arrive
+    QCOMPARE(pageSpy.size(), 1);
+    QCOMPARE(pageSpy.at(0).at(0).toInt(), 100);
+    QCOMPARE(model.rowCount(), 100);
+    QCOMPARE(model.loadedAccesses(), everyMatch(m_synthetic, HalfAxisQuery {}).mid(0, 100));
+}
+
+void TestResultsModel::newQueryDropsStalePages()
+{
+    ResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy pageSpy(&model, &ResultsModel::pageLoaded);
+    QSignalSpy appendedSpy(&model, &ResultsModel::accessesAppended);
+    model.setHistory(m_synthetic);
+    model.setPageSize(5000);
+    HalfAxisQuery backward;
+    backward.direction = Direction::Backward;
+    model.setQuery(HalfAxisQuery {}); // replaced before its page can arrive
+    model.setQuery(backward);
+    QVERIFY(pageSpy.wait());
+    QTest::qWait(100);
+    QCOMPARE(pageSpy.size(), 1);
+    QCOMPARE(pageSpy.at(0).at(0).toInt(), 2571);
+    QCOMPARE(pageSpy.at(0).at(1).toBool(), true);
+    QCOMPARE(appendedSpy.size(), 1);
+    QCOMPARE(model.loadedAccesses(), everyMatch(m_synthetic, backward));
+    QCOMPARE(model.loadedAccesses().constFirst().rowId, RowId { 3000 });
+}
+
+void TestResultsModel::displayRoles()
+{
+    ResultsModel model;
+    QSignalSpy pageSpy(&model, &ResultsModel::pageLoaded);
+    model.setHistory(m_small);
+    model.setQuery(HalfAxisQuery {});
+    QVERIFY(pageSpy.wait());
+    QCOMPARE(pageSpy.size(), 1);
+    QCOMPARE(model.rowCount(), 15);
+    QVERIFY(!model.hasThreads());
+
+    const auto text = [&](int row, int column) { return model.index(row, column).data().toString(); };
+    // small.csv row 2: 2,0,W,0x7ffc0000,0x7ffc0000,8
+    QCOMPARE(text(0, ResultsModel::RowIdColumn), QStringLiteral("2"));
+    QCOMPARE(text(0, ResultsModel::TransitionColumn), QStringLiteral("0"));
+    QCOMPARE(text(0, ResultsModel::OperationColumn), QStringLiteral("W"));
+    QCOMPARE(text(0, ResultsModel::AddressColumn), QStringLiteral("0x7ffc0000"));
+    QCOMPARE(text(0, ResultsModel::LinearColumn), QStringLiteral("0x7ffc0000"));
+    QCOMPARE(text(0, ResultsModel::SizeColumn), QStringLiteral("8"));
+    QCOMPARE(text(0, ResultsModel::ThreadColumn), QString());
+    // small.csv row 8: 8,3,R,0x601004,,4 (no linear address)
+    QCOMPARE(text(4, ResultsModel::RowIdColumn), QStringLiteral("8"));
+    QCOMPARE(text(4, ResultsModel::LinearColumn), QString());
+    // small.csv row 12: the highest address
+    QCOMPARE(text(7, ResultsModel::AddressColumn), QStringLiteral("0xfffffffffffffff8"));
+
+    const Access access = model.index(4, 0).data(ResultsModel::AccessRole).value<Access>();
+    QCOMPARE(access.rowId, RowId { 8 });
+    QCOMPARE(access.transition, Transition { 3 });
+    QCOMPARE(access.operation, Operation::Read);
+    QCOMPARE(access.physical, Address { 0x601004 });
+    QVERIFY(!access.linear);
+    QCOMPARE(access.size, 4u);
+
+    QCOMPARE(model.index(0, ResultsModel::AddressColumn).data(Qt::FontRole).value<QFont>().family(),
+        QFontDatabase::systemFont(QFontDatabase::FixedFont).family());
+    QCOMPARE(model.index(0, ResultsModel::SizeColumn).data(Qt::TextAlignmentRole).value<Qt::Alignment>(),
+        Qt::AlignRight | Qt::AlignVCenter);
+    QCOMPARE(model.index(0, ResultsModel::OperationColumn).data(Qt::ToolTipRole).toString(), QStringLiteral("Write"));
+    QCOMPARE(model.headerData(ResultsModel::AddressColumn, Qt::Horizontal).toString(), QStringLiteral("Address"));
+}
+
+void TestResultsModel::threadColumn()
+{
+    ResultsModel model;
+    QSignalSpy pageSpy(&model, &ResultsModel::pageLoaded);
+    QSignalSpy headerSpy(&model, &QAbstractItemModel::headerDataChanged);
+    model.setHistory(m_withThreads);
+    QCOMPARE(headerSpy.size(), 1); // setHistory: no threads known yet
+    model.setPageSize(3000);
+    model.setQuery(makeQuery(Direction::Forward, {}, 0, ~std::uint64_t(0), allOperations()));
+    QVERIFY(pageSpy.wait());
+    QCOMPARE(pageSpy.size(), 1);
+    QVERIFY(model.hasThreads());
+    QCOMPARE(headerSpy.size(), 2);
+    QCOMPARE(model.rowCount(), 3000);
+    // Transition = row / 3: spans [0, 499] -> 101, [500, 999] -> 202.
+    QCOMPARE(model.index(0, ResultsModel::ThreadColumn).data().toString(), QStringLiteral("101"));
+    QCOMPARE(model.index(1499, ResultsModel::ThreadColumn).data().toString(), QStringLiteral("101"));
+    QCOMPARE(model.index(1500, ResultsModel::ThreadColumn).data().toString(), QStringLiteral("202"));
+    QCOMPARE(model.index(2999, ResultsModel::ThreadColumn).data().toString(), QStringLiteral("202"));
+}
+
+void TestResultsModel::missingHistoryFails()
+{
+    ResultsModel model;
+    QSignalSpy failedSpy(&model, &ResultsModel::queryFailed);
+    QSignalSpy pageSpy(&model, &ResultsModel::pageLoaded);
+    const QString missing = m_dir.filePath(QStringLiteral("missing.memhist"));
+    model.setHistory(missing);
+    model.setQuery(HalfAxisQuery {});
+    QVERIFY(failedSpy.wait());
+    QCOMPARE(failedSpy.size(), 1);
+    QCOMPARE(failedSpy.at(0).at(0).toString(), missing + QStringLiteral(": no such file"));
+    QCOMPARE(pageSpy.size(), 0);
+    QVERIFY(model.hasFailed());
+    QVERIFY(!model.canFetchMore({}));
+    QCOMPARE(model.rowCount(), 0);
+}
+
+QTEST_MAIN(TestResultsModel)
+#include "tst_resultsmodel.moc"

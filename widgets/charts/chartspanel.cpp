@@ -1,0 +1,387 @@
+#include "chartspanel.h"
+
+#include "storage/historydatabase.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QHorizontalBarSeries>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
+#include <QLocale>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace memhist {
+
+namespace {
+
+// Long enough to swallow the steps of a wheel zoom or a drag, short enough to feel immediate.
+constexpr int coalesceMilliseconds = 60;
+
+QString hex(std::uint64_t value)
+{
+    return QStringLiteral("0x") + QString::number(value, 16);
+}
+
+QString regionSizeText(std::uint64_t bytes)
+{
+    return bytes >= 1024 ? ChartsPanel::tr("%1 KiB").arg(bytes / 1024) : ChartsPanel::tr("%1-byte").arg(bytes);
+}
+
+// The smallest of 1, 2 or 5 x 10^k that is at least `step` (at least 1: transitions are whole).
+double niceStep(double step)
+{
+    if (step <= 1)
+        return 1;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(step)));
+    for (const double factor : { 1.0, 2.0, 5.0, 10.0 }) {
+        if (factor * magnitude >= step)
+            return factor * magnitude;
+    }
+    return 10 * magnitude;
+}
+
+// Series colours that keep their contrast on both a light and a dark background: the dark variant
+// is the same hue, lighter.
+struct SeriesColors
+{
+    QColor reads;
+    QColor writes;
+    QColor regions;
+};
+
+SeriesColors seriesColors(bool dark)
+{
+    if (dark)
+        return { QColor(0x6c, 0xb4, 0xff), QColor(0xff, 0x8f, 0x5e), QColor(0x5f, 0xd3, 0xbc) };
+    return { QColor(0x1f, 0x6f, 0xc5), QColor(0xd9, 0x48, 0x0f), QColor(0x1b, 0x8a, 0x7a) };
+}
+
+} // namespace
+
+ChartsPanel::ChartsPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_coalesceTimer(new QTimer(this))
+    , m_latestGeneration(std::make_shared<std::atomic<quint64>>(0))
+{
+    m_coalesceTimer->setSingleShot(true);
+    m_coalesceTimer->setInterval(coalesceMilliseconds);
+    connect(m_coalesceTimer, &QTimer::timeout, this, &ChartsPanel::startPending);
+    buildCharts();
+    applyPalette();
+}
+
+ChartsPanel::~ChartsPanel()
+{
+    if (m_watcher) {
+        // The computation polls this between buckets and stops within milliseconds.
+        m_latestGeneration->store(std::numeric_limits<quint64>::max());
+        m_watcher->waitForFinished();
+    }
+}
+
+void ChartsPanel::buildCharts()
+{
+    m_readSeries = new QLineSeries;
+    m_readSeries->setName(tr("Reads"));
+    m_writeSeries = new QLineSeries;
+    m_writeSeries->setName(tr("Writes"));
+    m_timeAxis = new QValueAxis;
+    m_timeAxis->setTitleText(tr("Transition"));
+    m_timeAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_timeAxis->setTickAnchor(0);
+    m_countAxis = new QValueAxis;
+    m_countAxis->setTitleText(tr("Accesses per bucket"));
+    m_countAxis->setLabelFormat(QStringLiteral("%.0f"));
+
+    m_timeChart = new QChart;
+    m_timeChart->addSeries(m_readSeries);
+    m_timeChart->addSeries(m_writeSeries);
+    m_timeChart->addAxis(m_timeAxis, Qt::AlignBottom);
+    m_timeChart->addAxis(m_countAxis, Qt::AlignLeft);
+    for (QLineSeries *series : { m_readSeries, m_writeSeries }) {
+        series->attachAxis(m_timeAxis);
+        series->attachAxis(m_countAxis);
+    }
+    m_timeChart->legend()->setAlignment(Qt::AlignTop);
+    // Animations would replay on every range change while the user zooms.
+    m_timeChart->setAnimationOptions(QChart::NoAnimation);
+
+    m_regionSeries = new QHorizontalBarSeries;
+    m_regionSeries->setBarWidth(0.7);
+    m_regionAxis = new QBarCategoryAxis;
+    m_regionCountAxis = new QValueAxis;
+    m_regionCountAxis->setTitleText(tr("Accesses"));
+    m_regionCountAxis->setLabelFormat(QStringLiteral("%.0f"));
+    m_regionChart = new QChart;
+    m_regionChart->addSeries(m_regionSeries);
+    m_regionChart->addAxis(m_regionAxis, Qt::AlignLeft);
+    m_regionChart->addAxis(m_regionCountAxis, Qt::AlignBottom);
+    m_regionSeries->attachAxis(m_regionAxis);
+    m_regionSeries->attachAxis(m_regionCountAxis);
+    m_regionChart->legend()->hide();
+    // Addresses are the point of this chart: the axis makes room for them rather than eliding.
+    m_regionAxis->setTruncateLabels(false);
+    m_regionChart->setAnimationOptions(QChart::NoAnimation);
+
+    const auto makeView = [this](QChart *chart, const QString &objectName) {
+        auto *view = new QChartView(chart, this);
+        view->setObjectName(objectName);
+        view->setRenderHint(QPainter::Antialiasing);
+        view->setMinimumHeight(160);
+        return view;
+    };
+    m_timeView = makeView(m_timeChart, QStringLiteral("timeChartView"));
+    m_regionView = makeView(m_regionChart, QStringLiteral("regionChartView"));
+
+    m_statusLabel = new QLabel(this);
+    m_statusLabel->setObjectName(QStringLiteral("chartsStatusLabel"));
+    m_statusLabel->setText(tr("No history open"));
+    m_statusLabel->setIndent(8);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 6);
+    layout->setSpacing(2);
+    layout->addWidget(m_timeView, 3);
+    layout->addWidget(m_regionView, 2);
+    layout->addWidget(m_statusLabel);
+    showData();
+}
+
+void ChartsPanel::applyPalette()
+{
+    const QPalette palette = this->palette();
+    const bool dark = palette.color(QPalette::Window).lightness() < 128;
+    const QColor text = palette.color(QPalette::WindowText);
+    QColor grid = text;
+    grid.setAlphaF(0.15f);
+    QColor axisLine = text;
+    axisLine.setAlphaF(0.45f);
+    QFont labelFont = font();
+    QFont titleFont = font();
+    titleFont.setBold(true);
+
+    for (QChart *chart : { m_timeChart, m_regionChart }) {
+        // Our own colours throughout: a built-in chart theme would not follow the application's palette.
+        chart->setBackgroundBrush(palette.color(QPalette::Window));
+        chart->setBackgroundRoundness(0);
+        chart->setPlotAreaBackgroundVisible(false);
+        chart->setTitleBrush(text);
+        chart->setTitleFont(titleFont);
+        chart->legend()->setLabelColor(text);
+        chart->legend()->setFont(labelFont);
+        chart->setMargins(QMargins(6, 4, 10, 4));
+        const auto axes = chart->axes();
+        for (QAbstractAxis *axis : axes) {
+            axis->setLabelsBrush(text);
+            axis->setLabelsFont(labelFont);
+            axis->setTitleBrush(text);
+            axis->setTitleFont(labelFont);
+            axis->setGridLineColor(grid);
+            axis->setLinePenColor(axisLine);
+            axis->setMinorGridLineVisible(false);
+        }
+    }
+    m_regionAxis->setGridLineVisible(false);
+
+    const SeriesColors colors = seriesColors(dark);
+    QPen readPen(colors.reads, 1.6);
+    QPen writePen(colors.writes, 1.6);
+    m_readSeries->setPen(readPen);
+    m_writeSeries->setPen(writePen);
+    const auto sets = m_regionSeries->barSets();
+    for (QBarSet *set : sets) {
+        set->setColor(colors.regions);
+        set->setBorderColor(colors.regions);
+        set->setLabelColor(text);
+    }
+}
+
+void ChartsPanel::changeEvent(QEvent *event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
+        applyPalette();
+}
+
+void ChartsPanel::setHistory(const QString &path)
+{
+    m_historyPath = path;
+    m_data = {};
+    m_lastMilliseconds = 0;
+    showData();
+    if (path.isEmpty()) {
+        // Drop any computation in flight: its history is gone.
+        m_pending.reset();
+        m_latestGeneration->store(++m_generation);
+        m_statusLabel->setText(tr("No history open"));
+        return;
+    }
+    scheduleRequest({ path, ViewRange {}, true });
+}
+
+void ChartsPanel::setVisibleRange(const ViewRange &range)
+{
+    if (m_historyPath.isEmpty())
+        return;
+    scheduleRequest({ m_historyPath, range, false });
+}
+
+void ChartsPanel::scheduleRequest(const Request &request)
+{
+    m_pending = request;
+    // Tells the computation in flight, if any, that its result will not be shown.
+    m_latestGeneration->store(++m_generation);
+    // A change after a quiet period starts at once; the changes that follow it within the period
+    // (a zoom gesture) are coalesced into one computation of the last range when it ends.
+    const bool quiet = !m_coalesceTimer->isActive() && !m_watcher;
+    m_coalesceTimer->start();
+    if (quiet)
+        startPending();
+}
+
+void ChartsPanel::startPending()
+{
+    if (m_watcher || !m_pending)
+        return; // receive() starts the pending request once the running one has stopped
+    const Request request = *m_pending;
+    m_pending.reset();
+    const quint64 generation = m_generation;
+    m_statusLabel->setText(tr("Computing…"));
+
+    const auto compute = [request, generation, latest = m_latestGeneration, options = m_options]() {
+        QElapsedTimer timer;
+        timer.start();
+        Outcome outcome;
+        outcome.generation = generation;
+        // Its own connection, opened and closed in this pool thread (one connection per thread).
+        const auto database = HistoryDatabase::open(request.historyPath, &outcome.error);
+        if (database) {
+            outcome.ok = computeChartData(*database, request.range, request.wholeHistory, options, &outcome.data,
+                &outcome.error, [&] { return latest->load() != generation; });
+        }
+        outcome.milliseconds = timer.elapsed();
+        return outcome;
+    };
+    m_watcher = new QFutureWatcher<Outcome>(this);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, &ChartsPanel::receive);
+    m_watcher->setFuture(QtConcurrent::run(compute));
+}
+
+void ChartsPanel::receive()
+{
+    const Outcome outcome = m_watcher->result();
+    m_watcher->deleteLater();
+    m_watcher = nullptr;
+
+    if (outcome.generation == m_generation) {
+        if (outcome.ok) {
+            m_data = outcome.data;
+            m_lastMilliseconds = outcome.milliseconds;
+            showData();
+            emit chartsUpdated();
+        } else if (!outcome.error.isEmpty()) {
+            m_statusLabel->setText(tr("The charts could not be computed: %1").arg(outcome.error));
+            emit computeFailed(outcome.error);
+        }
+    }
+    if (m_pending && !m_coalesceTimer->isActive())
+        startPending();
+}
+
+void ChartsPanel::showData()
+{
+    const ChartData &data = m_data;
+    const QLocale locale;
+    const bool hasData = !data.reads.isEmpty();
+
+    QList<QPointF> reads;
+    QList<QPointF> writes;
+    double highest = 0;
+    if (hasData) {
+        reads.reserve(data.buckets.count);
+        writes.reserve(data.buckets.count);
+        for (int i = 0; i < data.buckets.count; ++i) {
+            const double x = double(data.buckets.bucketFirst(i).value);
+            reads.append({ x, data.reads[i] });
+            writes.append({ x, data.writes[i] });
+            highest = std::max({ highest, data.reads[i], data.writes[i] });
+        }
+    }
+    // One replace() per series: a single repaint instead of one per point.
+    m_readSeries->replace(reads);
+    m_writeSeries->replace(writes);
+    if (hasData) {
+        const double first = double(data.buckets.first.value);
+        const double last = double(data.buckets.last.value);
+        // Ticks at round transitions (multiples of 1, 2 or 5 x 10^k). The range and the interval
+        // change together under fixed ticks: a dynamic axis would briefly lay out the new range
+        // with the old interval (or the reverse), which can mean millions of ticks.
+        m_timeAxis->setTickType(QValueAxis::TicksFixed);
+        m_timeAxis->setRange(first, last > first ? last : first + 1);
+        m_timeAxis->setTickInterval(niceStep((last - first) / 7));
+        m_timeAxis->setTickType(QValueAxis::TicksDynamic);
+        m_countAxis->setRange(0, std::max(1.0, highest * 1.05));
+        m_countAxis->applyNiceNumbers();
+    } else {
+        m_timeAxis->setTickType(QValueAxis::TicksFixed);
+        m_timeAxis->setRange(0, 1);
+        m_countAxis->setRange(0, 1);
+    }
+    const QString estimate = data.estimated ? tr(", estimated") : QString();
+    QString perBucket;
+    if (hasData)
+        perBucket = data.buckets.width == 1
+            ? tr(" (one transition per bucket%1)").arg(estimate)
+            : tr(" (%1 transitions per bucket%2)").arg(locale.toString(qulonglong(data.buckets.width)), estimate);
+    m_timeChart->setTitle(tr("Reads and writes over transitions") + perBucket);
+
+    // Busiest at the top: a horizontal bar series draws its first category at the bottom.
+    QStringList categories;
+    QList<qreal> counts;
+    for (auto it = data.regions.crbegin(); it != data.regions.crend(); ++it) {
+        categories.append(hex(it->first.value));
+        counts.append(it->accesses);
+    }
+    m_regionSeries->clear();
+    m_regionAxis->clear();
+    if (!counts.isEmpty()) {
+        auto *set = new QBarSet(tr("Accesses"));
+        set->append(counts);
+        m_regionSeries->append(set);
+        m_regionAxis->append(categories);
+        m_regionCountAxis->setRange(0, *std::max_element(counts.cbegin(), counts.cend()) * 1.05);
+        m_regionCountAxis->applyNiceNumbers();
+    } else {
+        m_regionCountAxis->setRange(0, 1);
+    }
+    m_regionChart->setTitle(
+        tr("Busiest %1 regions (reads and writes%2)").arg(regionSizeText(data.regionSize), estimate));
+    applyPalette();
+
+    if (data.emptyHistory) {
+        m_statusLabel->setText(tr("The history holds no accesses"));
+    } else if (hasData) {
+        const QString rows = data.estimated
+            ? tr("estimated from %1 of the %2 accesses of these transitions")
+                  .arg(locale.toString(data.rowsRead), locale.toString(data.accessesInRange))
+            : tr("exact: all %1 accesses of these transitions read").arg(locale.toString(data.accessesInRange));
+        m_statusLabel->setText(tr("Transitions %1–%2 · addresses %3–%4 · %5 · %6 ms")
+                                   .arg(locale.toString(qulonglong(data.range.firstTransition.value)),
+                                       locale.toString(qulonglong(data.range.lastTransition.value)),
+                                       hex(data.range.firstAddress.value), hex(data.range.lastAddress.value), rows)
+                                   .arg(m_lastMilliseconds));
+    }
+}
+
+} // namespace memhist

@@ -1,0 +1,105 @@
+// Two charts of the visible part of the history: reads and writes over transitions, and the
+// busiest address regions. Computed in the background from the panel's own read-only connection.
+#pragma once
+
+#include "chartdata.h"
+#include "common/viewrange.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <atomic>
+#include <memory>
+#include <optional>
+
+class QBarCategoryAxis;
+class QChart;
+class QChartView;
+class QHorizontalBarSeries;
+class QLabel;
+class QLineSeries;
+class QTimer;
+class QValueAxis;
+
+namespace memhist {
+
+class ChartsPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ChartsPanel(QWidget *parent = nullptr);
+    ~ChartsPanel() override;
+
+    // Shows the whole history until setVisibleRange() narrows it.
+    void setHistory(const QString &path);
+    QString history() const { return m_historyPath; }
+
+    // Recomputes for `range`. Calls in quick succession (a zoom gesture) are coalesced into one
+    // computation of the last range; a computation for an older range is cancelled and dropped.
+    void setVisibleRange(const memhist::ViewRange &range);
+
+    void setChartOptions(const ChartOptions &options) { m_options = options; }
+
+    // The data the charts show (empty before the first computation completes).
+    const ChartData &chartData() const { return m_data; }
+    // How long the last computation shown took, in milliseconds.
+    qint64 lastComputeMilliseconds() const { return m_lastMilliseconds; }
+    bool isComputing() const { return m_watcher != nullptr; }
+
+signals:
+    void chartsUpdated();
+    void computeFailed(const QString &message);
+
+protected:
+    void changeEvent(QEvent *event) override;
+
+private:
+    struct Request
+    {
+        QString historyPath;
+        ViewRange range;
+        bool wholeHistory = false;
+    };
+    struct Outcome
+    {
+        quint64 generation = 0;
+        bool ok = false;
+        ChartData data;
+        QString error;
+        qint64 milliseconds = 0;
+    };
+
+    void buildCharts();
+    void applyPalette();
+    void scheduleRequest(const Request &request);
+    void startPending();
+    void receive();
+    void showData();
+
+    QString m_historyPath;
+    ChartOptions m_options;
+    ChartData m_data;
+    qint64 m_lastMilliseconds = 0;
+
+    // The request waiting for the coalescing timer or for the running computation to stop.
+    std::optional<Request> m_pending;
+    QTimer *m_coalesceTimer = nullptr;
+    quint64 m_generation = 0;
+    QFutureWatcher<Outcome> *m_watcher = nullptr;
+    std::shared_ptr<std::atomic<quint64>> m_latestGeneration;
+
+    QChart *m_timeChart = nullptr;
+    QLineSeries *m_readSeries = nullptr;
+    QLineSeries *m_writeSeries = nullptr;
+    QValueAxis *m_timeAxis = nullptr;
+    QValueAxis *m_countAxis = nullptr;
+    QChart *m_regionChart = nullptr;
+    QHorizontalBarSeries *m_regionSeries = nullptr;
+    QBarCategoryAxis *m_regionAxis = nullptr;
+    QValueAxis *m_regionCountAxis = nullptr;
+    QChartView *m_timeView = nullptr;
+    QChartView *m_regionView = nullptr;
+    QLabel *m_statusLabel = nullptr;
+};
+
+} // namespace memhist

@@ -1,0 +1,458 @@
+#include "querypanel.h"
+
+#include "csv/csvaccessformat.h"
+#include "export/csvexport.h"
+#include "resultsmodel.h"
+#include "storage/historydatabase.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QStyle>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace memhist {
+
+namespace {
+
+constexpr std::uint64_t lastAddress = ~std::uint64_t(0);
+
+QString hex(std::uint64_t value)
+{
+    return QStringLiteral("0x") + QString::number(value, 16);
+}
+
+// Empty text is the default; otherwise decimal or 0x hex over the full 64-bit range, as on the
+// command line.
+// "1 row" / "41,797 rows", grouped as the user's locale writes numbers.
+QString rowsText(qint64 rows)
+{
+    return rows == 1 ? QueryPanel::tr("1 row") : QueryPanel::tr("%1 rows").arg(QLocale().toString(rows));
+}
+
+bool parseField(const QLineEdit *edit, const QString &name, std::optional<std::uint64_t> *value, QString *error)
+{
+    const QString text = edit->text().trimmed();
+    if (text.isEmpty()) {
+        value->reset();
+        return true;
+    }
+    std::uint64_t number = 0;
+    if (!csv::parseUnsigned(text.toLatin1(), &number)) {
+        *error = QueryPanel::tr("%1: '%2' is not a number (decimal or 0x hex, up to 64 bits)").arg(name, text);
+        return false;
+    }
+    *value = number;
+    return true;
+}
+
+} // namespace
+
+QueryPanel::QueryPanel(QWidget *parent)
+    : QWidget(parent)
+    , m_model(new ResultsModel(this))
+    , m_progressTimer(new QTimer(this))
+{
+    buildLayout();
+
+    connect(m_model, &ResultsModel::pageLoaded, this, [this] {
+        if (!m_columnsSized && m_model->rowCount() > 0) {
+            // Once per query, on its first page: later pages must not make the columns jump while
+            // the user scrolls.
+            m_view->resizeColumnsToContents();
+            // Row ids and transitions grow as the user scrolls: room for ten digits from the start.
+            const int digits = QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont))
+                                   .horizontalAdvance(QStringLiteral("0000000000"));
+            const int padding = 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 8;
+            for (const int column : { ResultsModel::RowIdColumn, ResultsModel::TransitionColumn })
+                m_view->setColumnWidth(column, std::max(m_view->columnWidth(column), digits + padding));
+            m_columnsSized = true;
+        }
+        m_view->setColumnHidden(ResultsModel::ThreadColumn, !m_model->hasThreads());
+        updateStatus();
+        emit resultsChanged(m_model->loadedAccesses());
+    });
+    connect(m_model, &ResultsModel::queryFailed, this, [this](const QString &message) {
+        showInputError(tr("The query failed: %1").arg(message));
+        updateStatus();
+    });
+    // A reset (new query or history) clears the current row without currentRowChanged.
+    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this,
+        [this] { m_hadCurrentRow = m_view->selectionModel()->currentIndex().isValid(); });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        if (std::exchange(m_hadCurrentRow, false))
+            emit accessSelected(std::nullopt);
+    });
+    connect(
+        m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
+            if (current.isValid())
+                emit accessSelected(m_model->accessAt(current.row()));
+            else
+                emit accessSelected(std::nullopt);
+        });
+
+    m_progressTimer->setInterval(100);
+    connect(m_progressTimer, &QTimer::timeout, this, [this] {
+        if (m_progressDialog && m_exportRows)
+            m_progressDialog->setLabelText(
+                tr("Exporting to %1…\n%2 written").arg(m_exportPath, rowsText(m_exportRows->load())));
+    });
+
+    updatePlaceholders();
+    updateStatus();
+}
+
+QueryPanel::~QueryPanel()
+{
+    // The export thread only touches its own connection and file; stop it before the flags go.
+    if (m_exportWatcher) {
+        m_exportCancelled->store(true);
+        m_exportWatcher->waitForFinished();
+    }
+}
+
+void QueryPanel::buildLayout()
+{
+    const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    const auto makeEdit = [&](const QString &objectName, const QString &toolTip) {
+        auto *edit = new QLineEdit(this);
+        edit->setObjectName(objectName);
+        edit->setFont(fixed);
+        edit->setToolTip(toolTip);
+        edit->setClearButtonEnabled(true);
+        connect(edit, &QLineEdit::returnPressed, this, &QueryPanel::runFromInputs);
+        return edit;
+    };
+    m_transitionEdit = makeEdit(QStringLiteral("transitionEdit"),
+        tr("Start transition T (decimal or 0x hex). Empty: the first transition forward, the last backward."));
+    m_firstAddressEdit = makeEdit(QStringLiteral("firstAddressEdit"), tr("First byte of the address range (A)"));
+    m_lastAddressEdit
+        = makeEdit(QStringLiteral("lastAddressEdit"), tr("Last byte of the address range (B), inclusive"));
+
+    m_directionCombo = new QComboBox(this);
+    m_directionCombo->setObjectName(QStringLiteral("directionCombo"));
+    m_directionCombo->addItem(tr("Forward (T and later)"), QVariant::fromValue(int(Direction::Forward)));
+    m_directionCombo->addItem(tr("Backward (T and earlier)"), QVariant::fromValue(int(Direction::Backward)));
+    connect(m_directionCombo, &QComboBox::currentIndexChanged, this, &QueryPanel::updatePlaceholders);
+
+    m_readsCheck = new QCheckBox(tr("Reads"), this);
+    m_readsCheck->setObjectName(QStringLiteral("readsCheck"));
+    m_writesCheck = new QCheckBox(tr("Writes"), this);
+    m_writesCheck->setObjectName(QStringLiteral("writesCheck"));
+    m_executesCheck = new QCheckBox(tr("Executes"), this);
+    m_executesCheck->setObjectName(QStringLiteral("executesCheck"));
+
+    m_runButton = new QPushButton(tr("Run"), this);
+    m_runButton->setObjectName(QStringLiteral("runButton"));
+    m_runButton->setDefault(true);
+    m_runButton->setToolTip(tr("Run the query (Return in any field)"));
+    connect(m_runButton, &QPushButton::clicked, this, &QueryPanel::runFromInputs);
+
+    auto *inputs = new QGridLayout;
+    inputs->setColumnStretch(1, 1);
+    inputs->setColumnStretch(3, 1);
+    inputs->addWidget(new QLabel(tr("Transition"), this), 0, 0);
+    inputs->addWidget(m_transitionEdit, 0, 1);
+    inputs->addWidget(m_directionCombo, 0, 2, 1, 2);
+    inputs->addWidget(new QLabel(tr("Addresses"), this), 1, 0);
+    inputs->addWidget(m_firstAddressEdit, 1, 1);
+    inputs->addWidget(new QLabel(tr("to"), this), 1, 2, Qt::AlignCenter);
+    inputs->addWidget(m_lastAddressEdit, 1, 3);
+    auto *operations = new QHBoxLayout;
+    operations->addWidget(m_readsCheck);
+    operations->addWidget(m_writesCheck);
+    operations->addWidget(m_executesCheck);
+    operations->addStretch(1);
+    operations->addWidget(m_runButton);
+    inputs->addWidget(new QLabel(tr("Operations"), this), 2, 0);
+    inputs->addLayout(operations, 2, 1, 1, 3);
+
+    m_inputErrorLabel = new QLabel(this);
+    m_inputErrorLabel->setObjectName(QStringLiteral("inputErrorLabel"));
+    m_inputErrorLabel->setWordWrap(true);
+    m_inputErrorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_inputErrorLabel->setFrameShape(QFrame::StyledPanel);
+    m_inputErrorLabel->setMargin(4);
+    m_inputErrorLabel->hide();
+
+    m_view = new QTableView(this);
+    m_view->setObjectName(QStringLiteral("resultsView"));
+    m_view->setModel(m_model);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->setShowGrid(false);
+    m_view->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_view->verticalHeader()->hide();
+    // Uniform row heights: the view never measures rows, whatever the number loaded.
+    m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_view->verticalHeader()->setDefaultSectionSize(
+        QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont)).height() + 6);
+    m_view->horizontalHeader()->setHighlightSections(false);
+    m_view->setColumnHidden(ResultsModel::ThreadColumn, true);
+
+    m_exportAction = new QAction(QIcon::fromTheme(QStringLiteral("document-save-as")), tr("Export CSV…"), this);
+    m_exportAction->setObjectName(QStringLiteral("exportCsvAction"));
+    m_exportAction->setToolTip(tr("Write every result of the query (not only the loaded rows) to a CSV file"));
+    m_exportAction->setEnabled(false);
+    connect(m_exportAction, &QAction::triggered, this, &QueryPanel::exportInteractively);
+    auto *exportButton = new QToolButton(this);
+    exportButton->setDefaultAction(m_exportAction);
+    exportButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    exportButton->setAutoRaise(true);
+
+    m_statusLabel = new QLabel(this);
+    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
+    auto *status = new QHBoxLayout;
+    status->addWidget(m_statusLabel, 1);
+    status->addWidget(exportButton);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(inputs);
+    layout->addWidget(m_inputErrorLabel);
+    layout->addWidget(m_view, 1);
+    layout->addLayout(status);
+
+    fillInputs(m_currentQuery);
+}
+
+void QueryPanel::setHistory(const QString &path)
+{
+    m_historyPath = path;
+    m_model->setHistory(path);
+    m_exportAction->setEnabled(!path.isEmpty() && !isExporting());
+    if (path.isEmpty()) {
+        updateStatus();
+        return;
+    }
+    runQuery(HalfAxisQuery {});
+}
+
+void QueryPanel::runQuery(const HalfAxisQuery &query)
+{
+    fillInputs(query);
+    m_inputErrorLabel->hide();
+    m_currentQuery = query;
+    m_lastExportMessage.clear();
+    m_columnsSized = false;
+    m_model->setQuery(query);
+    updateStatus();
+    emit resultsChanged({});
+}
+
+void QueryPanel::runFromInputs()
+{
+    QString error;
+    const std::optional<HalfAxisQuery> query = queryFromInputs(&error);
+    if (!query) {
+        showInputError(error);
+        return;
+    }
+    m_inputErrorLabel->hide();
+    m_currentQuery = *query;
+    m_lastExportMessage.clear();
+    m_columnsSized = false;
+    m_model->setQuery(*query);
+    updateStatus();
+    emit resultsChanged({});
+}
+
+void QueryPanel::fillInputs(const HalfAxisQuery &query)
+{
+    m_transitionEdit->setText(query.at ? QString::number(query.at->value) : QString());
+    m_directionCombo->setCurrentIndex(query.direction == Direction::Forward ? 0 : 1);
+    m_firstAddressEdit->setText(query.first.value == 0 ? QString() : hex(query.first.value));
+    m_lastAddressEdit->setText(query.last.value == lastAddress ? QString() : hex(query.last.value));
+    m_readsCheck->setChecked(query.operations.testFlag(Operation::Read));
+    m_writesCheck->setChecked(query.operations.testFlag(Operation::Write));
+    m_executesCheck->setChecked(query.operations.testFlag(Operation::Execute));
+}
+
+std::optional<HalfAxisQuery> QueryPanel::queryFromInputs(QString *error) const
+{
+    HalfAxisQuery query;
+    std::optional<std::uint64_t> at, first, last;
+    if (!parseField(m_transitionEdit, tr("Transition"), &at, error)
+        || !parseField(m_firstAddressEdit, tr("First address"), &first, error)
+        || !parseField(m_lastAddressEdit, tr("Last address"), &last, error))
+        return std::nullopt;
+    if (at)
+        query.at = Transition { *at };
+    query.first = Address { first.value_or(0) };
+    query.last = Address { last.value_or(lastAddress) };
+    if (query.first > query.last) {
+        *error = tr("The first address %1 is greater than the last address %2")
+                     .arg(hex(query.first.value), hex(query.last.value));
+        return std::nullopt;
+    }
+    query.direction = Direction(m_directionCombo->currentData().toInt());
+    Operations operations;
+    operations.setFlag(Operation::Read, m_readsCheck->isChecked());
+    operations.setFlag(Operation::Write, m_writesCheck->isChecked());
+    operations.setFlag(Operation::Execute, m_executesCheck->isChecked());
+    if (!operations) {
+        *error = tr("Select at least one operation (reads, writes or executes)");
+        return std::nullopt;
+    }
+    query.operations = operations;
+    return query;
+}
+
+void QueryPanel::showInputError(const QString &message)
+{
+    // A red that stays legible on light and dark backgrounds.
+    const bool dark = palette().color(QPalette::Window).lightness() < 128;
+    QPalette palette = m_inputErrorLabel->palette();
+    palette.setColor(QPalette::WindowText, dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb7, 0x1c, 0x1c));
+    m_inputErrorLabel->setPalette(palette);
+    m_inputErrorLabel->setText(message);
+    m_inputErrorLabel->show();
+}
+
+void QueryPanel::updatePlaceholders()
+{
+    const bool forward = m_directionCombo->currentIndex() == 0;
+    m_transitionEdit->setPlaceholderText(forward ? tr("0 (the first)") : tr("the last transition"));
+    m_firstAddressEdit->setPlaceholderText(hex(0));
+    m_lastAddressEdit->setPlaceholderText(hex(lastAddress));
+}
+
+void QueryPanel::updateStatus()
+{
+    QString text;
+    const int rows = m_model->rowCount();
+    if (m_historyPath.isEmpty())
+        text = tr("No history open");
+    else if (m_model->hasFailed())
+        text = tr("%1 loaded; the query failed").arg(rowsText(rows));
+    else if (m_model->isExhausted())
+        text = tr("%1 loaded (all)").arg(rowsText(rows));
+    else if (m_model->isLoading() && rows == 0)
+        text = tr("Loading…");
+    else
+        text = tr("%1 loaded, scroll for more").arg(rowsText(rows));
+    if (!m_lastExportMessage.isEmpty())
+        text += QStringLiteral(" · ") + m_lastExportMessage;
+    m_statusLabel->setText(text);
+}
+
+void QueryPanel::exportInteractively()
+{
+    if (m_historyPath.isEmpty() || isExporting())
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the query's results"),
+        QFileInfo(m_historyPath)
+            .dir()
+            .filePath(QFileInfo(m_historyPath).completeBaseName() + QStringLiteral("-query.csv")),
+        tr("CSV files (*.csv);;All files (*)"));
+    if (!path.isEmpty())
+        startExport(path, true);
+}
+
+void QueryPanel::exportTo(const QString &csvPath)
+{
+    startExport(csvPath, false);
+}
+
+void QueryPanel::startExport(const QString &csvPath, bool interactive)
+{
+    if (isExporting()) {
+        emit exportFinished(false, tr("An export is already running"));
+        return;
+    }
+    if (m_historyPath.isEmpty()) {
+        emit exportFinished(false, tr("No history open"));
+        return;
+    }
+    m_exportPath = csvPath;
+    m_exportCancelled = std::make_shared<std::atomic<bool>>(false);
+    m_exportRows = std::make_shared<std::atomic<qint64>>(0);
+    m_exportAction->setEnabled(false);
+
+    // The export thread opens its own read-only connection (one connection per thread) and writes
+    // every match: limitRows is false, exactly as `memhist export` without --limit.
+    const auto run = [historyPath = m_historyPath, query = m_currentQuery, csvPath, cancelled = m_exportCancelled,
+                         rows = m_exportRows]() {
+        ExportOutcome outcome;
+        QString error;
+        const auto database = HistoryDatabase::open(historyPath, &error);
+        if (!database) {
+            outcome.message = error;
+            return outcome;
+        }
+        ExportReport report;
+        outcome.ok = exportQueryToCsv(*database, query, false, csvPath, &report, &error, [&](qint64 written) {
+            rows->store(written);
+            return !cancelled->load();
+        });
+        outcome.rows = report.rows;
+        outcome.message = outcome.ok ? tr("Exported %1 to %2").arg(rowsText(report.rows), csvPath) : error;
+        return outcome;
+    };
+
+    m_exportWatcher = new QFutureWatcher<ExportOutcome>(this);
+    connect(m_exportWatcher, &QFutureWatcherBase::finished, this, &QueryPanel::finishExport);
+    if (interactive) {
+        m_progressDialog = new QProgressDialog(tr("Exporting to %1…").arg(csvPath), tr("Cancel"), 0, 0, this);
+        m_progressDialog->setWindowTitle(tr("Export CSV"));
+        m_progressDialog->setWindowModality(Qt::WindowModal);
+        m_progressDialog->setMinimumDuration(300);
+        m_progressDialog->setAutoClose(false);
+        m_progressDialog->setAutoReset(false);
+        connect(m_progressDialog, &QProgressDialog::canceled, this,
+            [cancelled = m_exportCancelled] { cancelled->store(true); });
+        m_progressTimer->start();
+    }
+    m_exportWatcher->setFuture(QtConcurrent::run(run));
+}
+
+void QueryPanel::cancelExport()
+{
+    // The worker sees the flag after its current page and removes its temporary file.
+    if (m_exportCancelled)
+        m_exportCancelled->store(true);
+}
+
+void QueryPanel::finishExport()
+{
+    const ExportOutcome outcome = m_exportWatcher->result();
+    const bool cancelled = m_exportCancelled->load();
+    m_exportWatcher->deleteLater();
+    m_exportWatcher = nullptr;
+    m_progressTimer->stop();
+    const bool interactive = m_progressDialog != nullptr;
+    if (m_progressDialog) {
+        m_progressDialog->close();
+        m_progressDialog->deleteLater();
+    }
+    m_exportAction->setEnabled(!m_historyPath.isEmpty());
+
+    const QString message
+        = cancelled && !outcome.ok ? tr("Export cancelled; %1 was not written").arg(m_exportPath) : outcome.message;
+    m_lastExportMessage = outcome.ok || cancelled ? message : tr("Export failed");
+    updateStatus();
+    if (interactive && !outcome.ok && !cancelled)
+        QMessageBox::warning(this, tr("Export CSV"), message);
+    emit exportFinished(outcome.ok, message);
+}
+
+} // namespace memhist

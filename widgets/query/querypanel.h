@@ -1,0 +1,117 @@
+// The query panel: inputs for a half-axis query (T, [A, B], direction, operations), the results as
+// an infinitely scrolling table, and the export of the complete result set to CSV.
+#pragma once
+
+#include "query/halfaxisquery.h"
+
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QWidget>
+#include <atomic>
+#include <memory>
+#include <optional>
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QProgressDialog;
+class QPushButton;
+class QTableView;
+class QTimer;
+
+namespace memhist {
+
+class ResultsModel;
+
+class QueryPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit QueryPanel(QWidget *parent = nullptr);
+    ~QueryPanel() override;
+
+    // Opens `path` (read-only, in the results model's worker thread) and runs the default query:
+    // reads and writes, forward from transition 0, every address.
+    void setHistory(const QString &path);
+    QString history() const { return m_historyPath; }
+
+    // Shows `query` in the inputs and runs it. A resume point, which the inputs cannot show, is
+    // kept: the results start after that row.
+    void runQuery(const memhist::HalfAxisQuery &query);
+    // The query whose results the table shows (and Export writes); the default query before any run.
+    memhist::HalfAxisQuery currentQuery() const { return m_currentQuery; }
+
+    // "Export CSV…": asks for a file, then writes every match of currentQuery() (not only the
+    // loaded rows) with a progress dialog. Disabled while there is no history or an export runs.
+    QAction *exportAction() const { return m_exportAction; }
+    // Writes every match of currentQuery() to `csvPath` in the background, without any dialog;
+    // exportFinished reports the outcome.
+    void exportTo(const QString &csvPath);
+    // Stops the running export (what the progress dialog's Cancel does): nothing is left at its path
+    // and exportFinished reports false.
+    void cancelExport();
+    bool isExporting() const { return m_exportWatcher != nullptr; }
+
+    ResultsModel *resultsModel() const { return m_model; }
+
+signals:
+    // The current row of the results changed; nothing when no row is current.
+    void accessSelected(std::optional<memhist::Access> access);
+    // Every row loaded so far for the current query (after each page, and empty when a query starts).
+    void resultsChanged(const QList<memhist::Access> &loadedSoFar);
+    void exportFinished(bool ok, const QString &message);
+
+private:
+    struct ExportOutcome
+    {
+        bool ok = false;
+        qint64 rows = 0;
+        QString message;
+    };
+
+    void buildLayout();
+    void runFromInputs();
+    void fillInputs(const HalfAxisQuery &query);
+    // The query the inputs describe, or nothing and an explanation for the inline message.
+    std::optional<HalfAxisQuery> queryFromInputs(QString *error) const;
+    void showInputError(const QString &message);
+    void updateStatus();
+    void updatePlaceholders();
+    void exportInteractively();
+    void startExport(const QString &csvPath, bool interactive);
+    void finishExport();
+
+    QString m_historyPath;
+    HalfAxisQuery m_currentQuery;
+    ResultsModel *m_model = nullptr;
+    bool m_columnsSized = false;
+    bool m_hadCurrentRow = false;
+
+    QLineEdit *m_transitionEdit = nullptr;
+    QComboBox *m_directionCombo = nullptr;
+    QLineEdit *m_firstAddressEdit = nullptr;
+    QLineEdit *m_lastAddressEdit = nullptr;
+    QCheckBox *m_readsCheck = nullptr;
+    QCheckBox *m_writesCheck = nullptr;
+    QCheckBox *m_executesCheck = nullptr;
+    QPushButton *m_runButton = nullptr;
+    QLabel *m_inputErrorLabel = nullptr;
+    QTableView *m_view = nullptr;
+    QLabel *m_statusLabel = nullptr;
+    QAction *m_exportAction = nullptr;
+
+    // The export in flight: its result, its cancel flag and its row counter (written by the worker,
+    // read by a timer here: the dialog moves at most 10 times a second however fast rows go).
+    QFutureWatcher<ExportOutcome> *m_exportWatcher = nullptr;
+    std::shared_ptr<std::atomic<bool>> m_exportCancelled;
+    std::shared_ptr<std::atomic<qint64>> m_exportRows;
+    QPointer<QProgressDialog> m_progressDialog;
+    QTimer *m_progressTimer = nullptr;
+    QString m_exportPath;
+    QString m_lastExportMessage;
+};
+
+} // namespace memhist

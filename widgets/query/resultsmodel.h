@@ -1,0 +1,107 @@
+// The results of one half-axis query as an infinite table: pages of accesses are fetched in a
+// worker thread (its own connection and engine), resumed by rowid, and appended as they arrive.
+#pragma once
+
+#include "query/halfaxisquery.h"
+
+#include <QAbstractTableModel>
+#include <QList>
+#include <atomic>
+#include <memory>
+#include <optional>
+
+class QThread;
+
+namespace memhist {
+
+class ResultsWorker;
+struct ResultsPage;
+
+class ResultsModel : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Columns {
+        RowIdColumn,
+        TransitionColumn,
+        OperationColumn,
+        AddressColumn,
+        LinearColumn,
+        SizeColumn,
+        // Empty for every row when the history has no thread_spans table (hasThreads() is false);
+        // views hide it then.
+        ThreadColumn,
+        ColumnCount
+    };
+    enum Roles {
+        // The row's memhist::Access, in a QVariant.
+        AccessRole = Qt::UserRole + 1,
+    };
+
+    explicit ResultsModel(QObject *parent = nullptr);
+    ~ResultsModel() override;
+
+    // Drops the rows and the query; nothing is loaded until setQuery().
+    void setHistory(const QString &path);
+    QString history() const { return m_historyPath; }
+
+    // Starts over (a new generation: pages still in flight for the previous query are dropped) and
+    // requests the first page. query.limit is ignored: rows come in pages of pageSize().
+    void setQuery(const memhist::HalfAxisQuery &query);
+    std::optional<memhist::HalfAxisQuery> query() const { return m_query; }
+
+    // Rows per page, 500 unless set. Takes effect at the next request.
+    void setPageSize(int rows);
+    int pageSize() const { return m_pageSize; }
+
+    // A page has been requested and has not arrived yet.
+    bool isLoading() const { return m_loading; }
+    // Every matching row is loaded.
+    bool isExhausted() const { return m_exhausted; }
+    // The last request failed (queryFailed was emitted); nothing more is fetched until setQuery().
+    bool hasFailed() const { return m_failed; }
+    // The history records which thread ran each transition.
+    bool hasThreads() const { return m_hasThreads; }
+
+    QList<memhist::Access> loadedAccesses() const { return m_accesses; }
+    memhist::Access accessAt(int row) const { return m_accesses.at(row); }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    bool canFetchMore(const QModelIndex &parent) const override;
+    // Only schedules the next page; rows are inserted when it arrives. Calls while a page is in
+    // flight do nothing, so a view scrolled to the end never queues the same page twice.
+    void fetchMore(const QModelIndex &parent) override;
+
+signals:
+    void pageLoaded(int rowsSoFar, bool exhausted);
+    void queryFailed(const QString &message);
+    // The rows of the page just inserted (e.g. for the plane to mark them).
+    void accessesAppended(const QList<memhist::Access> &accesses);
+
+private:
+    void requestPage();
+    void receivePage(const memhist::ResultsPage &page);
+    void startOver();
+
+    QThread *m_thread = nullptr;
+    ResultsWorker *m_worker = nullptr; // lives in m_thread
+    std::shared_ptr<std::atomic<quint64>> m_generation;
+
+    QString m_historyPath;
+    std::optional<HalfAxisQuery> m_query;
+    std::optional<RowId> m_resumePoint; // where the next page starts (after the first page)
+    int m_pageSize = 500;
+    bool m_loading = false;
+    bool m_exhausted = false;
+    bool m_failed = false;
+    bool m_hasThreads = false;
+
+    QList<Access> m_accesses;
+    QList<std::optional<qint64>> m_threads; // parallel to m_accesses when m_hasThreads
+};
+
+} // namespace memhist
