@@ -1,8 +1,7 @@
 // memhist import TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]
 #include "commandline.h"
 #include "commands.h"
-#include "importers/traceformats.h"
-#include "writer/historywriter.h"
+#include "importers/importsession.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -105,67 +104,32 @@ int runImport(const QStringList &arguments)
             return usageError(help.name, QStringLiteral("-o %1 would replace the trace %2").arg(output, trace));
     }
 
-    // Every trace is recognised before the first is read: a typo in the last file name should not
-    // cost the import of the others.
-    QList<SourceDescription> sources;
-    QList<TraceFormat> formats;
-    for (const QString &trace : traces) {
-        TraceFormat format;
-        QString error;
-        if (requested) {
-            format = *requested;
-            if (!QFileInfo::exists(trace))
-                return inputError(trace + QStringLiteral(": cannot open: No such file or directory"));
-        } else if (!detectTraceFormat(trace, &format, &error)) {
-            return inputError(error);
-        }
-        if (!createImporter(format))
-            return usageError(help.name, QStringLiteral("--format: '%1' has no importer yet").arg(traceFormatName(format)));
-        formats.append(format);
-        sources.append({ traceFormatName(format), QFileInfo(trace).absoluteFilePath() });
-    }
+    if (requested && !createImporter(*requested))
+        return usageError(help.name, QStringLiteral("--format: '%1' has no importer yet").arg(traceFormatName(*requested)));
+    QList<TraceInput> inputs;
+    QString error;
+    if (!recogniseTraces(traces, requested, &inputs, &error))
+        return inputError(error);
 
     QElapsedTimer timer;
     timer.start();
-    HistoryWriter writer(output);
-    if (!writer.open())
-        return inputError(writer.errorString());
-    writer.setSources(sources);
-
     ImportOptions options;
     options.withExecute = parser.isSet(withExecOption);
-    QMap<QString, qint64> skipped;
-    for (qsizetype i = 0; i < traces.size(); ++i) {
+    ImportSummary summary;
+    bool ok = false;
+    {
         ProgressLine progressLine;
-        const QString &trace = traces[i];
-        ImportReport report;
-        QString error;
-        const std::unique_ptr<TraceImporter> importer = createImporter(formats[i]);
-        const bool ok = importer->run(trace, writer, options, &report, &error,
-            [&](double fraction) { return progressLine.show(trace, fraction); });
-        progressLine.clear();
-        if (!ok) {
-            writer.cancel();
-            return inputError(error);
-        }
-        for (const QString &warning : std::as_const(report.warnings))
-            writeErr(QStringLiteral("memhist import: warning: ") + warning + u'\n');
-        for (auto it = report.skipped.cbegin(); it != report.skipped.cend(); ++it)
-            skipped[it.key()] += it.value();
-        // The next trace continues after this one, also when a format carries its own transitions.
-        const WriterStats &stats = writer.stats();
-        Transition next = report.nextTransition;
-        if (stats.lastTransition && stats.lastTransition->value + 1 > next.value)
-            next = Transition { stats.lastTransition->value + 1 };
-        options.firstTransition = next;
+        ok = importTraces(inputs, output, options,
+            [&](const ImportSessionProgress &progress) { return progressLine.show(progress.path, progress.fraction); },
+            &summary, &error);
     }
-    for (auto it = skipped.cbegin(); it != skipped.cend(); ++it)
-        writer.setMetaValue(QStringLiteral("skipped: ") + it.key(), QString::number(it.value()));
-    if (!writer.finish())
-        return inputError(writer.errorString());
+    for (const QString &warning : std::as_const(summary.warnings))
+        writeErr(QStringLiteral("memhist import: warning: ") + warning + u'\n');
+    if (!ok)
+        return inputError(error);
 
     const double seconds = double(timer.nsecsElapsed()) / 1e9;
-    const WriterStats &stats = writer.stats();
+    const WriterStats &stats = summary.stats;
     const QString transitions = stats.firstTransition
         ? QStringLiteral("transitions %1..%2").arg(stats.firstTransition->value).arg(stats.lastTransition->value)
         : QStringLiteral("no transitions");
@@ -177,8 +141,8 @@ int runImport(const QStringList &arguments)
                      QString::number(stats.chunks), QString::number(seconds, 'f', 3))
                  .arg(QString::number(seconds > 0 ? qint64(double(stats.accesses) / seconds) : 0))
                  .toLocal8Bit());
-    if (const QString summary = skippedSummary(skipped); !summary.isEmpty())
-        writeOut((QStringLiteral("skipped: ") + summary + u'\n').toLocal8Bit());
+    if (const QString skipped = skippedSummary(summary.skipped); !skipped.isEmpty())
+        writeOut((QStringLiteral("skipped: ") + skipped + u'\n').toLocal8Bit());
     return ExitSuccess;
 }
 

@@ -1,0 +1,30 @@
+#include "clickquery.h"
+
+#include <limits>
+
+namespace memhist::viewer {
+
+HalfAxisQuery clickQuery(Transition transition, Address address, const std::optional<Access> &access,
+    Qt::KeyboardModifiers modifiers, const ClickQuerySettings &settings)
+{
+    HalfAxisQuery query;
+    query.direction = modifiers.testFlag(backwardModifier) ? Direction::Backward : Direction::Forward;
+    query.at = transition;
+    query.operations = settings.operations;
+    if (access) {
+        query.first = access->physical;
+        // An access that would wrap past 2^64 cannot be stored; clamp anyway rather than trust it.
+        const std::uint64_t room = std::numeric_limits<std::uint64_t>::max() - access->physical.value;
+        query.last = Address { access->physical.value + std::min<std::uint64_t>(room, access->size - 1) };
+    } else {
+        const std::uint64_t a = address.value;
+        const std::uint64_t w = settings.windowBytes;
+        query.first = Address { a >= w ? a - w : 0 };
+        query.last = Address {
+            std::numeric_limits<std::uint64_t>::max() - a >= w ? a + w : std::numeric_limits<std::uint64_t>::max()
+        };
+    }
+    return query;
+}
+
+} // namespace memhist::viewer

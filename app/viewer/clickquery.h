@@ -1,0 +1,29 @@
+// What a click on the plane asks: the half-axis query from the clicked transition over the bytes of
+// the access under the cursor, or over an address window around the clicked point.
+#pragma once
+
+#include "model/types.h"
+#include "query/halfaxisquery.h"
+
+#include <Qt>
+#include <optional>
+
+namespace memhist::viewer {
+
+// The modifier that turns a click into a backward query (a plain click goes forward). Ctrl rather
+// than Alt: most Linux window managers take Alt+click to move the window.
+constexpr Qt::KeyboardModifier backwardModifier = Qt::ControlModifier;
+
+struct ClickQuerySettings
+{
+    Operations operations = Operations(Operation::Read) | Operation::Write;
+    // Bytes on each side of the clicked address when no access is under the cursor.
+    quint64 windowBytes = 64;
+};
+
+// From `transition` over `access`'s bytes when there is one, else over
+// [address - windowBytes, address + windowBytes], clamped to the address space.
+HalfAxisQuery clickQuery(Transition transition, Address address, const std::optional<Access> &access,
+    Qt::KeyboardModifiers modifiers, const ClickQuerySettings &settings);
+
+} // namespace memhist::viewer

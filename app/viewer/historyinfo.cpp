@@ -1,0 +1,94 @@
+#include "historyinfo.h"
+
+#include "storage/schema.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QLocale>
+
+namespace memhist::viewer {
+
+namespace {
+
+// thread_spans is an optional extra table (DESIGN.md §1): ask whether it is there before counting.
+namespace sql {
+constexpr const char *hasThreadSpans
+    = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'thread_spans'";
+constexpr const char *countThreads = "SELECT count(DISTINCT thread_id) FROM thread_spans";
+} // namespace sql
+
+std::optional<qint64> countThreads(sqlite::Connection &connection)
+{
+    sqlite::Statement exists = connection.prepare(sql::hasThreadSpans);
+    if (!exists.isValid() || exists.step() != SQLITE_ROW || exists.int64(0) == 0)
+        return std::nullopt;
+    sqlite::Statement count = connection.prepare(sql::countThreads);
+    if (!count.isValid() || count.step() != SQLITE_ROW)
+        return std::nullopt;
+    return count.int64(0);
+}
+
+QString plural(qint64 count, const char *singular, const char *pluralForm)
+{
+    return formatCount(count) + u' ' + QLatin1String(count == 1 ? singular : pluralForm);
+}
+
+} // namespace
+
+QString formatCount(qint64 value)
+{
+    static const QLocale english(QLocale::English, QLocale::UnitedStates);
+    return english.toString(value);
+}
+
+bool readHistoryInfo(const QString &path, HistoryInfo *info, QString *error)
+{
+    const auto database = HistoryDatabase::open(path, error);
+    if (!database)
+        return false;
+    info->path = path;
+    info->summary = database->summary();
+    const QString sources = database->meta().value(QLatin1String(schema::meta::sources));
+    for (const QString &line : sources.split(u'\n', Qt::SkipEmptyParts)) {
+        const qsizetype tab = line.indexOf(u'\t');
+        const QString sourcePath = tab < 0 ? line : line.mid(tab + 1);
+        const QString name = QFileInfo(sourcePath).fileName();
+        info->sources << (tab < 0 ? name : name + QStringLiteral(" (") + line.left(tab) + u')');
+        info->sourcePaths << sourcePath;
+    }
+    info->threads = countThreads(database->connection());
+    return true;
+}
+
+QString describeHistory(const HistoryInfo &info)
+{
+    const HistorySummary &s = info.summary;
+    QStringList parts;
+    if (s.firstTransition) {
+        parts << QStringLiteral("transitions %1..%2 (%3)")
+                     .arg(formatCount(qint64(s.firstTransition->value)), formatCount(qint64(s.lastTransition->value)),
+                         formatCount(qint64(s.lastTransition->value - s.firstTransition->value + 1)));
+    } else {
+        parts << QStringLiteral("no transitions");
+    }
+    QStringList kinds { plural(s.reads, "read", "reads"), plural(s.writes, "write", "writes") };
+    if (s.executes > 0)
+        kinds << plural(s.executes, "execute", "executes");
+    parts << plural(s.accesses, "access", "accesses") + QStringLiteral(" (") + kinds.join(QStringLiteral(", ")) + u')';
+    parts << plural(s.slices, "slice", "slices");
+    parts << plural(s.chunks, "chunk", "chunks");
+    if (!info.sources.isEmpty())
+        parts << QStringLiteral("source ") + info.sources.join(QStringLiteral(", "));
+    parts << (info.threads ? plural(*info.threads, "thread", "threads") : QStringLiteral("threads not recorded"));
+    return parts.join(QStringLiteral(" · "));
+}
+
+bool isSqliteDatabase(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    return file.read(16) == QByteArrayView("SQLite format 3\0", 16);
+}
+
+} // namespace memhist::viewer

@@ -1,0 +1,729 @@
+#include "mainwindow.h"
+
+#include "charts/chartspanel.h"
+#include "importjob.h"
+#include "importoutput.h"
+#include "jobprogresswidget.h"
+#include "plane/planewidget.h"
+#include "query/querypanel.h"
+#include "recentfiles.h"
+#include "recorddialog.h"
+#include "recordjob.h"
+#include "sql/sqlconsole.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+#include <QtConcurrent>
+
+namespace memhist::viewer {
+
+namespace {
+
+constexpr auto windowBytesKey = "clickQuery/windowBytes";
+constexpr auto operationsKey = "clickQuery/operations";
+constexpr auto geometryKey = "window/geometry";
+constexpr auto stateKey = "window/state";
+constexpr auto lastDirectoryKey = "lastDirectory";
+// Bumped when the docks change, so a saved layout of an older version is not restored over them.
+constexpr int windowStateVersion = 1;
+
+const QString historyFilter = QStringLiteral("memhist histories (*.memhist);;All files (*)");
+
+QIcon applicationIcon()
+{
+    QIcon icon;
+    for (const int size : { 32, 64, 128, 256 })
+        icon.addFile(QStringLiteral(":/icons/memhist-%1.png").arg(size), QSize(size, size));
+    return icon;
+}
+
+QString defaultHoverText()
+{
+    return MainWindow::tr("Click a point: its accesses from then on · Ctrl+click: the accesses before it");
+}
+
+QString lastDirectory()
+{
+    return QSettings().value(QLatin1String(lastDirectoryKey)).toString();
+}
+
+void rememberDirectory(const QString &path)
+{
+    QSettings().setValue(QLatin1String(lastDirectoryKey), QFileInfo(path).absolutePath());
+}
+
+QString rateText(double accessesPerSecond)
+{
+    if (accessesPerSecond >= 1e6)
+        return QString::number(accessesPerSecond / 1e6, 'f', 1) + QStringLiteral(" M accesses/s");
+    if (accessesPerSecond >= 1e3)
+        return QString::number(accessesPerSecond / 1e3, 'f', 0) + QStringLiteral(" k accesses/s");
+    return QString::number(accessesPerSecond, 'f', 0) + QStringLiteral(" accesses/s");
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+{
+    setWindowTitle(tr("memhist viewer"));
+    setWindowIcon(applicationIcon());
+    setAcceptDrops(true);
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+    createPanels();
+    createActions();
+    createMenus();
+    createToolBar();
+    createStatusBar();
+    connectPanels();
+    restoreSettings();
+    updateNavigation();
+}
+
+MainWindow::~MainWindow() = default;
+
+// --- Building the window -------------------------------------------------------------------------
+
+void MainWindow::createPanels()
+{
+    m_plane = new PlaneWidget(this);
+    m_plane->setObjectName(QStringLiteral("plane"));
+    setCentralWidget(m_plane);
+
+    m_queryPanel = new QueryPanel(this);
+    m_chartsPanel = new ChartsPanel(this);
+    m_sqlConsole = new SqlConsole(this);
+
+    const auto makeDock = [this](QWidget *widget, const QString &title, const QString &name) {
+        auto *dock = new QDockWidget(title, this);
+        dock->setObjectName(name);
+        dock->setWidget(widget);
+        dock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea | Qt::LeftDockWidgetArea);
+        dock->setFeatures(
+            QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
+        // The tabs name the panels already; a title bar above each would repeat the name and
+        // take a line from the plane. View shows and hides them.
+        dock->setTitleBarWidget(new QWidget(dock));
+        addDockWidget(Qt::BottomDockWidgetArea, dock);
+        return dock;
+    };
+    m_resultsDock = makeDock(m_queryPanel, tr("Results"), QStringLiteral("resultsDock"));
+    m_chartsDock = makeDock(m_chartsPanel, tr("Charts"), QStringLiteral("chartsDock"));
+    m_sqlDock = makeDock(m_sqlConsole, tr("SQL Console"), QStringLiteral("sqlDock"));
+    tabifyDockWidget(m_resultsDock, m_chartsDock);
+    tabifyDockWidget(m_chartsDock, m_sqlDock);
+    setTabPosition(Qt::BottomDockWidgetArea, QTabWidget::North);
+    m_resultsDock->raise();
+}
+
+void MainWindow::createActions()
+{
+    QStyle *s = style();
+    m_openAction
+        = new QAction(QIcon::fromTheme(QStringLiteral("document-open"), s->standardIcon(QStyle::SP_DialogOpenButton)),
+            tr("&Open…"), this);
+    m_openAction->setShortcut(QKeySequence::Open);
+    m_openAction->setStatusTip(tr("Open a memhist history (.memhist), or import a trace"));
+    connect(m_openAction, &QAction::triggered, this, &MainWindow::openInteractively);
+
+    m_importAction = new QAction(tr("&Import Trace…"), this);
+    m_importAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    m_importAction->setStatusTip(tr("Import one or more trace files, in order, into a new history"));
+    connect(m_importAction, &QAction::triggered, this, &MainWindow::importInteractively);
+
+    m_importDirectoryAction = new QAction(tr("Import Trace &Directory…"), this);
+    m_importDirectoryAction->setStatusTip(tr("Import a trace directory (drmemtrace) into a new history"));
+    connect(m_importDirectoryAction, &QAction::triggered, this, &MainWindow::importDirectoryInteractively);
+
+    m_recordAction = new QAction(tr("&Record Program…"), this);
+    m_recordAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_recordAction->setStatusTip(tr("Run a program under memhist record and open its history"));
+    connect(m_recordAction, &QAction::triggered, this, &MainWindow::recordInteractively);
+
+    m_quitAction = new QAction(tr("&Quit"), this);
+    m_quitAction->setShortcut(QKeySequence::Quit);
+    m_quitAction->setMenuRole(QAction::QuitRole);
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+    m_backAction = new QAction(
+        QIcon::fromTheme(QStringLiteral("go-previous"), s->standardIcon(QStyle::SP_ArrowBack)), tr("&Back"), this);
+    m_backAction->setShortcut(QKeySequence::Back);
+    m_backAction->setStatusTip(tr("Return to the previous view of the plane"));
+    connect(m_backAction, &QAction::triggered, m_plane, &PlaneWidget::back);
+
+    m_forwardAction = new QAction(
+        QIcon::fromTheme(QStringLiteral("go-next"), s->standardIcon(QStyle::SP_ArrowForward)), tr("&Forward"), this);
+    m_forwardAction->setShortcut(QKeySequence::Forward);
+    m_forwardAction->setStatusTip(tr("Go to the next view of the plane"));
+    connect(m_forwardAction, &QAction::triggered, m_plane, &PlaneWidget::forward);
+
+    // No style fallback: the styles' "home" is a folder, which says the wrong thing here.
+    m_homeAction = new QAction(QIcon::fromTheme(QStringLiteral("zoom-fit-best")), tr("&Home"), this);
+    m_homeAction->setShortcut(QKeySequence(Qt::Key_Home));
+    m_homeAction->setStatusTip(tr("Show the whole history"));
+    connect(m_homeAction, &QAction::triggered, m_plane, &PlaneWidget::home);
+    // These keys belong to the plane (the results table and the SQL editor use Home and Alt+arrows
+    // for themselves): shown in the menu, active while the plane has the focus.
+    for (QAction *action : { m_backAction, m_forwardAction, m_homeAction }) {
+        action->setShortcutContext(Qt::WidgetShortcut);
+        m_plane->addAction(action);
+    }
+
+    // Which operations a click on the plane asks for. Executes are left to the query panel: a
+    // click asks "who read or wrote this", and code addresses are rarely what was clicked.
+    const QString clickTip = tr("Click on the plane: accesses from the clicked transition on; Ctrl+click: before it");
+    m_operationsGroup = new QActionGroup(this);
+    m_operationsGroup->setExclusive(true);
+    const auto makeOperation = [&](const QString &text, const QString &tip) {
+        QAction *action = m_operationsGroup->addAction(text);
+        action->setCheckable(true);
+        action->setToolTip(tip);
+        action->setStatusTip(clickTip);
+        return action;
+    };
+    m_readsAction = makeOperation(tr("Reads"), tr("A click on the plane queries reads only"));
+    m_writesAction = makeOperation(tr("Writes"), tr("A click on the plane queries writes only"));
+    m_bothAction = makeOperation(tr("Reads + Writes"), tr("A click on the plane queries reads and writes"));
+    m_bothAction->setChecked(true);
+    connect(m_operationsGroup, &QActionGroup::triggered, this,
+        [this] { QSettings().setValue(QLatin1String(operationsKey), int(clickQuerySettings().operations.toInt())); });
+
+    m_windowSpin = new QSpinBox(this);
+    m_windowSpin->setObjectName(QStringLiteral("queryWindow"));
+    m_windowSpin->setRange(0, 1 << 24);
+    m_windowSpin->setPrefix(QStringLiteral("± "));
+    m_windowSpin->setSuffix(tr(" B"));
+    m_windowSpin->setValue(64);
+    m_windowSpin->setAccelerated(true);
+    m_windowSpin->setToolTip(tr("Address window around a clicked point where no access is under the cursor"));
+    m_windowSpin->setStatusTip(clickTip);
+    connect(m_windowSpin, &QSpinBox::valueChanged, this,
+        [](int value) { QSettings().setValue(QLatin1String(windowBytesKey), value); });
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openAction);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentFiles = new RecentFiles(m_recentMenu, this);
+    connect(m_recentFiles, &RecentFiles::fileChosen, this, &MainWindow::openPath);
+    file->addSeparator();
+    file->addAction(m_importAction);
+    file->addAction(m_importDirectoryAction);
+    file->addAction(m_recordAction);
+    file->addSeparator();
+    QAction *exportAction = m_queryPanel->exportAction();
+    if (exportAction->shortcut().isEmpty())
+        exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportAction->setStatusTip(tr("Write every result of the current query to a CSV file"));
+    file->addAction(exportAction);
+    file->addSeparator();
+    file->addAction(m_quitAction);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    m_viewMenu->addAction(m_backAction);
+    m_viewMenu->addAction(m_forwardAction);
+    m_viewMenu->addAction(m_homeAction);
+    m_viewMenu->addSeparator();
+    const auto addPanelAction = [this](QDockWidget *dock, Panel panel, Qt::Key key) {
+        QAction *action = m_viewMenu->addAction(dock->windowTitle());
+        action->setShortcut(QKeySequence(Qt::CTRL | key));
+        connect(action, &QAction::triggered, this, [this, panel] { showPanel(panel); });
+    };
+    addPanelAction(m_resultsDock, Panel::Results, Qt::Key_1);
+    addPanelAction(m_chartsDock, Panel::Charts, Qt::Key_2);
+    addPanelAction(m_sqlDock, Panel::Sql, Qt::Key_3);
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *about = help->addAction(tr("&About memhist viewer"), this, &MainWindow::showAbout);
+    about->setMenuRole(QAction::AboutRole);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::createToolBar()
+{
+    QToolBar *bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(m_openAction);
+    bar->addSeparator();
+    bar->addAction(m_backAction);
+    bar->addAction(m_forwardAction);
+    bar->addAction(m_homeAction);
+    bar->addSeparator();
+    auto *clickLabel = new QLabel(tr("Click queries "), bar);
+    clickLabel->setStatusTip(m_bothAction->statusTip());
+    bar->addWidget(clickLabel);
+    bar->addActions(m_operationsGroup->actions());
+    auto *windowLabel = new QLabel(tr("  within "), bar);
+    windowLabel->setBuddy(m_windowSpin);
+    bar->addWidget(windowLabel);
+    bar->addWidget(m_windowSpin);
+    bar->addSeparator();
+    bar->addAction(m_queryPanel->exportAction());
+
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(bar->toggleViewAction());
+    for (QDockWidget *dock : { m_resultsDock, m_chartsDock, m_sqlDock })
+        m_viewMenu->addAction(dock->toggleViewAction());
+}
+
+void MainWindow::createStatusBar()
+{
+    m_hoverLabel = new QLabel(defaultHoverText(), this);
+    m_hoverLabel->setObjectName(QStringLiteral("hoverLabel"));
+    // Ignored: long hover texts and messages are clipped rather than pushing the summary away.
+    m_hoverLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_hoverLabel->setMinimumWidth(160);
+    m_hoverLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summaryLabel = new QLabel(tr("No history open: File ▸ Open, or drop a .memhist or a trace here"), this);
+    m_summaryLabel->setObjectName(QStringLiteral("summaryLabel"));
+    m_summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_jobProgress = new JobProgressWidget(this);
+    m_jobProgress->setObjectName(QStringLiteral("jobProgress"));
+    statusBar()->addWidget(m_hoverLabel, 1);
+    statusBar()->addPermanentWidget(m_jobProgress);
+    statusBar()->addPermanentWidget(m_summaryLabel);
+    connect(m_jobProgress, &JobProgressWidget::cancelClicked, this, [this] {
+        if (m_importJob)
+            m_importJob->cancel();
+        if (m_recordJob)
+            m_recordJob->cancel();
+    });
+}
+
+void MainWindow::connectPanels()
+{
+    connect(m_plane, &PlaneWidget::pointClicked, this, &MainWindow::runClickQuery);
+    connect(m_plane, &PlaneWidget::navigationChanged, this, &MainWindow::updateNavigation);
+    connect(m_plane, &PlaneWidget::hoverTextChanged, this,
+        [this](const QString &text) { m_hoverLabel->setText(text.isEmpty() ? defaultHoverText() : text); });
+    connect(m_plane, &PlaneWidget::visibleRangeChanged, m_chartsPanel, &ChartsPanel::setVisibleRange);
+    connect(m_queryPanel, &QueryPanel::resultsChanged, m_plane, &PlaneWidget::setMarkedAccesses);
+    connect(m_queryPanel, &QueryPanel::accessSelected, m_plane, &PlaneWidget::setCurrentAccess);
+    connect(m_queryPanel, &QueryPanel::exportFinished, this, [this](bool ok, const QString &message) {
+        if (ok)
+            showStatus(message);
+        else
+            showError(tr("Export failed"), message);
+    });
+}
+
+void MainWindow::restoreSettings()
+{
+    const QSettings settings;
+    m_windowSpin->setValue(settings.value(QLatin1String(windowBytesKey), 64).toInt());
+    const int operations = settings.value(QLatin1String(operationsKey), 0).toInt();
+    ClickQuerySettings click = clickQuerySettings();
+    if (operations != 0) {
+        click.operations = Operations::fromInt(operations);
+        setClickQuerySettings(click);
+    }
+    if (!restoreGeometry(settings.value(QLatin1String(geometryKey)).toByteArray()))
+        resize(1280, 820);
+    m_layoutRestored = restoreState(settings.value(QLatin1String(stateKey)).toByteArray(), windowStateVersion);
+}
+
+void MainWindow::showEvent(QShowEvent *event)
+{
+    QMainWindow::showEvent(event);
+    if (!m_layoutRestored && !m_firstLayoutDone) {
+        // The first layout: the plane gets about three fifths of the height, the panels the rest.
+        // Done once shown, when the window has its real size.
+        m_firstLayoutDone = true;
+        resizeDocks({ m_resultsDock }, { std::max(240, height() * 40 / 100) }, Qt::Vertical);
+    }
+}
+
+// --- Settings of click-to-query ------------------------------------------------------------------
+
+ClickQuerySettings MainWindow::clickQuerySettings() const
+{
+    ClickQuerySettings settings;
+    settings.windowBytes = quint64(m_windowSpin->value());
+    if (m_readsAction->isChecked())
+        settings.operations = Operation::Read;
+    else if (m_writesAction->isChecked())
+        settings.operations = Operation::Write;
+    else
+        settings.operations = Operations(Operation::Read) | Operation::Write;
+    return settings;
+}
+
+void MainWindow::setClickQuerySettings(const ClickQuerySettings &settings)
+{
+    m_windowSpin->setValue(int(std::min<quint64>(settings.windowBytes, quint64(m_windowSpin->maximum()))));
+    const bool reads = settings.operations.testFlag(Operation::Read);
+    const bool writes = settings.operations.testFlag(Operation::Write);
+    (reads && !writes ? m_readsAction : writes && !reads ? m_writesAction : m_bothAction)->setChecked(true);
+}
+
+void MainWindow::runClickQuery(
+    Transition transition, Address address, const std::optional<Access> &access, Qt::KeyboardModifiers modifiers)
+{
+    if (m_historyPath.isEmpty())
+        return;
+    m_queryPanel->runQuery(clickQuery(transition, address, access, modifiers, clickQuerySettings()));
+    showPanel(Panel::Results);
+}
+
+void MainWindow::showPanel(Panel panel)
+{
+    QDockWidget *dock = panel == Panel::Results ? m_resultsDock : panel == Panel::Charts ? m_chartsDock : m_sqlDock;
+    dock->show();
+    dock->raise();
+}
+
+void MainWindow::updateNavigation()
+{
+    m_backAction->setEnabled(m_plane->canGoBack());
+    m_forwardAction->setEnabled(m_plane->canGoForward());
+    m_homeAction->setEnabled(!m_historyPath.isEmpty());
+}
+
+// --- Opening -------------------------------------------------------------------------------------
+
+void MainWindow::openPath(const QString &path)
+{
+    if (QFileInfo(path).isFile() && isSqliteDatabase(path))
+        openHistory(path);
+    else
+        importTraces({ path }, false);
+}
+
+void MainWindow::openHistory(const QString &path)
+{
+    const quint64 generation = ++m_openGeneration;
+    showStatus(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
+    // A foreign database without a meta table has its counts computed by a scan: off the GUI thread.
+    QtConcurrent::run([path] {
+        HistoryInfo info;
+        QString error;
+        const bool ok = readHistoryInfo(path, &info, &error);
+        return std::make_tuple(ok, info, error);
+    }).then(this, [this, generation, path](const std::tuple<bool, HistoryInfo, QString> &result) {
+        historyInfoRead(generation, path, std::get<0>(result), std::get<1>(result), std::get<2>(result));
+    });
+}
+
+void MainWindow::historyInfoRead(
+    quint64 generation, const QString &path, bool ok, const HistoryInfo &info, const QString &error)
+{
+    if (generation != m_openGeneration)
+        return; // a newer open request replaced this one
+    if (!ok) {
+        showError(tr("Cannot open the history"), error);
+        return;
+    }
+    m_historyPath = QFileInfo(path).absoluteFilePath();
+    m_info = info;
+    m_plane->setHistory(m_historyPath);
+    m_queryPanel->setHistory(m_historyPath);
+    m_chartsPanel->setHistory(m_historyPath);
+    m_sqlConsole->setHistory(m_historyPath);
+    m_summaryLabel->setText(describeHistory(info));
+    m_summaryLabel->setToolTip(QDir::toNativeSeparators(m_historyPath) + QStringLiteral("\n")
+        + formatCount(info.summary.fileBytes) + tr(" bytes") + QStringLiteral("\n") + info.sourcePaths.join(u'\n'));
+    setWindowTitle(tr("%1 — memhist viewer").arg(QFileInfo(path).fileName()));
+    setWindowFilePath(m_historyPath);
+    m_recentFiles->add(m_historyPath);
+    updateNavigation();
+    showStatus(tr("Opened %1").arg(QFileInfo(m_historyPath).fileName()));
+    emit historyOpened(m_historyPath);
+}
+
+void MainWindow::openInteractively()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open History or Trace"), lastDirectory(),
+        tr("memhist histories (*.memhist);;Traces (*.csv *.lackey *.gz *.log *.trace *.zip);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    rememberDirectory(path);
+    if (isSqliteDatabase(path))
+        openHistory(path);
+    else
+        importTraces({ path }, true);
+}
+
+// --- Importing -----------------------------------------------------------------------------------
+
+bool MainWindow::isJobRunning() const
+{
+    return (m_importJob && m_importJob->isRunning()) || m_recordJob;
+}
+
+void MainWindow::importTraces(const QStringList &traces, bool askForOutput)
+{
+    if (traces.isEmpty())
+        return;
+    if (isJobRunning()) {
+        showError(tr("Cannot import now"), tr("Another import or recording is running; wait for it or cancel it."));
+        return;
+    }
+    // Reads at most the first 64 KiB of each trace: cheap enough here, and it lets us refuse an
+    // unknown file before asking where its history should go.
+    QList<TraceInput> inputs;
+    QString error;
+    if (!recogniseTraces(traces, std::nullopt, &inputs, &error)) {
+        showError(tr("Cannot import"), error);
+        return;
+    }
+    QString output = defaultImportOutput(traces.constFirst());
+    if (askForOutput && m_interactive) {
+        output = QFileDialog::getSaveFileName(this, tr("Save the Imported History As"), output, historyFilter);
+        if (output.isEmpty())
+            return;
+        if (!output.endsWith(QLatin1String(".memhist")))
+            output += QStringLiteral(".memhist");
+    }
+    for (const TraceInput &input : std::as_const(inputs)) {
+        if (QFileInfo(input.path) == QFileInfo(output)) {
+            showError(tr("Cannot import"), tr("%1 would replace the trace it is imported from").arg(output));
+            return;
+        }
+    }
+
+    auto *job = new ImportJob(inputs, output, this);
+    m_importJob = job;
+    const QString what
+        = inputs.size() == 1 ? QFileInfo(inputs.constFirst().path).fileName() : tr("%1 traces").arg(inputs.size());
+    m_jobProgress->begin(tr("Importing %1…").arg(what));
+    connect(job, &ImportJob::progressChanged, this,
+        [this, what](double fraction, qint64 accesses, double rate, const QString &) {
+            m_jobProgress->setProgress(
+                fraction, tr("Importing %1: %2 accesses, %3").arg(what, formatCount(accesses), rateText(rate)));
+        });
+    connect(job, &ImportJob::importFinished, this, &MainWindow::importDone);
+    job->start();
+}
+
+void MainWindow::importDone(const ImportResult &result)
+{
+    ImportJob *job = m_importJob;
+    const QString output = job ? job->outputPath() : QString();
+    m_jobProgress->end();
+    if (job)
+        job->deleteLater();
+    m_importJob = nullptr;
+
+    QString message;
+    if (result.ok) {
+        const WriterStats &stats = result.summary.stats;
+        message = tr("Imported %1 accesses into %2 in %3 s (%4)")
+                      .arg(formatCount(stats.accesses), QDir::toNativeSeparators(output),
+                          QString::number(result.seconds, 'f', 1),
+                          rateText(result.seconds > 0 ? double(stats.accesses) / result.seconds : 0));
+        for (const QString &warning : result.summary.warnings)
+            message += QStringLiteral("\nwarning: ") + warning;
+        showStatus(message);
+        openHistory(output);
+    } else if (result.cancelled) {
+        message = tr("Import cancelled; nothing was written to %1").arg(QDir::toNativeSeparators(output));
+        showStatus(message);
+    } else {
+        message = result.error + u'\n' + tr("Nothing was written to %1.").arg(QDir::toNativeSeparators(output));
+        showError(tr("Import failed"), message);
+    }
+    emit importFinished(result.ok, message);
+}
+
+void MainWindow::importInteractively()
+{
+    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Import Traces (in this order)"), lastDirectory(),
+        tr("Traces (*.csv *.lackey *.gz *.log *.trace *.zip);;All files (*)"));
+    if (paths.isEmpty())
+        return;
+    rememberDirectory(paths.constFirst());
+    importTraces(paths, true);
+}
+
+void MainWindow::importDirectoryInteractively()
+{
+    const QString path = QFileDialog::getExistingDirectory(this, tr("Import Trace Directory"), lastDirectory());
+    if (path.isEmpty())
+        return;
+    rememberDirectory(path);
+    importTraces({ path }, true);
+}
+
+void MainWindow::handleDroppedPaths(const QStringList &paths)
+{
+    if (paths.isEmpty())
+        return;
+    QStringList histories;
+    for (const QString &path : paths) {
+        if (QFileInfo(path).isFile() && isSqliteDatabase(path))
+            histories << path;
+    }
+    if (histories.isEmpty()) {
+        importTraces(paths, true);
+    } else if (paths.size() == 1) {
+        openHistory(paths.constFirst());
+    } else {
+        showError(tr("Cannot open the dropped files"),
+            tr("%1 is a history, not a trace: drop one history to open it, or traces to import them together.")
+                .arg(QFileInfo(histories.constFirst()).fileName()));
+    }
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && std::all_of(urls.begin(), urls.end(), [](const QUrl &url) { return url.isLocalFile(); }))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    QStringList paths;
+    for (const QUrl &url : event->mimeData()->urls()) {
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    }
+    if (paths.isEmpty())
+        return;
+    event->acceptProposedAction();
+    // Not from inside the drop: a save dialog opened here would block the drag source.
+    QMetaObject::invokeMethod(
+        this, [this, paths] { handleDroppedPaths(paths); }, Qt::QueuedConnection);
+}
+
+// --- Recording -----------------------------------------------------------------------------------
+
+void MainWindow::recordInteractively()
+{
+    if (findMemhistCli().isEmpty()) {
+        showError(tr("Cannot record"),
+            tr("Recording runs the memhist command line, found neither beside memhist-viewer nor in PATH."));
+        return;
+    }
+    RecordDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    record(dialog.request());
+}
+
+void MainWindow::record(const RecordRequest &request)
+{
+    if (isJobRunning()) {
+        showError(tr("Cannot record now"), tr("Another import or recording is running; wait for it or cancel it."));
+        return;
+    }
+    const QString cli = findMemhistCli();
+    if (cli.isEmpty()) {
+        showError(tr("Cannot record"),
+            tr("Recording runs the memhist command line, found neither beside memhist-viewer nor in PATH."));
+        return;
+    }
+    auto *job = new RecordJob(cli, request, this);
+    m_recordJob = job;
+    const QString name = QFileInfo(request.program).fileName();
+    m_jobProgress->begin(tr("Recording %1…").arg(name));
+    connect(job, &RecordJob::progressChanged, this, [this, name](double seconds, const QString &lastLine) {
+        QString text = tr("Recording %1: %2 s").arg(name).arg(qint64(seconds));
+        if (!lastLine.isEmpty())
+            text += QStringLiteral(" · ") + lastLine.left(60);
+        m_jobProgress->setProgress(-1, text);
+    });
+    connect(job, &RecordJob::recordFinished, this, [this, job](bool ok, const QString &message) {
+        m_jobProgress->end();
+        const QString output = job->request().outputPath;
+        const bool cancelled = job->wasCancelled();
+        job->deleteLater();
+        m_recordJob = nullptr;
+        if (ok) {
+            showStatus(cancelled ? tr("Recording stopped; kept what was recorded: %1").arg(message) : message);
+            openHistory(output);
+        } else {
+            showError(tr("Recording failed"), message);
+        }
+        emit recordFinished(ok, message);
+    });
+    job->start();
+}
+
+// --- Messages ------------------------------------------------------------------------------------
+
+void MainWindow::showError(const QString &title, const QString &message)
+{
+    m_lastError = message;
+    showStatus(title + QStringLiteral(": ") + message);
+    // Window-modal but not blocking (open(), not exec()): background jobs and tests go on.
+    auto *box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorMessage"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    emit errorShown(message);
+}
+
+void MainWindow::showStatus(const QString &message)
+{
+    // In the hover text's place (the next hover replaces it) rather than QStatusBar::showMessage(),
+    // which would paint over the summary.
+    m_hoverLabel->setText(message.section(u'\n', 0, 0));
+    m_hoverLabel->setToolTip(message);
+}
+
+QString MainWindow::summaryText() const
+{
+    return m_info ? describeHistory(*m_info) : QString();
+}
+
+QString MainWindow::hoverText() const
+{
+    return m_hoverLabel->text();
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About memhist viewer"),
+        tr("<h3>memhist viewer %1</h3>"
+           "<p>Explore the memory history of a program run: every load and store, on a transition × "
+           "address plane, with instant forward and backward queries.</p>"
+           "<p>Histories are plain SQLite files (<tt>.memhist</tt>) in the storage model of the "
+           "rvnmemhistwriter library. Record them with <tt>memhist record</tt> or import Valgrind "
+           "Lackey, drmemtrace, Tenet and CSV traces.</p>")
+            .arg(QStringLiteral(MEMHIST_VERSION)));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (isJobRunning() && m_interactive) {
+        const auto answer = QMessageBox::question(this, tr("Quit memhist viewer"),
+            tr("An import or recording is running. Cancel it and quit?"), QMessageBox::Yes | QMessageBox::No);
+        if (answer != QMessageBox::Yes) {
+            event->ignore();
+            return;
+        }
+    }
+    if (m_importJob)
+        m_importJob->cancel();
+    if (m_recordJob)
+        m_recordJob->cancel();
+    if (m_interactive) {
+        QSettings settings;
+        settings.setValue(QLatin1String(geometryKey), saveGeometry());
+        settings.setValue(QLatin1String(stateKey), saveState(windowStateVersion));
+    }
+    event->accept();
+}
+
+} // namespace memhist::viewer

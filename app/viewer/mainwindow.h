@@ -1,0 +1,165 @@
+// The viewer's main window: the transition x address plane in the middle, the query results, the
+// charts and the SQL console in tabbed docks below, and the jobs (open, import, record) that feed
+// them, all running off the GUI thread.
+#pragma once
+
+#include "clickquery.h"
+#include "historyinfo.h"
+
+#include <QMainWindow>
+#include <QPointer>
+#include <optional>
+
+class QActionGroup;
+class QDockWidget;
+class QLabel;
+class QSpinBox;
+
+namespace memhist {
+class ChartsPanel;
+class PlaneWidget;
+class QueryPanel;
+class SqlConsole;
+} // namespace memhist
+
+namespace memhist::viewer {
+
+class ImportJob;
+class JobProgressWidget;
+class RecentFiles;
+class RecordJob;
+struct ImportResult;
+struct RecordRequest;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    enum class Panel {
+        Results,
+        Charts,
+        Sql,
+    };
+
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // A .memhist (recognised by the SQLite magic, whatever its name) opens; anything else is taken
+    // for a trace and imported, without asking where the history goes (beside the trace).
+    void openPath(const QString &path);
+    // Opens a history read-only; its summary is read in the background, then the panels load it.
+    void openHistory(const QString &path);
+    // Imports `traces` (files or trace directories) in the background into one history, in order,
+    // then opens it. Asks for the output path first when `askForOutput` (and the window is
+    // interactive), else writes beside the first trace (see importoutput.h).
+    void importTraces(const QStringList &traces, bool askForOutput);
+    // Runs `memhist record` in the background, then opens what it recorded.
+    void record(const RecordRequest &request);
+
+    // What a dropped set of local files does: one history opens, traces import. Public for tests.
+    void handleDroppedPaths(const QStringList &paths);
+
+    // Interactive windows ask where imports go and confirm with dialogs; tests and screenshots turn
+    // this off.
+    void setInteractive(bool interactive) { m_interactive = interactive; }
+    bool isInteractive() const { return m_interactive; }
+
+    QString historyPath() const { return m_historyPath; }
+    const std::optional<HistoryInfo> &historyInfo() const { return m_info; }
+    // The status line's description of the open history (describeHistory()).
+    QString summaryText() const;
+    QString hoverText() const;
+    // The last error shown to the user (also in a message box), for tests and scripts.
+    QString lastError() const { return m_lastError; }
+    bool isJobRunning() const;
+
+    ClickQuerySettings clickQuerySettings() const;
+    void setClickQuerySettings(const ClickQuerySettings &settings);
+    // What a click on the plane at (transition, address) does: run its query in the query panel.
+    void runClickQuery(
+        Transition transition, Address address, const std::optional<Access> &access, Qt::KeyboardModifiers modifiers);
+
+    void showPanel(Panel panel);
+
+    PlaneWidget *plane() const { return m_plane; }
+    QueryPanel *queryPanel() const { return m_queryPanel; }
+    ChartsPanel *chartsPanel() const { return m_chartsPanel; }
+    SqlConsole *sqlConsole() const { return m_sqlConsole; }
+
+signals:
+    void historyOpened(const QString &path);
+    void importFinished(bool ok, const QString &message);
+    void recordFinished(bool ok, const QString &message);
+    void errorShown(const QString &message);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    void closeEvent(QCloseEvent *event) override;
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void createPanels();
+    void createActions();
+    void createMenus();
+    void createToolBar();
+    void createStatusBar();
+    void connectPanels();
+    void restoreSettings();
+
+    void openInteractively();
+    void importInteractively();
+    void importDirectoryInteractively();
+    void recordInteractively();
+    void showAbout();
+
+    void historyInfoRead(
+        quint64 generation, const QString &path, bool ok, const HistoryInfo &info, const QString &error);
+    void importDone(const ImportResult &result);
+    void updateNavigation();
+    void showError(const QString &title, const QString &message);
+    void showStatus(const QString &message);
+
+    PlaneWidget *m_plane = nullptr;
+    QueryPanel *m_queryPanel = nullptr;
+    ChartsPanel *m_chartsPanel = nullptr;
+    SqlConsole *m_sqlConsole = nullptr;
+    QDockWidget *m_resultsDock = nullptr;
+    QDockWidget *m_chartsDock = nullptr;
+    QDockWidget *m_sqlDock = nullptr;
+
+    QAction *m_openAction = nullptr;
+    QAction *m_importAction = nullptr;
+    QAction *m_importDirectoryAction = nullptr;
+    QAction *m_recordAction = nullptr;
+    QAction *m_quitAction = nullptr;
+    QAction *m_backAction = nullptr;
+    QAction *m_forwardAction = nullptr;
+    QAction *m_homeAction = nullptr;
+    QActionGroup *m_operationsGroup = nullptr;
+    QAction *m_readsAction = nullptr;
+    QAction *m_writesAction = nullptr;
+    QAction *m_bothAction = nullptr;
+    QSpinBox *m_windowSpin = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QMenu *m_viewMenu = nullptr;
+    RecentFiles *m_recentFiles = nullptr;
+
+    QLabel *m_hoverLabel = nullptr;
+    QLabel *m_summaryLabel = nullptr;
+    JobProgressWidget *m_jobProgress = nullptr;
+
+    QPointer<ImportJob> m_importJob;
+    QPointer<RecordJob> m_recordJob;
+
+    QString m_historyPath;
+    std::optional<HistoryInfo> m_info;
+    // Bumped by every openHistory(): a summary read for an older request is dropped.
+    quint64 m_openGeneration = 0;
+    QString m_lastError;
+    bool m_interactive = true;
+    bool m_layoutRestored = false;
+    bool m_firstLayoutDone = false;
+};
+
+} // namespace memhist::viewer

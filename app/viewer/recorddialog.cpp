@@ -1,0 +1,180 @@
+#include "recorddialog.h"
+
+#include "importoutput.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QVBoxLayout>
+
+namespace memhist::viewer {
+
+namespace {
+
+constexpr auto programKey = "record/program";
+constexpr auto argumentsKey = "record/arguments";
+constexpr auto limitKey = "record/limit";
+constexpr auto maxMillionsKey = "record/maxMillions";
+
+QWidget *withBrowseButton(QLineEdit *edit, QPushButton *button)
+{
+    auto *row = new QWidget;
+    auto *layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(edit, 1);
+    layout->addWidget(button);
+    return row;
+}
+
+} // namespace
+
+RecordDialog::RecordDialog(QWidget *parent)
+    : QDialog(parent)
+    , m_program(new QLineEdit(this))
+    , m_arguments(new QLineEdit(this))
+    , m_limit(new QCheckBox(tr("Stop after"), this))
+    , m_maxMillions(new QSpinBox(this))
+    , m_output(new QLineEdit(this))
+    , m_problem(new QLabel(this))
+    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
+{
+    setWindowTitle(tr("Record Program"));
+    m_program->setPlaceholderText(tr("/usr/bin/ls"));
+    m_arguments->setPlaceholderText(tr("-l /tmp   (quoted as in a shell)"));
+    m_maxMillions->setRange(1, 100000);
+    m_maxMillions->setSuffix(tr(" million instructions"));
+    m_output->setPlaceholderText(tr("where the history is written"));
+    m_problem->setWordWrap(true);
+
+    auto *browseProgram = new QPushButton(tr("Browse…"), this);
+    auto *browseOutput = new QPushButton(tr("Browse…"), this);
+    connect(browseProgram, &QPushButton::clicked, this, &RecordDialog::browseProgram);
+    connect(browseOutput, &QPushButton::clicked, this, &RecordDialog::browseOutput);
+
+    auto *limitRow = new QWidget(this);
+    auto *limitLayout = new QHBoxLayout(limitRow);
+    limitLayout->setContentsMargins(0, 0, 0, 0);
+    limitLayout->addWidget(m_limit);
+    limitLayout->addWidget(m_maxMillions, 1);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("&Program:"), withBrowseButton(m_program, browseProgram));
+    form->addRow(tr("&Arguments:"), m_arguments);
+    form->addRow(tr("Length:"), limitRow);
+    form->addRow(tr("&History:"), withBrowseButton(m_output, browseOutput));
+
+    auto *note = new QLabel(tr("The program runs under Valgrind through <tt>memhist record</tt>, about 50 times "
+                               "slower than usual. Cancel stops it and keeps what was recorded."),
+        this);
+    note->setWordWrap(true);
+
+    QPushButton *record = m_buttons->addButton(tr("&Record"), QDialogButtonBox::AcceptRole);
+    record->setDefault(true);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(note);
+    layout->addWidget(m_problem);
+    layout->addWidget(m_buttons);
+
+    const QSettings settings;
+    m_program->setText(settings.value(QLatin1String(programKey)).toString());
+    m_arguments->setText(settings.value(QLatin1String(argumentsKey)).toString());
+    m_limit->setChecked(settings.value(QLatin1String(limitKey), false).toBool());
+    m_maxMillions->setValue(settings.value(QLatin1String(maxMillionsKey), 10).toInt());
+    m_maxMillions->setEnabled(m_limit->isChecked());
+    connect(m_limit, &QCheckBox::toggled, m_maxMillions, &QWidget::setEnabled);
+    connect(m_program, &QLineEdit::textChanged, this, [this] {
+        updateOutputFromProgram();
+        validate();
+    });
+    connect(m_output, &QLineEdit::textEdited, this, [this] { m_outputEdited = true; });
+    connect(m_output, &QLineEdit::textChanged, this, &RecordDialog::validate);
+    connect(this, &QDialog::accepted, this, [this] {
+        QSettings settings;
+        settings.setValue(QLatin1String(programKey), m_program->text());
+        settings.setValue(QLatin1String(argumentsKey), m_arguments->text());
+        settings.setValue(QLatin1String(limitKey), m_limit->isChecked());
+        settings.setValue(QLatin1String(maxMillionsKey), m_maxMillions->value());
+    });
+    updateOutputFromProgram();
+    validate();
+    resize(560, sizeHint().height());
+}
+
+RecordRequest RecordDialog::request() const
+{
+    RecordRequest request;
+    QString program = m_program->text().trimmed();
+    // A bare name ("ls") is looked up in PATH as a shell would.
+    if (!program.contains(u'/')) {
+        if (const QString found = QStandardPaths::findExecutable(program); !found.isEmpty())
+            program = found;
+    }
+    request.program = program;
+    request.arguments = QProcess::splitCommand(m_arguments->text());
+    if (m_limit->isChecked())
+        request.maxInstructions = quint64(m_maxMillions->value()) * 1000000u;
+    request.outputPath = m_output->text().trimmed();
+    return request;
+}
+
+void RecordDialog::browseProgram()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Program to Record"), m_program->text());
+    if (!path.isEmpty())
+        m_program->setText(path);
+}
+
+void RecordDialog::browseOutput()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save the History As"), m_output->text(), tr("memhist histories (*.memhist)"));
+    if (!path.isEmpty()) {
+        m_outputEdited = true;
+        m_output->setText(path.endsWith(QLatin1String(".memhist")) ? path : path + QStringLiteral(".memhist"));
+    }
+}
+
+void RecordDialog::updateOutputFromProgram()
+{
+    if (m_outputEdited)
+        return;
+    const QString name = QFileInfo(m_program->text().trimmed()).fileName();
+    m_output->setText(defaultHistoryPath(name.isEmpty() ? QStringLiteral("recording") : name, QDir::currentPath()));
+}
+
+void RecordDialog::validate()
+{
+    QString problem;
+    const RecordRequest r = request();
+    const QFileInfo program(r.program);
+    if (r.program.isEmpty())
+        problem = tr("Name the program to run.");
+    else if (!program.isFile() || !program.isExecutable())
+        problem = tr("%1 is not an executable program.").arg(r.program);
+    else if (r.outputPath.isEmpty())
+        problem = tr("Name the history to write.");
+    else if (!QFileInfo(QFileInfo(r.outputPath).absolutePath()).isWritable())
+        problem = tr("Cannot write in %1.").arg(QFileInfo(r.outputPath).absolutePath());
+    m_problem->setText(problem);
+    m_problem->setVisible(!problem.isEmpty() && !m_program->text().isEmpty());
+    for (QAbstractButton *button : m_buttons->buttons()) {
+        if (m_buttons->buttonRole(button) == QDialogButtonBox::AcceptRole)
+            button->setEnabled(problem.isEmpty());
+    }
+}
+
+} // namespace memhist::viewer

@@ -1,0 +1,41 @@
+// File > Record Program...: which program to run, with which arguments, for how long, and where
+// the history goes.
+#pragma once
+
+#include "recordjob.h"
+
+#include <QDialog>
+
+class QCheckBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace memhist::viewer {
+
+class RecordDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    explicit RecordDialog(QWidget *parent = nullptr);
+
+    RecordRequest request() const;
+
+private:
+    void browseProgram();
+    void browseOutput();
+    void updateOutputFromProgram();
+    void validate();
+
+    QLineEdit *m_program;
+    QLineEdit *m_arguments;
+    QCheckBox *m_limit;
+    QSpinBox *m_maxMillions;
+    QLineEdit *m_output;
+    QLabel *m_problem;
+    QDialogButtonBox *m_buttons;
+    bool m_outputEdited = false;
+};
+
+} // namespace memhist::viewer

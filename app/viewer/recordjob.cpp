@@ -1,0 +1,122 @@
+#include "recordjob.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <csignal>
+#include <sys/types.h>
+
+namespace memhist::viewer {
+
+QString findMemhistCli()
+{
+    const QDir here(QCoreApplication::applicationDirPath());
+    for (const QString &candidate :
+        { here.filePath(QStringLiteral("memhist")), here.filePath(QStringLiteral("../memhist/memhist")) }) {
+        const QFileInfo info(candidate);
+        if (info.isFile() && info.isExecutable())
+            return info.canonicalFilePath();
+    }
+    return QStandardPaths::findExecutable(QStringLiteral("memhist"));
+}
+
+QStringList recordArguments(const RecordRequest &request)
+{
+    QStringList arguments { QStringLiteral("record"), QStringLiteral("-o"), request.outputPath };
+    if (request.maxInstructions)
+        arguments << QStringLiteral("--max-instructions") << QString::number(*request.maxInstructions);
+    arguments << QStringLiteral("--") << request.program << request.arguments;
+    return arguments;
+}
+
+RecordJob::RecordJob(QString memhistCli, RecordRequest request, QObject *parent)
+    : QObject(parent)
+    , m_cli(std::move(memhistCli))
+    , m_request(std::move(request))
+{
+    m_tick.setInterval(1000);
+    connect(&m_tick, &QTimer::timeout, this,
+        [this] { emit progressChanged(double(m_elapsed.elapsed()) / 1000.0, m_lastLine); });
+    connect(&m_process, &QProcess::readyReadStandardOutput, this, &RecordJob::readOutput);
+    connect(&m_process, &QProcess::readyReadStandardError, this, &RecordJob::readOutput);
+    connect(&m_process, &QProcess::finished, this, &RecordJob::onFinished);
+    connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart) {
+            m_tick.stop();
+            emit recordFinished(false, tr("%1: cannot start: %2").arg(m_cli, m_process.errorString()));
+        }
+    });
+}
+
+RecordJob::~RecordJob()
+{
+    // The window is closing: stop the recording the way Cancel does and give it a moment to save.
+    if (m_process.state() != QProcess::NotRunning) {
+        ::kill(pid_t(m_process.processId()), SIGINT);
+        if (!m_process.waitForFinished(5000))
+            m_process.kill();
+    }
+}
+
+void RecordJob::start()
+{
+    m_elapsed.start();
+    m_tick.start();
+    // The recorded program must not wait on a terminal that is not there.
+    m_process.setStandardInputFile(QProcess::nullDevice());
+    m_process.start(m_cli, recordArguments(m_request));
+}
+
+void RecordJob::cancel()
+{
+    if (m_process.state() == QProcess::NotRunning)
+        return;
+    m_cancelled = true;
+    // SIGINT, not QProcess::terminate(): memhist record treats it as "stop here and keep what
+    // was recorded", as it does for Ctrl+C in a terminal.
+    ::kill(pid_t(m_process.processId()), SIGINT);
+}
+
+void RecordJob::readOutput()
+{
+    const QString out = QString::fromLocal8Bit(m_process.readAllStandardOutput());
+    const QString err = QString::fromLocal8Bit(m_process.readAllStandardError());
+    m_stdout += out;
+    m_stderr += err;
+    // Progress lines end in \r on a terminal; memhist record prints them only to a TTY, so what
+    // arrives here are whole lines: the program's output, warnings and the final summary.
+    const QStringList lines
+        = QString(out + err).split(QRegularExpression(QStringLiteral("[\r\n]")), Qt::SkipEmptyParts);
+    if (!lines.isEmpty())
+        m_lastLine = lines.constLast().trimmed();
+}
+
+void RecordJob::onFinished(int exitCode, QProcess::ExitStatus status)
+{
+    m_tick.stop();
+    readOutput();
+    const bool ok = status == QProcess::NormalExit && exitCode == 0 && QFileInfo::exists(m_request.outputPath);
+    QString message;
+    if (ok) {
+        // memhist record ends with its summary on stderr ("memhist record: program exited with
+        // status 0; recorded N instructions, ..."); the program's own output is on stdout.
+        const QStringList lines = m_stderr.split(u'\n', Qt::SkipEmptyParts);
+        message = tr("recorded %1").arg(m_request.outputPath);
+        for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
+            if (it->startsWith(QLatin1String("memhist record: "))) {
+                message = it->mid(16).trimmed();
+                break;
+            }
+        }
+    } else if (status != QProcess::NormalExit) {
+        message = tr("memhist record crashed");
+    } else {
+        message = m_stderr.trimmed().isEmpty() ? tr("memhist record failed with exit status %1").arg(exitCode)
+                                               : m_stderr.trimmed();
+    }
+    emit recordFinished(ok, message);
+}
+
+} // namespace memhist::viewer

@@ -1,0 +1,64 @@
+// Runs `memhist record -o OUT [--max-instructions N] -- PROGRAM ARGS...` in the background and
+// reports when it ends. Cancelling sends SIGINT, on which memhist record stops the program and keeps
+// what it recorded so far.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QProcess>
+#include <QStringList>
+#include <QTimer>
+#include <optional>
+
+namespace memhist::viewer {
+
+struct RecordRequest
+{
+    QString program;
+    QStringList arguments;
+    std::optional<quint64> maxInstructions;
+    QString outputPath;
+};
+
+// The `memhist` command line the viewer runs: beside memhist-viewer (an installed package), in the
+// build tree's app/memhist/, or in PATH. Empty when none is found.
+QString findMemhistCli();
+
+// The arguments of `memhist record` for `request`.
+QStringList recordArguments(const RecordRequest &request);
+
+class RecordJob : public QObject
+{
+    Q_OBJECT
+public:
+    RecordJob(QString memhistCli, RecordRequest request, QObject *parent = nullptr);
+    ~RecordJob() override;
+
+    const RecordRequest &request() const { return m_request; }
+    void start();
+    void cancel();
+    bool wasCancelled() const { return m_cancelled; }
+
+signals:
+    // Every second while it runs: the time spent and the last line memhist record printed.
+    void progressChanged(double seconds, const QString &lastLine);
+    // `ok` when memhist record exited with status 0 and the history exists; `message` is its
+    // summary line or its error.
+    void recordFinished(bool ok, const QString &message);
+
+private:
+    void readOutput();
+    void onFinished(int exitCode, QProcess::ExitStatus status);
+
+    QString m_cli;
+    RecordRequest m_request;
+    QProcess m_process;
+    QTimer m_tick;
+    QElapsedTimer m_elapsed;
+    QString m_lastLine;
+    QString m_stderr;
+    QString m_stdout;
+    bool m_cancelled = false;
+};
+
+} // namespace memhist::viewer

@@ -1,0 +1,89 @@
+#include "importsession.h"
+
+#include <QFileInfo>
+#include <memory>
+
+namespace memhist {
+
+bool recogniseTraces(
+    const QStringList &paths, std::optional<TraceFormat> requested, QList<TraceInput> *inputs, QString *error)
+{
+    inputs->clear();
+    for (const QString &path : paths) {
+        TraceFormat format;
+        if (requested) {
+            format = *requested;
+            if (!QFileInfo::exists(path)) {
+                *error = path + QStringLiteral(": cannot open: No such file or directory");
+                return false;
+            }
+        } else if (!detectTraceFormat(path, &format, error)) {
+            return false;
+        }
+        if (!createImporter(format)) {
+            *error = QStringLiteral("%1: the %2 format has no importer yet").arg(path, traceFormatName(format));
+            return false;
+        }
+        inputs->append({ path, format });
+    }
+    return true;
+}
+
+bool importTraces(const QList<TraceInput> &inputs, const QString &outputPath, ImportOptions options,
+    const ImportSessionProgressCallback &progress, ImportSummary *summary, QString *error)
+{
+    *summary = {};
+    HistoryWriter writer(outputPath);
+    if (!writer.open()) {
+        *error = writer.errorString();
+        return false;
+    }
+    QList<SourceDescription> sources;
+    for (const TraceInput &input : inputs)
+        sources.append({ traceFormatName(input.format), QFileInfo(input.path).absoluteFilePath() });
+    writer.setSources(sources);
+
+    for (qsizetype i = 0; i < inputs.size(); ++i) {
+        const TraceInput &input = inputs[i];
+        const std::unique_ptr<TraceImporter> importer = createImporter(input.format);
+        if (!importer) {
+            writer.cancel();
+            *error = QStringLiteral("%1: the %2 format has no importer yet")
+                         .arg(input.path, traceFormatName(input.format));
+            return false;
+        }
+        ImportReport report;
+        const auto onProgress = [&](double fraction) {
+            if (!progress)
+                return true;
+            return progress({ i, inputs.size(), input.path, fraction, writer.stats().accesses });
+        };
+        const bool ok = importer->run(input.path, writer, options, &report, error, onProgress);
+        summary->warnings += report.warnings;
+        if (!ok) {
+            writer.cancel();
+            summary->stats = writer.stats();
+            return false;
+        }
+        for (auto it = report.skipped.cbegin(); it != report.skipped.cend(); ++it)
+            summary->skipped[it.key()] += it.value();
+        // The next trace continues after this one, also when a format carries its own transitions
+        // (csv): transitions must never decrease across the whole history.
+        const WriterStats &stats = writer.stats();
+        Transition next = report.nextTransition;
+        if (stats.lastTransition && stats.lastTransition->value + 1 > next.value)
+            next = Transition { stats.lastTransition->value + 1 };
+        options.firstTransition = next;
+    }
+    for (auto it = summary->skipped.cbegin(); it != summary->skipped.cend(); ++it)
+        writer.setMetaValue(QStringLiteral("skipped: ") + it.key(), QString::number(it.value()));
+    const bool finished = writer.finish();
+    summary->stats = writer.stats();
+    if (!finished) {
+        *error = writer.errorString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace memhist
