@@ -1,0 +1,351 @@
+// The plane widget on a small real history written with HistoryWriter: loading, clicking an access,
+// zoom history, wheel zoom anchored at the cursor, bringing the current access into view.
+#include "plane/planewidget.h"
+#include "writer/historywriter.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWheelEvent>
+
+using namespace memhist;
+
+namespace {
+
+constexpr std::uint64_t codeBase = 0x401000;
+constexpr std::uint64_t heapBase = 0x601000;
+constexpr std::uint64_t stackBase = 0x7ffc0000;
+
+Access makeAccess(std::uint64_t transition, Operation op, std::uint64_t address, std::uint32_t size)
+{
+    Access access;
+    access.transition = Transition { transition };
+    access.operation = op;
+    access.physical = Address { address };
+    access.linear = Address { address };
+    access.size = size;
+    return access;
+}
+
+// 100 transitions: an instruction fetch each, a heap read every other transition, and a stack
+// write every fifth. Three regions far apart: code, heap, stack.
+QList<Access> smallStream()
+{
+    QList<Access> stream;
+    for (std::uint64_t t = 0; t < 100; ++t) {
+        stream << makeAccess(t, Operation::Execute, codeBase + 4 * t, 4);
+        if (t % 2 == 0)
+            stream << makeAccess(t, Operation::Read, heapBase + 8 * (t % 16), 8);
+        if (t % 5 == 0)
+            stream << makeAccess(t, Operation::Write, stackBase + 0x10 + 8 * (t % 20), 8);
+    }
+    return stream;
+}
+
+bool sameAccess(const Access &a, const Access &b)
+{
+    return a.transition == b.transition && a.operation == b.operation && a.physical == b.physical && a.size == b.size;
+}
+
+bool contains(const ViewRange &range, const Access &access)
+{
+    return access.transition >= range.firstTransition && access.transition <= range.lastTransition
+        && access.physical >= range.firstAddress && access.physical <= range.lastAddress;
+}
+
+} // namespace
+
+class TestPlaneWidget : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_path;
+    QList<Access> m_stream;
+
+    // A shown plane with the history loaded and its first view rendered.
+    std::unique_ptr<PlaneWidget> loadedPlane()
+    {
+        auto plane = std::make_unique<PlaneWidget>();
+        plane->resize(900, 600);
+        plane->show();
+        QSignalSpy loaded(plane.get(), &PlaneWidget::historyLoaded);
+        QSignalSpy rendered(plane.get(), &PlaneWidget::renderFinished);
+        plane->setHistory(m_path);
+        if (!loaded.wait(10000)) {
+            qWarning("historyLoaded never came");
+            return nullptr;
+        }
+        if (rendered.isEmpty() && !rendered.wait(10000)) {
+            qWarning("renderFinished never came");
+            return nullptr;
+        }
+        return plane;
+    }
+
+    // Waits until the view in place has been rendered (the first renderFinished after now).
+    static bool waitForRender(PlaneWidget &plane)
+    {
+        QSignalSpy rendered(&plane, &PlaneWidget::renderFinished);
+        return rendered.wait(10000);
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_path = m_dir.filePath(QStringLiteral("small.memhist"));
+        HistoryWriter writer(m_path);
+        QVERIFY2(writer.open(), qPrintable(writer.errorString()));
+        m_stream = smallStream();
+        for (const Access &access : std::as_const(m_stream))
+            QVERIFY2(writer.add(access), qPrintable(writer.errorString()));
+        QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
+    }
+
+    void loadsAndShowsEverything()
+    {
+        auto plane = loadedPlane();
+        QVERIFY(plane);
+        QVERIFY(plane->isHistoryLoaded());
+        QVERIFY(plane->showsAccesses()); // 140 accesses: drawn one by one
+        const ViewRange range = plane->visibleRange();
+        QCOMPARE(range.firstTransition, Transition { 0 });
+        QCOMPARE(range.lastTransition, Transition { 99 });
+        QVERIFY(range.firstAddress.value <= codeBase);
+        QVERIFY(range.lastAddress.value >= stackBase + 0x10 + 8 * 15 + 7);
+        const QList<ViewRange> regions = plane->occupiedRegions();
+        QCOMPARE(regions.size(), 3); // code, heap and stack, with the gaps between them folded
+        QVERIFY(!plane->canGoBack());
+        QVERIFY(!plane->canGoForward());
+    }
+
+    void clickOnAccessEmitsIt_data()
+    {
+        QTest::addColumn<int>("index");
+        QTest::newRow("stack write") << 2; // transition 0's write
+        QTest::newRow("heap read") << 1;
+        QTest::newRow("instruction fetch in the middle") << int(smallStream().size() / 2);
+    }
+    void clickOnAccessEmitsIt()
+    {
+        QFETCH(int, index);
+        auto plane = loadedPlane();
+        QVERIFY(plane);
+        const Access target = m_stream.at(index);
+        // The middle of the access's bar.
+        const std::optional<QPointF> position
+            = plane->positionOf(target.transition, Address { target.physical.value + target.size / 2 });
+        QVERIFY(position);
+        QSignalSpy clicked(plane.get(), &PlaneWidget::pointClicked);
+        QTest::mouseClick(plane.get(), Qt::LeftButton, Qt::NoModifier, position->toPoint());
+        QCOMPARE(clicked.size(), 1);
+        QCOMPARE(clicked.at(0).at(0).value<Transition>(), target.transition);
+        const auto access = clicked.at(0).at(2).value<std::optional<Access>>();
+        QVERIFY2(access, "the click landed on no access");
+        QVERIFY(sameAccess(*access, target));
+        QVERIFY(access->rowId.value > 0);
+        const Address address = clicked.at(0).at(1).value<Address>();
+        QVERIFY(address >= target.physical && address <= target.lastByte());
+
+        // Hovering names the transition, the address's region and the access.
+        QSignalSpy hover(plane.get(), &PlaneWidget::hoverTextChanged);
+        QTest::mouseMove(plane.get(), position->toPoint() + QPoint(0, 1));
+        QTest::mouseMove(plane.get(), position->toPoint());
+        QVERIFY(!hover.isEmpty());
+        const QString text = plane->hoverText();
+        QCOMPARE(hover.last().at(0).toString(), text);
+        QVERIFY2(text.contains(QStringLiteral("transition %1").arg(target.transition.value)), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("region")), qPrintable(text));
+        const QString op = target.operation == Operation::Write ? QStringLiteral("write")
+            : target.operation == Operation::Read               ? QStringLiteral("read")
+                                                                : QStringLiteral("execute");
+        QVERIFY2(text.contains(op + QStringLiteral(" of %1 bytes").arg(target.size)), qPrintable(text));
+    }
+
+    void altClickCarriesModifiers()
+    {
+        auto plane = loadedPlane();
+        QVERIFY(plane);
+        QSignalSpy clicked(plane.get(), &PlaneWidget::pointClicked);
+        const QPoint centre = plane->rect().center();
+        QTest::mouseClick(plane.get(), Qt::LeftButton, Qt::AltModifier, centre);
+        QCOMPARE(clicked.size(), 1);
+        QCOMPARE(clicked.at(0).at(3).value<Qt::KeyboardModifiers>(), Qt::KeyboardModifiers(Qt::AltModifier));
+        // A drag is a pan, not a click.
+        QTest::mousePress(plane.get(), Qt::LeftButton, Qt::NoModifier, centre);
+        QTest::mouseMove(plane.get(), centre + QPoint(40, 0));
+        QTest::mouseRelease(plane.get(), Qt::LeftButton, Qt::NoModifier, centre + QPoint(40, 0));
+        QCOMPARE(clicked.size(), 1);
+    }
+
+    void homeBackForward()
+    {
+        auto plane = loadedPlane();
+        QVERIFY(plane);
+        const ViewRange all = plane->visibleRange();
+        QSignalSpy navigation(plane.get(), &PlaneWidget::navigationChanged);
+        QSignalSpy rangeChanged(plane.get(), &PlaneWidget::visibleRangeChanged);
+
+        ViewRange zoomed = all;
+        zoomed.firstTransition = Transition { 20 };
+        zoomed.lastTransition = Transition { 40 };
+        plane->setVisibleRange(zoomed);
+        QCOMPARE(plane->visibleRange().firstTransition, zoomed.firstTransition);
+        QCOMPARE(plane->visibleRange().lastTransition, zoomed.lastTransition);
+        QVERIFY(plane->canGoBack());
+        QVERIFY(!plane->canGoForward());
+        QVERIFY(navigation.size() >= 1);
+        QVERIFY(rangeChanged.wait(2000)); // throttled, but it comes
+        QCOMPARE(rangeChanged.last().at(0).value<ViewRange>(), plane->visibleRange());
+
+        plane->back();
+        QCOMPARE(plane->visibleRange(), all);
+        QVERIFY(!plane->canGoBack());
+        QVERIFY(plane->canGoForward());
+
+        plane->forward();
+        QCOMPARE(plane->visibleRange().firstTransition, zoomed.firstTransition);
+        QVERIFY(plane->canGoBack());
+        QVERIFY(!plane->canGoForward());
+
+        plane->home();
+        QCOMPARE(plane->visibleRange(), all);
+        QVERIFY(plane->canGoBack()); // Home is a step too
+        QTest::keyClick(plane.get(), Qt::Key_Backspace);
+        QCOMPARE(plane->visibleRange().firstTransition, zoomed.firstTransition);
+        QTest::keyClick(plane.get(), Qt::Key_Home);
+        QCOMPARE(plane->visibleRange(), all);
+    }
+
+    void wheelZoomKeepsAnchor_data()
+    {
+        QTest::addColumn<int>("modifiers");
+        QTest::addColumn<bool>("xZooms");
+        QTest::addColumn<bool>("yZooms");
+        QTest::newRow("plain wheel: both axes") << int(Qt::NoModifier) << true << true;
+        QTest::newRow("Ctrl: transitions only") << int(Qt::ControlModifier) << true << false;
+        QTest::newRow("Shift: addresses only") << int(Qt::ShiftModifier) << false << true;
+    }
+    void wheelZoomKeepsAnchor()
+    {
+        QFETCH(int, modifiers);
+        QFETCH(bool, xZooms);
+        QFETCH(bool, yZooms);
+        auto plane = loadedPlane();
+        QVERIFY(plane);
+        const ViewRange before = plane->visibleRange();
+        // A heap read at transition 30: under the cursor before and after.
+        const Transition t { 30 };
+        const Address a { heapBase + 8 * 14 };
+        const std::optional<QPointF> anchor = plane->positionOf(t, a);
+        QVERIFY(anchor);
+        for (int i = 0; i < 3; ++i) {
+            QWheelEvent wheel(*anchor, plane->mapToGlobal(*anchor), QPoint(), QPoint(0, 120), Qt::NoButton,
+                Qt::KeyboardModifiers(modifiers), Qt::NoScrollPhase, false);
+            QApplication::sendEvent(plane.get(), &wheel);
+        }
+        const ViewRange after = plane->visibleRange();
+        const std::optional<QPointF> moved = plane->positionOf(t, a);
+        QVERIFY(moved);
+        QVERIFY2(std::abs(moved->x() - anchor->x()) <= 1.0 && std::abs(moved->y() - anchor->y()) <= 1.0,
+            qPrintable(QStringLiteral("anchor moved from (%1, %2) to (%3, %4)")
+                           .arg(anchor->x())
+                           .arg(anchor->y())
+                           .arg(moved->x())
+                           .arg(moved->y())));
+        const auto span = [](const ViewRange &r) { return r.lastTransition.value - r.firstTransition.value; };
+        const auto bytes = [](const ViewRange &r) { return r.lastAddress.value - r.firstAddress.value; };
+        QCOMPARE(span(after) < span(before), xZooms);
+        QCOMPARE(bytes(after) < bytes(before), yZooms);
+        QVERIFY(plane->canGoBack()); // the burst is one step back
+        plane->back();
+        QCOMPARE(plane->visibleRange(), before);
+        QVERIFY(!plane->canGoBack());
+    }
+
+    void rubberBandZooms()
+    {
+        auto plane = loadedPlane();
+        QVERIFY(plane);
+        const std::optional<QPointF> from = plane->positionOf(Transition { 10 }, Address { heapBase + 0x70 });
+        const std::optional<QPointF> to = plane->positionOf(Transition { 30 }, Address { heapBase });
+        QVERIFY(from && to);
+        QTest::mousePress(plane.get(), Qt::RightButton, Qt::NoModifier, from->toPoint());
+        QTest::mouseMove(plane.get(), ((*from + *to) / 2).toPoint());
+        QTest::mouseRelease(plane.get(), Qt::RightButton, Qt::NoModifier, to->toPoint());
+        const ViewRange range = plane->visibleRange();
+        QVERIFY(range.firstTransition.value >= 9 && range.firstTransition.value <= 11);
+        QVERIFY(range.lastTransition.value >= 29 && range.lastTransition.value <= 31);
+        QVERIFY(range.firstAddress.value >= heapBase - 8 && range.lastAddress.value <= heapBase + 0x80);
+        QVERIFY(plane->canGoBack());
+    }
+
+    void currentAccessIsBroughtIntoView()
+    {
+        auto plane = loadedPlane();
+        QVERIFY(plane);
+        // Look at the heap early on; the current access is a stack write at the end.
+        ViewRange heapEarly = plane->visibleRange();
+        heapEarly.firstTransition = Transition { 0 };
+        heapEarly.lastTransition = Transition { 20 };
+        heapEarly.firstAddress = Address { heapBase };
+        heapEarly.lastAddress = Address { heapBase + 0x7f };
+        plane->setVisibleRange(heapEarly);
+        const Access target = *std::find_if(m_stream.rbegin(), m_stream.rend(),
+            [](const Access &a) { return a.operation == Operation::Write; }); // transition 95's write
+        QCOMPARE(target.operation, Operation::Write);
+        QCOMPARE(target.transition, Transition { 95 });
+        QVERIFY(!contains(plane->visibleRange(), target));
+        plane->setCurrentAccess(target);
+        QVERIFY(contains(plane->visibleRange(), target));
+        QVERIFY(plane->positionOf(target.transition, target.physical));
+        // Already visible: the view stays.
+        const ViewRange now = plane->visibleRange();
+        plane->setCurrentAccess(target);
+        QCOMPARE(plane->visibleRange(), now);
+        QVERIFY(waitForRender(*plane));
+        plane->setCurrentAccess(std::nullopt);
+        QCOMPARE(plane->visibleRange(), now);
+    }
+
+    void markedAccessesAreDrawn()
+    {
+        auto plane = loadedPlane();
+        QVERIFY(plane);
+        const QImage before = plane->grab().toImage();
+        plane->setMarkedAccesses(m_stream.mid(0, 10));
+        QTest::qWait(80); // the repaint is throttled to 25 Hz
+        const QImage after = plane->grab().toImage();
+        QCOMPARE(after.size(), before.size());
+        QVERIFY(after != before);
+        plane->setMarkedAccesses({});
+        QTest::qWait(80);
+        QCOMPARE(plane->grab().toImage(), before);
+    }
+
+    void clearing()
+    {
+        auto plane = loadedPlane();
+        QVERIFY(plane);
+        plane->setHistory(QString());
+        QVERIFY(!plane->isHistoryLoaded());
+        QCOMPARE(plane->visibleRange(), ViewRange {});
+        QVERIFY(!plane->canGoBack());
+        QVERIFY(plane->occupiedRegions().isEmpty());
+    }
+
+    void missingFileFails()
+    {
+        PlaneWidget plane;
+        QSignalSpy failed(&plane, &PlaneWidget::historyFailed);
+        plane.setHistory(m_dir.filePath(QStringLiteral("no-such.memhist")));
+        QVERIFY(failed.wait(5000));
+        QVERIFY(failed.at(0).at(0).toString().contains(QStringLiteral("no such file")));
+        QVERIFY(!plane.isHistoryLoaded());
+    }
+};
+
+QTEST_MAIN(TestPlaneWidget)
+#include "tst_planewidget.moc"

@@ -1,0 +1,173 @@
+// The transition x address plane: a history's slices as bands, chunks as rectangles and, zoomed in,
+// accesses as size bars, with empty address ranges folded away.
+//
+// Interaction:
+// - wheel: zoom both axes, anchored at the cursor; Ctrl+wheel: transitions (x) only; Shift+wheel:
+//   addresses (y) only. A burst of wheel steps is one entry of the zoom history;
+// - left drag: pan; a left click without drag: pointClicked();
+// - right drag, or Shift+left drag: rubber band, zooms to the rectangle (a rectangle thinner than a
+//   few pixels in one direction zooms the other direction only);
+// - Home key: everything; Backspace, Alt+Left or the mouse's back button: back; Alt+Right or the
+//   forward button: forward; +/-: zoom at the centre;
+// - hovering: hoverTextChanged() and a tooltip name the transition, the address (and its region or
+//   folded gap) and the access under the cursor when accesses are drawn.
+//
+// Everything heavy runs off the GUI thread: the history's overview (fold and per-slice coverage) in
+// QtConcurrent, each view in PlaneRenderer's worker; the widget shows the previous image scaled to
+// the new view until the new one arrives.
+#pragma once
+
+#include "common/viewrange.h"
+#include "model/types.h"
+#include "plane/planecoordinates.h"
+
+#include <QElapsedTimer>
+#include <QImage>
+#include <QList>
+#include <QTimer>
+#include <QWidget>
+#include <atomic>
+#include <memory>
+#include <optional>
+
+namespace memhist {
+
+namespace plane {
+struct HistoryOverview;
+struct RenderResult;
+class PlaneRenderer;
+} // namespace plane
+
+class PlaneWidget : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit PlaneWidget(QWidget *parent = nullptr);
+    ~PlaneWidget() override;
+
+    // Opens `databasePath` read-only in background workers (never on the GUI thread) and shows all
+    // of it once loaded (historyLoaded()). An empty path clears the plane.
+    void setHistory(const QString &databasePath);
+    QString historyPath() const { return m_path; }
+    bool isHistoryLoaded() const;
+
+    // The query results loaded so far: a marker at each (repaints throttled to 25 Hz).
+    void setMarkedAccesses(const QList<memhist::Access> &accesses);
+    // The selected result: highlighted, and brought into view (panned to the centre, at the current
+    // zoom) when it is outside the visible range.
+    void setCurrentAccess(const std::optional<memhist::Access> &access);
+
+    memhist::ViewRange visibleRange() const;
+    // Shows `range` (clamped to the history), as one step of the zoom history.
+    void setVisibleRange(const memhist::ViewRange &range);
+    // The occupied address regions (the fold's unfolded segments), in address order.
+    QList<memhist::ViewRange> occupiedRegions() const;
+
+    // The widget position of the centre of transition t at address a (for tests and overlays);
+    // nullopt outside the plot.
+    std::optional<QPointF> positionOf(memhist::Transition t, memhist::Address a) const;
+
+    bool canGoBack() const { return !m_back.isEmpty(); }
+    bool canGoForward() const { return !m_forward.isEmpty(); }
+
+    // The text of the last hover, as hoverTextChanged() sent it.
+    QString hoverText() const { return m_hoverText; }
+    // Whether the image shown draws individual accesses (else chunks: zoomed out too far).
+    bool showsAccesses() const;
+    // The access drawn at a widget position, if accesses are drawn there.
+    std::optional<memhist::Access> accessAt(QPointF position) const;
+
+    QSize sizeHint() const override { return { 900, 600 }; }
+    QSize minimumSizeHint() const override { return { 320, 200 }; }
+
+public slots:
+    void home();
+    void back();
+    void forward();
+
+signals:
+    void historyLoaded();
+    void historyFailed(const QString &message);
+    void visibleRangeChanged(const memhist::ViewRange &range);
+    void pointClicked(memhist::Transition t, memhist::Address a, std::optional<memhist::Access> accessUnderCursor,
+        Qt::KeyboardModifiers modifiers);
+    void navigationChanged();
+    void hoverTextChanged(const QString &text);
+    void renderFinished(qint64 milliseconds);
+
+protected:
+    bool event(QEvent *event) override;
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void changeEvent(QEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+
+private:
+    enum class Drag {
+        None,
+        Pan,
+        RubberBand,
+    };
+
+    void applyOverview(std::shared_ptr<const plane::HistoryOverview> overview);
+    void onRendered(const std::shared_ptr<const plane::RenderResult> &result);
+    // Makes `view` current: clamps it, optionally records the previous view in the zoom history,
+    // schedules a render and the throttled visibleRangeChanged().
+    void setViewport(const plane::PlaneViewport &view, bool recordHistory);
+    void pushHistory(const plane::PlaneViewport &view);
+    void requestRender();
+    void startRender();
+    void updateHover(QPointF position);
+    QString describePoint(QPointF position) const;
+
+    QRect plotRect() const;
+    plane::PixelMapping mapping() const;
+    bool hasHistory() const;
+
+    void paintFolds(QPainter &painter, const plane::PixelMapping &mapping) const;
+    void paintMarkers(QPainter &painter, const plane::PixelMapping &mapping) const;
+    void paintAxes(QPainter &painter, const plane::PixelMapping &mapping) const;
+    void paintLegend(QPainter &painter) const;
+
+    QString m_path;
+    std::shared_ptr<const plane::HistoryOverview> m_overview;
+    std::shared_ptr<std::atomic<bool>> m_loadCancelled;
+    quint64 m_loadId = 0;
+    QString m_status; // shown instead of the plane while loading or after an error
+
+    plane::PlaneExtent m_extent;
+    plane::PlaneViewport m_view;
+    QList<plane::PlaneViewport> m_back;
+    QList<plane::PlaneViewport> m_forward;
+
+    plane::PlaneRenderer *m_renderer = nullptr;
+    QTimer m_renderTimer; // coalesces the view changes of one event-loop pass into one request
+    quint64 m_requestedGeneration = 0;
+    quint64 m_shownGeneration = 0;
+    QElapsedTimer m_renderClock; // since the newest request
+    std::shared_ptr<const plane::RenderResult> m_result; // the image shown (maybe for an older view)
+
+    QList<Access> m_marked;
+    QTimer m_markerTimer; // at most 25 repaints a second while results stream in
+    bool m_markersDirty = false;
+    std::optional<Access> m_current;
+
+    QTimer m_rangeTimer; // throttles visibleRangeChanged()
+    QElapsedTimer m_lastWheel; // a wheel burst is one zoom-history entry
+
+    Drag m_drag = Drag::None;
+    QPoint m_pressPosition;
+    QPoint m_dragPosition;
+    plane::PlaneViewport m_pressView;
+    bool m_dragMoved = false;
+
+    QString m_hoverText;
+};
+
+} // namespace memhist
