@@ -31,7 +31,7 @@ void printQueries(const QueryBenchmarkResult &queries, quint64 limit);
 struct BenchFigures
 {
     WriterRunResult writer;
-    PlainInsertResult ceiling; // the unindexed plain insert
+    std::optional<PlainInsertResult> ceiling; // the unindexed plain insert; absent with --no-references
     std::optional<QueryBenchmarkResult> queries; // absent with --queries 0
 };
 void printSummary(const BenchFigures &figures, const MachineContext &machine);

@@ -32,6 +32,9 @@ struct Options
     int queriesPerClass = 1000;
     QString directory; // empty: a temporary directory
     bool keep = false;
+    bool references = true; // the plain-insert phases
+    QString queryOnly; // an existing history: only the query phase runs, on it
+    WriterOptions writer; // the library's defaults unless overridden
 };
 
 // Decimal or 0x hex, as everywhere in memhist.
@@ -61,7 +64,23 @@ Options parseOptions(const QCoreApplication &app)
     const QCommandLineOption dir(QStringLiteral("dir"),
         QStringLiteral("Where to write the files (default: a temporary directory)."), QStringLiteral("DIR"));
     const QCommandLineOption keep(QStringLiteral("keep"), QStringLiteral("Keep the files written."));
-    parser.addOptions({ accesses, seed, queries, dir, keep });
+    const QCommandLineOption noReferences(QStringLiteral("no-references"),
+        QStringLiteral("Skip the plain-insert references (and so the ratio to the ceiling)."));
+    // Writer options, to compare configurations from the command line (README "Choosing the caps").
+    const WriterOptions defaults;
+    const QCommandLineOption sliceCap(QStringLiteral("slice-cap"),
+        QStringLiteral("Writer: accesses per slice (default %1).").arg(defaults.sliceAccessCap), QStringLiteral("N"));
+    const QCommandLineOption chunkCap(QStringLiteral("chunk-cap"),
+        QStringLiteral("Writer: most accesses per chunk (default %1).").arg(defaults.chunkAccessCap),
+        QStringLiteral("N"));
+    const QCommandLineOption chunkTarget(QStringLiteral("chunk-target"),
+        QStringLiteral("Writer: accesses after which a chunk is cut where it can be (default %1).")
+            .arg(defaults.chunkTargetAccesses),
+        QStringLiteral("N"));
+    const QCommandLineOption queryOnly(QStringLiteral("query-only"),
+        QStringLiteral("Only time queries, on an existing history (e.g. one kept with --keep)."),
+        QStringLiteral("HISTORY"));
+    parser.addOptions({ accesses, seed, queries, dir, keep, noReferences, sliceCap, chunkCap, chunkTarget, queryOnly });
     parser.process(app);
 
     const auto fail = [](const QString &message) {
@@ -86,6 +105,20 @@ Options parseOptions(const QCoreApplication &app)
     options.queriesPerClass = int(*queryCount);
     options.directory = parser.value(dir);
     options.keep = parser.isSet(keep);
+    options.references = !parser.isSet(noReferences);
+    options.queryOnly = parser.value(queryOnly);
+    const auto writerOption = [&](const QCommandLineOption &option, quint32 *value) {
+        if (!parser.isSet(option))
+            return;
+        const auto number = parseNumber(parser.value(option));
+        if (!number || *number == 0 || *number > 0xffffffffu)
+            fail(QStringLiteral("--%1: expected a number from 1 to 2^32-1, got '%2'")
+                     .arg(option.names().constFirst(), parser.value(option)));
+        *value = quint32(*number);
+    };
+    writerOption(sliceCap, &options.writer.sliceAccessCap);
+    writerOption(chunkCap, &options.writer.chunkAccessCap);
+    writerOption(chunkTarget, &options.writer.chunkTargetAccesses);
     return options;
 }
 
@@ -105,6 +138,17 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(MEMHIST_VERSION));
     const Options options = parseOptions(app);
     sqlite::configureProcess();
+
+    if (!options.queryOnly.isEmpty()) {
+        QueryBenchmarkOptions queryOptions;
+        queryOptions.seed = options.seed;
+        queryOptions.queriesPerClass = options.queriesPerClass;
+        const QueryBenchmarkResult queries = runQueryBenchmark(options.queryOnly, standardQueryClasses(), queryOptions);
+        if (!queries.ok)
+            abortRun(QStringLiteral("queries"), queries.error);
+        printQueries(queries, queryOptions.limit);
+        return 0;
+    }
 
     std::optional<QTemporaryDir> temporary;
     QString directory = options.directory;
@@ -140,32 +184,48 @@ int main(int argc, char *argv[])
     std::fflush(stdout);
 
     BenchFigures figures;
-    figures.writer = runWriter(historyPath, options.seed, options.accesses);
+    figures.writer = runWriter(historyPath, options.seed, options.accesses, options.writer);
     if (!figures.writer.ok)
         abortRun(QStringLiteral("writer"), figures.writer.error);
     printWriter(figures.writer);
     std::fflush(stdout);
 
     // The references, after the writer, in the same run and on the same rows.
-    figures.ceiling = runPlainInsert(unindexedPath, PlainInsertKind::Unindexed, options.seed, options.accesses);
-    if (!figures.ceiling.ok)
-        abortRun(QStringLiteral("plain insert"), figures.ceiling.error);
-    if (!options.keep)
-        QFile::remove(unindexedPath);
-    printPlainInsert(QStringLiteral("Ceiling: plain prepared single-row insert, one unindexed table, chunk_id = 0"),
-        figures.ceiling, figures.writer);
-    std::fflush(stdout);
+    if (options.references) {
+        figures.ceiling = runPlainInsert(unindexedPath, PlainInsertKind::Unindexed, options.seed, options.accesses);
+        if (!figures.ceiling->ok)
+            abortRun(QStringLiteral("plain insert"), figures.ceiling->error);
+        if (!options.keep)
+            QFile::remove(unindexedPath);
+        printPlainInsert(QStringLiteral("Ceiling: plain prepared single-row insert, one unindexed table, chunk_id = 0"),
+            *figures.ceiling, figures.writer);
+        std::fflush(stdout);
 
-    const PlainInsertResult indexed
-        = runPlainInsert(indexedPath, PlainInsertKind::IndexedRandomChunks, options.seed, options.accesses);
-    if (!indexed.ok)
-        abortRun(QStringLiteral("plain insert with index"), indexed.error);
-    if (!options.keep)
-        QFile::remove(indexedPath);
-    printPlainInsert(QStringLiteral("Reference: plain insert with the (chunk_id, transition) index, random chunk ids "
-                                    "(slice = row / 20000, chunk in [slice*3000, slice*3000+3000))"),
-        indexed, figures.writer);
-    std::fflush(stdout);
+        // The same rows and table, 64 rows per prepared INSERT (as the writer binds them): the
+        // ceiling of a multi-row insert, printed for comparison; the target ratio stays against
+        // the single-row ceiling above.
+        const PlainInsertResult multiRow
+            = runPlainInsert(unindexedPath, PlainInsertKind::UnindexedMultiRow, options.seed, options.accesses);
+        if (!multiRow.ok)
+            abortRun(QStringLiteral("plain multi-row insert"), multiRow.error);
+        if (!options.keep)
+            QFile::remove(unindexedPath);
+        printPlainInsert(QStringLiteral("Reference: plain prepared 64-row insert, one unindexed table, chunk_id = 0"),
+            multiRow, figures.writer);
+        std::fflush(stdout);
+
+        const PlainInsertResult indexed
+            = runPlainInsert(indexedPath, PlainInsertKind::IndexedRandomChunks, options.seed, options.accesses);
+        if (!indexed.ok)
+            abortRun(QStringLiteral("plain insert with index"), indexed.error);
+        if (!options.keep)
+            QFile::remove(indexedPath);
+        printPlainInsert(
+            QStringLiteral("Reference: plain insert with the (chunk_id, transition) index, random chunk ids "
+                           "(slice = row / 20000, chunk in [slice*3000, slice*3000+3000))"),
+            indexed, figures.writer);
+        std::fflush(stdout);
+    }
 
     if (options.queriesPerClass > 0) {
         QueryBenchmarkOptions queryOptions;

@@ -9,8 +9,11 @@
 namespace memhist::bench {
 
 enum class PlainInsertKind {
-    // One unindexed table, chunk_id = 0: the ceiling.
+    // One unindexed table, chunk_id = 0, one row per statement: the ceiling.
     Unindexed,
+    // The same, 64 rows per statement (as the writer inserts): what SQLite costs per row when
+    // statement overhead is shared.
+    UnindexedMultiRow,
     // With idx_accesses_1 on (chunk_id, transition) and chunk_id a pseudo-random value in
     // [slice * 3000, slice * 3000 + 3000), slice = row / 20000: roughly the index maintenance the
     // writer also pays, without its slicing and chunking.
@@ -23,6 +26,7 @@ struct PlainInsertResult
     QString error;
     qint64 rows = 0;
     qint64 nanoseconds = 0; // from open to the commit, generation included
+    qint64 cpuNanoseconds = 0; // CPU time over the same span
     qint64 fileBytes = 0;
 };
 

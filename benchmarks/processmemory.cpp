@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QFile>
+#include <sys/resource.h>
 
 namespace memhist::bench {
 
@@ -45,6 +46,16 @@ qint64 peakRssBytes()
 qint64 currentRssBytes()
 {
     return statusKilobytesField(QByteArrayLiteral("VmRSS:"));
+}
+
+qint64 processCpuNanoseconds()
+{
+    rusage usage {};
+    if (getrusage(RUSAGE_SELF, &usage) != 0)
+        return -1;
+    const auto nanoseconds
+        = [](const timeval &time) { return qint64(time.tv_sec) * 1'000'000'000 + qint64(time.tv_usec) * 1000; };
+    return nanoseconds(usage.ru_utime) + nanoseconds(usage.ru_stime);
 }
 
 } // namespace memhist::bench

@@ -9,7 +9,7 @@
 
 namespace memhist::bench {
 
-WriterRunResult runWriter(const QString &path, std::uint64_t seed, qint64 accesses)
+WriterRunResult runWriter(const QString &path, std::uint64_t seed, qint64 accesses, const WriterOptions &options)
 {
     QFile::remove(path);
     WriterRunResult result;
@@ -17,10 +17,11 @@ WriterRunResult runWriter(const QString &path, std::uint64_t seed, qint64 access
 
     const bool peakResettable = resetPeakRss();
     result.rssBeforeBytes = currentRssBytes();
+    const qint64 cpuBefore = processCpuNanoseconds();
     QElapsedTimer timer;
     timer.start();
     {
-        HistoryWriter writer(path);
+        HistoryWriter writer(path, options);
         result.options = writer.options();
         if (!writer.open()) {
             result.error = writer.errorString();
@@ -41,6 +42,7 @@ WriterRunResult runWriter(const QString &path, std::uint64_t seed, qint64 access
         result.stats = writer.stats();
     }
     result.nanoseconds = timer.nsecsElapsed();
+    result.cpuNanoseconds = processCpuNanoseconds() - cpuBefore;
     result.peakRssBytes = peakResettable ? peakRssBytes() : -1;
     result.fileBytes = QFileInfo(path).size();
     result.ok = true;

@@ -14,6 +14,7 @@ struct WriterRunResult
     bool ok = false;
     QString error;
     qint64 nanoseconds = 0;
+    qint64 cpuNanoseconds = 0; // CPU time of all the process's threads over the same span
     WriterStats stats;
     WriterOptions options;
     qint64 fileBytes = 0;
@@ -21,6 +22,6 @@ struct WriterRunResult
     qint64 peakRssBytes = -1; // VmHWM over the phase (includes rssBeforeBytes); -1 if unavailable
 };
 
-WriterRunResult runWriter(const QString &path, std::uint64_t seed, qint64 accesses);
+WriterRunResult runWriter(const QString &path, std::uint64_t seed, qint64 accesses, const WriterOptions &options);
 
 } // namespace memhist::bench

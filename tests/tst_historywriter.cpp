@@ -1,11 +1,14 @@
 // The writer: what it rejects (exact messages), that its output is atomic, that its memory stays
-// bounded on the two streams that would grow a naive slice without limit, and what meta records.
+// bounded on the two streams that would grow a naive slice without limit, that the indexes it builds
+// at the end spill their sort beside the output and leave nothing behind, and what meta records.
 
 #include "checker/historychecker.h"
 #include "storage/historydatabase.h"
+#include "storage/sqlite.h"
 #include "writer/historywriter.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -43,6 +46,8 @@ private slots:
     void replacesAnExistingFileOnlyOnSuccess();
     void hotAddressStaysBounded();
     void wideSweepStaysBounded();
+    void largeIndexSortLeavesNothingBehind();
+    void temporaryFilesGoToTheChosenDirectory();
     void recordsMeta();
 };
 
@@ -196,6 +201,60 @@ void TestHistoryWriter::wideSweepStaysBounded()
     QVERIFY2(db, qPrintable(error));
     const CheckReport report = HistoryChecker(*db).run();
     QVERIFY2(report.ok, qPrintable(report.violation));
+}
+
+void TestHistoryWriter::largeIndexSortLeavesNothingBehind()
+{
+    // Enough accesses that CREATE INDEX's sorter exceeds its in-memory run (the cache size) and
+    // spills sorted runs to temporary files; the database must come out complete and checked, with
+    // the required indexes, and the directory must hold the output alone.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("large.memhist"));
+    HistoryWriter writer(path);
+    QVERIFY(writer.open());
+    std::uint64_t state = 1;
+    for (std::uint64_t t = 0; t < 1'200'000; ++t) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        const std::uint64_t address = 0x7ffd00000000ull + ((state >> 33) % 4096) * 8;
+        QVERIFY(writer.add(read(t, address, 8, (state >> 20) & 1 ? Operation::Read : Operation::Write)));
+    }
+    QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
+    QCOMPARE(entries(dir.path()), QStringList { QStringLiteral("large.memhist") });
+
+    QString error;
+    auto db = HistoryDatabase::open(path, &error); // fails if an index is missing
+    QVERIFY2(db, qPrintable(error));
+    QCOMPARE(db->summary().accesses, 1'200'000);
+    const CheckReport report = HistoryChecker(*db).run();
+    QVERIFY2(report.ok, qPrintable(report.violation));
+}
+
+void TestHistoryWriter::temporaryFilesGoToTheChosenDirectory()
+{
+    // A temporary table lives in a temporary file, as the sorter's spills do: it must be created
+    // in the chosen directory and unlinked at once (still open, but no longer in the directory).
+    if (!QFileInfo::exists(QStringLiteral("/proc/self/fd")))
+        QSKIP("no /proc/self/fd to see open files");
+    QTemporaryDir dir;
+    QTemporaryDir spillDir;
+    sqlite::Connection db;
+    QVERIFY(
+        db.open(dir.filePath(QStringLiteral("t.sqlite")), sqlite::Connection::Mode::ReadWriteCreate, spillDir.path()));
+    // A two-page cache for the temporary schema, so that its pages spill to the file at once.
+    QVERIFY(db.execute("PRAGMA temp_store = FILE; PRAGMA temp.cache_size = 2; CREATE TEMP TABLE t(x);"
+                       "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000) "
+                       "INSERT INTO t SELECT randomblob(100) FROM n;"));
+    QStringList spills;
+    QDirIterator fds(QStringLiteral("/proc/self/fd"), QDir::Files | QDir::System);
+    while (fds.hasNext()) {
+        const QString target = QFileInfo(fds.next()).symLinkTarget();
+        if (target.startsWith(QDir(spillDir.path()).canonicalPath() + QStringLiteral("/.memhist-temporary-")))
+            spills << target;
+    }
+    QCOMPARE(spills.size(), 1);
+    QVERIFY(entries(spillDir.path()).isEmpty());
+    db.close();
+    QCOMPARE(entries(dir.path()), QStringList { QStringLiteral("t.sqlite") });
 }
 
 void TestHistoryWriter::recordsMeta()

@@ -10,10 +10,11 @@ inline constexpr const char *slicesInOrder
 
 // The spec's find_chunks_between: chunks of one operation and slice, from the first that ends at or
 // after the window's first byte, in address order. The caller stops at the first chunk that starts
-// after the window.
-inline constexpr const char *chunksOverlapping = "SELECT rowid, phy_first FROM chunks INDEXED BY idx_chunks_1 "
-                                                 "WHERE operation = ?1 AND slice_id = ?2 AND phy_last >= ?3 "
-                                                 "ORDER BY phy_last";
+// after the window, or, without reading another row, at one that reaches the window's last byte.
+inline constexpr const char *chunksOverlapping
+    = "SELECT rowid, phy_first, phy_last FROM chunks INDEXED BY idx_chunks_1 "
+      "WHERE operation = ?1 AND slice_id = ?2 AND phy_last >= ?3 "
+      "ORDER BY phy_last";
 
 // The matches of one chunk in rowid order (transitions never decrease with rowid, so the index order
 // (chunk_id, transition, rowid) is rowid order). ?2/?3: the start (transition and rowid bounds);
@@ -37,6 +38,14 @@ inline constexpr const char *chunkAccessesBackward
 inline constexpr const char *scanForward = MEMHIST_SCAN_SQL "ORDER BY rowid LIMIT ?8";
 inline constexpr const char *scanBackward = MEMHIST_SCAN_SQL "ORDER BY rowid DESC LIMIT ?8";
 #undef MEMHIST_SCAN_SQL
+// The same for a window that does not cross 2^63 (one stored range, ?4/?5; ?6/?7 unused): most
+// scanned rows do not match, and the two-range form tests such a row against the same range twice.
+#define MEMHIST_SCAN_ONE_RANGE_SQL                                                                                     \
+    "SELECT rowid, transition, operation, phy_first, linear, size FROM accesses "                                      \
+    "WHERE rowid BETWEEN ?1 AND ?2 AND phy_first <= ?4 AND phy_first + size - 1 >= ?5 AND (operation & ?3) != 0 "
+inline constexpr const char *scanOneRangeForward = MEMHIST_SCAN_ONE_RANGE_SQL "ORDER BY rowid LIMIT ?8";
+inline constexpr const char *scanOneRangeBackward = MEMHIST_SCAN_ONE_RANGE_SQL "ORDER BY rowid DESC LIMIT ?8";
+#undef MEMHIST_SCAN_ONE_RANGE_SQL
 
 inline constexpr const char *rowAtOrAfter = "SELECT rowid, transition FROM accesses WHERE rowid >= ?1 ORDER BY rowid LIMIT 1";
 inline constexpr const char *rowAtOrBefore

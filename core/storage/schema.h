@@ -8,15 +8,23 @@ namespace memhist::schema {
 // The format version written to meta.format_version. Bump on any incompatible change.
 inline constexpr int formatVersion = 1;
 
-inline constexpr const char *createBaseTables = R"sql(
-CREATE TABLE slices(transition_first int8 not null, transition_last int8 not null);
-CREATE TABLE chunks(slice_id int8 not null, phy_first int8 not null, phy_last int8 not null, operation int not null);
-CREATE TABLE accesses(chunk_id int8 not null, transition int8 not null, linear int8, phy_first int8 not null,
-                      size int not null, operation int not null);
-CREATE INDEX idx_slices_1 ON slices(transition_last);
-CREATE INDEX idx_chunks_1 ON chunks(operation, slice_id, phy_last);
-CREATE INDEX idx_accesses_1 ON accesses(chunk_id, transition);
-)sql";
+// The tables alone: the writer fills them first and builds the indexes once at the end (a sort
+// then writes packed index pages, instead of the half-full pages of scattered inserts).
+#define MEMHIST_BASE_TABLES_SQL                                                                                        \
+    "CREATE TABLE slices(transition_first int8 not null, transition_last int8 not null);\n"                            \
+    "CREATE TABLE chunks(slice_id int8 not null, phy_first int8 not null, phy_last int8 not null, "                    \
+    "operation int not null);\n"                                                                                       \
+    "CREATE TABLE accesses(chunk_id int8 not null, transition int8 not null, linear int8, phy_first int8 not null, "   \
+    "size int not null, operation int not null);\n"
+#define MEMHIST_BASE_INDEXES_SQL                                                                                       \
+    "CREATE INDEX idx_slices_1 ON slices(transition_last);\n"                                                          \
+    "CREATE INDEX idx_chunks_1 ON chunks(operation, slice_id, phy_last);\n"                                            \
+    "CREATE INDEX idx_accesses_1 ON accesses(chunk_id, transition);\n"
+inline constexpr const char *createBaseTablesWithoutIndexes = MEMHIST_BASE_TABLES_SQL;
+inline constexpr const char *createBaseIndexes = MEMHIST_BASE_INDEXES_SQL;
+inline constexpr const char *createBaseTables = MEMHIST_BASE_TABLES_SQL MEMHIST_BASE_INDEXES_SQL;
+#undef MEMHIST_BASE_TABLES_SQL
+#undef MEMHIST_BASE_INDEXES_SQL
 
 // Optional to readers: a database holding only the base tables works everywhere.
 inline constexpr const char *createMetaTable = "CREATE TABLE meta(key text primary key, value text not null)";
@@ -32,9 +40,13 @@ inline constexpr const char *insertThreadSpan
 inline constexpr const char *insertSlice = "INSERT INTO slices(rowid, transition_first, transition_last) VALUES(?1, ?2, ?3)";
 // Chunks and accesses are inserted several rows per statement (fewer VDBE round trips per row): the
 // writer repeats the row group after the prefix.
-inline constexpr const char *insertChunksPrefix = "INSERT INTO chunks(rowid, slice_id, phy_first, phy_last, operation) VALUES";
-inline constexpr const char *insertChunksRow = "(?,?,?,?,?)";
-inline constexpr int chunkColumns = 5;
+// Chunk rowids are not bound: the writer inserts chunks in rowid order from 1, so SQLite's next
+// rowid (the largest + 1, read from the cursor it keeps at the table's end) is the planned id, and
+// an explicit rowid would cost a b-tree seek per row to check it is free. The writer checks the
+// last rowid after every slice.
+inline constexpr const char *insertChunksPrefix = "INSERT INTO chunks(slice_id, phy_first, phy_last, operation) VALUES";
+inline constexpr const char *insertChunksRow = "(?,?,?,?)";
+inline constexpr int chunkColumns = 4;
 inline constexpr const char *insertAccessesPrefix
     = "INSERT INTO accesses(chunk_id, transition, linear, phy_first, size, operation) VALUES";
 inline constexpr const char *insertAccessesRow = "(?,?,?,?,?,?)";
@@ -42,14 +54,19 @@ inline constexpr int accessColumns = 6;
 inline constexpr const char *insertMeta = "INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)";
 
 // Pragmas for a writer that owns its file exclusively until it renames it into place: the file
-// is either complete or deleted, so a journal and fsyncs before the end buy nothing.
+// is either complete or deleted, so a journal and fsyncs before the end buy nothing. The indexes
+// are built at the end by CREATE INDEX, whose sorter spills sorted runs of at most the cache size
+// (here 16 MiB) to temporary files, sorted by the connection thread and up to two helper threads
+// (`threads`): memory stays bounded whatever the history's size. temp_store must be FILE: with
+// MEMORY the sorter never spills and the whole index would be sorted in RAM.
 inline constexpr const char *writerPragmas = R"sql(
 PRAGMA page_size = 16384;
 PRAGMA journal_mode = OFF;
 PRAGMA synchronous = OFF;
 PRAGMA locking_mode = EXCLUSIVE;
-PRAGMA temp_store = MEMORY;
-PRAGMA cache_size = -65536;
+PRAGMA temp_store = FILE;
+PRAGMA cache_size = -16384;
+PRAGMA threads = 2;
 )sql";
 
 // Pragmas for read-only connections: memory-map the file (SQLite caps the size at its compiled

@@ -1,8 +1,88 @@
 #include "sqlite.h"
 
+#include <QAtomicInteger>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <algorithm>
+#include <cstdint>
 #include <mutex>
 
 namespace memhist::sqlite {
+
+// A VFS that forwards everything to the default one, except that a temporary file (opened with no
+// name) gets a name in a chosen directory. SQLite's own choice (SQLITE_TMPDIR, TMPDIR, /var/tmp,
+// /tmp) is read once per process, may be a small RAM-backed file system, and the sorter of a
+// CREATE INDEX on a large history spills hundreds of MiB there. One instance per connection, so
+// that connections with different directories never share state.
+struct Connection::TemporaryDirectoryVfs
+{
+    sqlite3_vfs vfs {};
+    sqlite3_vfs *base = nullptr;
+    QByteArray name;
+    QByteArray directory;
+
+    static TemporaryDirectoryVfs *self(sqlite3_vfs *vfs) { return static_cast<TemporaryDirectoryVfs *>(vfs->pAppData); }
+    static sqlite3_vfs *baseOf(sqlite3_vfs *vfs) { return self(vfs)->base; }
+
+    static int open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int flags, int *outFlags)
+    {
+        TemporaryDirectoryVfs *d = self(vfs);
+        if (name || !(flags & SQLITE_OPEN_DELETEONCLOSE))
+            return d->base->xOpen(d->base, name, file, flags, outFlags);
+        // Unique per process and call; the base VFS creates it exclusively and unlinks it at once
+        // (DELETEONCLOSE), so nothing is left behind even if the process dies.
+        static QAtomicInteger<quint64> counter;
+        std::uint64_t random = 0;
+        sqlite3_randomness(sizeof random, &random);
+        QByteArray path = d->directory + "/.memhist-temporary-" + QByteArray::number(QCoreApplication::applicationPid())
+            + '-' + QByteArray::number(counter.fetchAndAddRelaxed(1)) + '-' + QByteArray::number(random, 16);
+        path.append('\0'); // SQLite expects file names it did not make to be double-NUL terminated
+        return d->base->xOpen(d->base, path.constData(), file, flags, outFlags);
+    }
+
+    explicit TemporaryDirectoryVfs(const QString &temporaryDirectory)
+        : base(sqlite3_vfs_find(nullptr))
+        , name("memhist-temporary-directory-" + QByteArray::number(quintptr(this), 16))
+        , directory(QFile::encodeName(QDir(temporaryDirectory).absolutePath()))
+    {
+        vfs.iVersion = std::min(base->iVersion, 3);
+        vfs.szOsFile = base->szOsFile;
+        vfs.mxPathname = base->mxPathname;
+        vfs.zName = name.constData();
+        vfs.pAppData = this;
+        vfs.xOpen = &open;
+        // Everything else goes to the base VFS, called with itself (the unix VFS keeps its own
+        // state in its pAppData).
+        vfs.xDelete = [](sqlite3_vfs *v, const char *n, int sync) { return baseOf(v)->xDelete(baseOf(v), n, sync); };
+        vfs.xAccess
+            = [](sqlite3_vfs *v, const char *n, int f, int *r) { return baseOf(v)->xAccess(baseOf(v), n, f, r); };
+        vfs.xFullPathname = [](sqlite3_vfs *v, const char *n, int size, char *out) {
+            return baseOf(v)->xFullPathname(baseOf(v), n, size, out);
+        };
+        vfs.xDlOpen = [](sqlite3_vfs *v, const char *n) { return baseOf(v)->xDlOpen(baseOf(v), n); };
+        vfs.xDlError = [](sqlite3_vfs *v, int size, char *out) { baseOf(v)->xDlError(baseOf(v), size, out); };
+        vfs.xDlSym = [](sqlite3_vfs *v, void *h, const char *n) { return baseOf(v)->xDlSym(baseOf(v), h, n); };
+        vfs.xDlClose = [](sqlite3_vfs *v, void *h) { baseOf(v)->xDlClose(baseOf(v), h); };
+        vfs.xRandomness
+            = [](sqlite3_vfs *v, int size, char *out) { return baseOf(v)->xRandomness(baseOf(v), size, out); };
+        vfs.xSleep = [](sqlite3_vfs *v, int us) { return baseOf(v)->xSleep(baseOf(v), us); };
+        vfs.xCurrentTime = [](sqlite3_vfs *v, double *out) { return baseOf(v)->xCurrentTime(baseOf(v), out); };
+        vfs.xGetLastError
+            = [](sqlite3_vfs *v, int size, char *out) { return baseOf(v)->xGetLastError(baseOf(v), size, out); };
+        if (vfs.iVersion >= 2)
+            vfs.xCurrentTimeInt64
+                = [](sqlite3_vfs *v, sqlite3_int64 *out) { return baseOf(v)->xCurrentTimeInt64(baseOf(v), out); };
+        if (vfs.iVersion >= 3) {
+            vfs.xSetSystemCall = [](sqlite3_vfs *v, const char *n, sqlite3_syscall_ptr p) {
+                return baseOf(v)->xSetSystemCall(baseOf(v), n, p);
+            };
+            vfs.xGetSystemCall = [](sqlite3_vfs *v, const char *n) { return baseOf(v)->xGetSystemCall(baseOf(v), n); };
+            vfs.xNextSystemCall
+                = [](sqlite3_vfs *v, const char *n) { return baseOf(v)->xNextSystemCall(baseOf(v), n); };
+        }
+    }
+};
 
 void configureProcess()
 {
@@ -26,22 +106,32 @@ Connection &Connection::operator=(Connection &&other) noexcept
         close();
         m_db = std::exchange(other.m_db, nullptr);
         m_openError = std::move(other.m_openError);
+        m_vfs = std::exchange(other.m_vfs, nullptr);
     }
     return *this;
 }
 
-bool Connection::open(const QString &path, Mode mode)
+bool Connection::open(const QString &path, Mode mode, const QString &temporaryDirectory)
 {
     configureProcess();
     close();
     const int flags = SQLITE_OPEN_NOMUTEX
         | (mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE));
+    if (!temporaryDirectory.isEmpty()) {
+        m_vfs = new TemporaryDirectoryVfs(temporaryDirectory);
+        if (!m_vfs->base || sqlite3_vfs_register(&m_vfs->vfs, 0) != SQLITE_OK) {
+            m_openError = QStringLiteral("cannot register a VFS for temporary files in %1").arg(temporaryDirectory);
+            delete std::exchange(m_vfs, nullptr);
+            return false;
+        }
+    }
     const QByteArray encoded = path.toUtf8();
     sqlite3 *db = nullptr;
-    const int rc = sqlite3_open_v2(encoded.constData(), &db, flags, nullptr);
+    const int rc = sqlite3_open_v2(encoded.constData(), &db, flags, m_vfs ? m_vfs->vfs.zName : nullptr);
     if (rc != SQLITE_OK) {
         m_openError = db ? QString::fromUtf8(sqlite3_errmsg(db)) : QString::fromUtf8(sqlite3_errstr(rc));
         sqlite3_close(db);
+        close();
         return false;
     }
     m_db = db;
@@ -54,8 +144,18 @@ void Connection::close()
 {
     if (m_db) {
         // Statements must have been finalised by their owners; close_v2 defers until they are.
-        sqlite3_close_v2(m_db);
+        const int rc = m_vfs ? sqlite3_close(m_db) : sqlite3_close_v2(m_db);
+        if (rc != SQLITE_OK) {
+            // A statement outlives the connection: let close_v2 finish later and keep the VFS it
+            // still needs registered for good (a small leak on a path that is a bug anyway).
+            sqlite3_close_v2(m_db);
+            m_vfs = nullptr;
+        }
         m_db = nullptr;
+    }
+    if (m_vfs) {
+        sqlite3_vfs_unregister(&m_vfs->vfs);
+        delete std::exchange(m_vfs, nullptr);
     }
 }
 

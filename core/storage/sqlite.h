@@ -30,6 +30,8 @@ public:
     ~Connection();
     Connection(Connection &&other) noexcept
         : m_db(std::exchange(other.m_db, nullptr))
+        , m_openError(std::move(other.m_openError))
+        , m_vfs(std::exchange(other.m_vfs, nullptr))
     {
     }
     Connection &operator=(Connection &&other) noexcept;
@@ -37,8 +39,11 @@ public:
     Connection &operator=(const Connection &) = delete;
 
     // Opens without SQLite's per-connection mutex: a connection is only ever used by one thread
-    // at a time (one connection per thread).
-    bool open(const QString &path, Mode mode);
+    // at a time (one connection per thread). With a temporaryDirectory, SQLite's temporary files
+    // (the sorter's spills during CREATE INDEX, temporary tables) are created there instead of in
+    // the system's temporary directory: a writer keeps them beside its output, on the file system
+    // that must hold the result anyway. They are unlinked as soon as they are opened.
+    bool open(const QString &path, Mode mode, const QString &temporaryDirectory = {});
     void close();
     bool isOpen() const { return m_db != nullptr; }
     sqlite3 *handle() const { return m_db; }
@@ -52,6 +57,8 @@ public:
 private:
     sqlite3 *m_db = nullptr;
     QString m_openError;
+    struct TemporaryDirectoryVfs;
+    TemporaryDirectoryVfs *m_vfs = nullptr; // registered for this connection only, when used
 };
 
 class Statement

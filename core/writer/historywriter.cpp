@@ -182,7 +182,7 @@ bool HistoryWriter::Private::submit(std::shared_ptr<SliceJob> job)
     if (!waitForStore())
         return false;
     storeThread.reset(QThread::create([this, job = std::move(job)] {
-        if (!store(*job))
+        if (!store(*job) && storeError.isEmpty())
             storeError = connection.lastError();
     }));
     storeThread->start();
@@ -231,14 +231,19 @@ bool HistoryWriter::Private::store(const SliceJob &job)
 
     const auto bindChunk = [&](sqlite::Statement &statement, int firstParameter, std::size_t index) {
         const PlannedChunk &chunk = job.chunks[index];
-        statement.bind(firstParameter, job.firstChunkId + qint64(index));
-        statement.bind(firstParameter + 1, job.sliceId);
-        statement.bind(firstParameter + 2, toStored(chunk.first));
-        statement.bind(firstParameter + 3, toStored(chunk.last));
-        statement.bind(firstParameter + 4, chunk.operation);
+        statement.bind(firstParameter, job.sliceId);
+        statement.bind(firstParameter + 1, toStored(chunk.first));
+        statement.bind(firstParameter + 2, toStored(chunk.last));
+        statement.bind(firstParameter + 3, chunk.operation);
     };
     if (!insertRows(insertChunkBatch, insertChunk, schema::chunkColumns, job.chunks.size(), bindChunk))
         return false;
+    // The accesses below refer to the planned ids: make sure SQLite gave exactly those.
+    const qint64 lastChunkId = job.firstChunkId + qint64(job.chunks.size()) - 1;
+    if (!job.chunks.empty() && sqlite3_last_insert_rowid(connection.handle()) != lastChunkId) {
+        storeError = QStringLiteral("chunk rowids do not follow the plan (expected %1 last)").arg(lastChunkId);
+        return false;
+    }
 
     const auto bindAccess = [&](sqlite::Statement &statement, int firstParameter, std::size_t index) {
         const BufferedAccess &access = job.accesses[index];
@@ -360,8 +365,9 @@ bool HistoryWriter::open()
     placeholder.close();
 
     sqlite::Connection &db = d->connection;
-    if (!db.open(d->temporaryPath, sqlite::Connection::Mode::ReadWriteCreate) || !db.execute(schema::writerPragmas)
-        || !db.execute(schema::createBaseTables) || !db.execute("BEGIN"))
+    if (!db.open(d->temporaryPath, sqlite::Connection::Mode::ReadWriteCreate, target.absolutePath())
+        || !db.execute(schema::writerPragmas) || !db.execute(schema::createBaseTablesWithoutIndexes)
+        || !db.execute("BEGIN"))
         return d->fail(QStringLiteral("%1: cannot create the database: %2").arg(d->temporaryPath, db.lastError()));
 
     const auto insertSql = [](const char *prefix, const char *row, int rows) {
@@ -464,7 +470,11 @@ bool HistoryWriter::finish()
     if (!d->waitForStore())
         return false;
     sqlite::Connection &db = d->connection;
-    if (!d->writeThreadSpans() || !d->writeMeta() || !db.execute("COMMIT"))
+    // The indexes are built now, once, from sorted keys: SQLite writes their pages full and in
+    // order, instead of splitting pages all over the index as rows arrive in trace order (smaller
+    // file, and the rows above went in without index maintenance). The file only becomes a history
+    // when it is renamed into place below, so nobody can see it without its indexes.
+    if (!d->writeThreadSpans() || !d->writeMeta() || !db.execute(schema::createBaseIndexes) || !db.execute("COMMIT"))
         return d->fail(QStringLiteral("cannot write %1: %2").arg(d->temporaryPath, db.lastError()));
     d->insertSlice = {};
     d->insertChunk = {};

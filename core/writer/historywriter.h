@@ -16,14 +16,18 @@ struct WriterOptions
 {
     // A slice is closed at the first transition boundary once it buffers this many accesses. Bounds
     // the writer's memory (~48 bytes per buffered access, two slices in flight) and the cost of a
-    // query that must scan one slice. See README "Choosing the caps" for the measurements.
+    // query that must scan one slice (wide windows: larger slices made 1 MiB windows slower);
+    // fewer, larger slices would shorten a sparse window's walk over the slices. See README
+    // "Choosing the caps" for the measurements behind all three values.
     quint32 sliceAccessCap = 65536;
     // No chunk holds more accesses than this (the spec's "capped" property). An address touched
-    // more often than this within one slice closes the slice early.
+    // more often than this within one slice closes the slice early: with a hot loop counter, this
+    // cap rather than sliceAccessCap decides how long slices are, so the two grow together.
     quint32 chunkAccessCap = 4096;
     // Where an access range can be split, a chunk is cut once it holds this many accesses, so that
-    // chunks stay narrow in dense regions and a narrow query window reads few non-matching rows.
-    quint32 chunkTargetAccesses = 64;
+    // chunks stay narrow in dense regions and a narrow query window reads few non-matching rows
+    // (each costs a table read); smaller targets make more chunk rows.
+    quint32 chunkTargetAccesses = 16;
     // A single transition with more accesses than this is rejected: slices never share a
     // transition, so one transition must fit in memory.
     quint32 maxAccessesPerTransition = 1u << 20;

@@ -1,6 +1,7 @@
 #include "slicebuilder.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 
 namespace memhist {
@@ -11,16 +12,38 @@ constexpr std::uint64_t signBoundary = std::uint64_t(1) << 63;
 constexpr std::uint8_t operationCodes[] = { 1, 2, 4 }; // chunk rowid order: by code, then address
 
 // Indices (into the slice's accesses) of one operation, sorted by first byte, ties in trace order.
+// An LSD radix sort of (address, index) pairs, one byte per pass: stable, so equal addresses keep
+// trace order, and a byte that every address of the slice shares (most of the high ones: a
+// slice's addresses sit in a few regions) costs one counting pass and no move. It replaced a
+// comparison sort of indices that was the planner's main cost.
 std::vector<std::uint32_t> sortedByAddress(std::span<const BufferedAccess> accesses, std::uint8_t operation)
 {
-    std::vector<std::uint32_t> indices;
+    struct Key
+    {
+        std::uint64_t address;
+        std::uint32_t index;
+    };
+    std::vector<Key> keys;
     for (std::uint32_t i = 0; i < accesses.size(); ++i) {
         if (accesses[i].operation == operation)
-            indices.push_back(i);
+            keys.push_back({ accesses[i].physical, i });
     }
-    std::sort(indices.begin(), indices.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return accesses[a].physical != accesses[b].physical ? accesses[a].physical < accesses[b].physical : a < b;
-    });
+    std::vector<Key> scratch(keys.size());
+    for (int shift = 0; shift < 64; shift += 8) {
+        std::array<std::size_t, 257> offsets {};
+        for (const Key &key : keys)
+            ++offsets[((key.address >> shift) & 0xff) + 1];
+        if (std::find(offsets.begin() + 1, offsets.end(), keys.size()) != offsets.end())
+            continue; // every key has the same byte here
+        for (std::size_t byte = 1; byte < offsets.size(); ++byte)
+            offsets[byte] += offsets[byte - 1];
+        for (const Key &key : keys)
+            scratch[offsets[(key.address >> shift) & 0xff]++] = key;
+        keys.swap(scratch);
+    }
+    std::vector<std::uint32_t> indices(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        indices[i] = keys[i].index;
     return indices;
 }
 

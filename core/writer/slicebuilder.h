@@ -45,8 +45,9 @@ struct SlicePlan
 
 struct ChunkingLimits
 {
+    // The same defaults as WriterOptions, which is what sets them in practice.
     std::uint32_t chunkAccessCap = 4096;
-    std::uint32_t chunkTargetAccesses = 64;
+    std::uint32_t chunkTargetAccesses = 16;
 };
 
 // Plans a slice from `accesses` (trace order, non-decreasing transitions, none straddling 2^63).
