@@ -54,6 +54,8 @@ void ScreenshotDirector::start()
         somethingChanged();
     });
     connect(m_window->queryPanel(), &QueryPanel::resultsChanged, this, &ScreenshotDirector::somethingChanged);
+    // The console runs its statement in the background: its rows count as a change too.
+    connect(m_window->sqlConsole(), &SqlConsole::statementFinished, this, &ScreenshotDirector::somethingChanged);
 }
 
 void ScreenshotDirector::historyLoaded()

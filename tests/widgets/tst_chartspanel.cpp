@@ -15,6 +15,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
+#include <cmath>
 
 using namespace memhist;
 
@@ -100,6 +102,13 @@ private slots:
     void panelShowsTheWholeHistory();
     void quickRangeChangesAreCoalesced();
     void largeHistoryWithinOneSecond();
+
+    void timeAxisTicksAreSafe_data();
+    void timeAxisTicksAreSafe();
+    void degenerateRangesAreShown_data();
+    void degenerateRangesAreShown();
+    void shortPanelKeepsItsLabels_data();
+    void shortPanelKeepsItsLabels();
 
 private:
     QTemporaryDir m_dir;
@@ -341,6 +350,192 @@ void TestChartsPanel::largeHistoryWithinOneSecond()
     QVERIFY(data.estimated);
     QCOMPARE(qRound64(sum(data.reads) + sum(data.writes)) > 0, true);
     QVERIFY2(wall < 1000, qPrintable(QString::number(wall)));
+}
+
+// The ticks Qt Charts would lay out for a dynamic axis (the same walk from the anchor as its
+// ChartValueAxisX), stopping at `cap` where Qt would not stop at all.
+int dynamicTickCount(double min, double max, double interval, double anchor, int cap)
+{
+    const double first = anchor - std::floor((anchor - min) / interval) * interval;
+    int count = 0;
+    for (double value = first; value <= max && count < cap; value += interval) {
+        ++count;
+        if (value + interval == value)
+            return cap; // stuck: Qt would loop forever here
+    }
+    return count;
+}
+
+void TestChartsPanel::timeAxisTicksAreSafe_data()
+{
+    QTest::addColumn<quint64>("first");
+    QTest::addColumn<quint64>("last");
+    QTest::addColumn<int>("maxTicks");
+    QTest::addColumn<double>("interval"); // 0: any
+
+    const quint64 p53 = quint64(1) << 53;
+    const quint64 p62 = quint64(1) << 62;
+    QTest::newRow("the bundled example in 8 ticks") << quint64(1) << quint64(131062) << 8 << 20000.0;
+    QTest::newRow("one transition") << quint64(10) << quint64(10) << 8 << 1.0;
+    QTest::newRow("transition 0 alone") << quint64(0) << quint64(0) << 8 << 1.0;
+    QTest::newRow("two transitions") << quint64(10) << quint64(11) << 8 << 1.0;
+    QTest::newRow("reversed") << quint64(131062) << quint64(1) << 8 << 20000.0;
+    QTest::newRow("one transition at 2^53 + 1 (not a double)") << p53 + 1 << p53 + 1 << 8 << 0.0;
+    QTest::newRow("one transition at 2^62") << p62 << p62 << 8 << 0.0;
+    QTest::newRow("100 transitions at 2^62: narrower than a double's step x 64") << p62 << p62 + 100 << 8 << 0.0;
+    QTest::newRow("the last transition") << quint64(lastAddress) << quint64(lastAddress) << 8 << 0.0;
+    QTest::newRow("the full 64-bit range") << quint64(0) << quint64(lastAddress) << 8 << 5e18;
+    QTest::newRow("max ticks 0 counts as 2") << quint64(0) << quint64(1000) << 0 << 1000.0;
+    QTest::newRow("max ticks 1000 counts as 50") << quint64(0) << quint64(1000) << 1000 << 50.0;
+}
+
+void TestChartsPanel::timeAxisTicksAreSafe()
+{
+    QFETCH(quint64, first);
+    QFETCH(quint64, last);
+    QFETCH(int, maxTicks);
+    QFETCH(double, interval);
+
+    const TimeAxisTicks axis = timeAxisTicks(Transition { first }, Transition { last }, maxTicks);
+    QVERIFY(std::isfinite(axis.min) && std::isfinite(axis.max) && std::isfinite(axis.interval));
+    QVERIFY2(axis.min < axis.max, qPrintable(QStringLiteral("%1 %2").arg(axis.min).arg(axis.max)));
+    QVERIFY(axis.interval >= 1);
+    QCOMPARE(axis.min, double(std::min(first, last)));
+    QVERIFY(axis.max >= double(std::max(first, last)));
+    if (interval > 0)
+        QCOMPARE(axis.interval, interval);
+    // Qt's walk ends, with no more than the ticks asked for (one more where rounding puts the
+    // first tick a hair below min), and at least one.
+    const int allowed = std::clamp(maxTicks, 2, 50);
+    for (const double anchor : { 0.0, axis.min, axis.max }) {
+        const int ticks = dynamicTickCount(axis.min, axis.max, axis.interval, anchor, 1'000'000);
+        QVERIFY2(ticks >= 1 && ticks <= allowed + 1, qPrintable(QString::number(ticks)));
+    }
+}
+
+void TestChartsPanel::degenerateRangesAreShown_data()
+{
+    QTest::addColumn<QString>("csv"); // empty: the bundled example
+    QTest::addColumn<ViewRange>("range");
+    QTest::addColumn<bool>("wholeHistory");
+    QTest::addColumn<qint64>("accesses");
+
+    const QString header = QStringLiteral("rowid,transition,operation,address,linear,size\n");
+    const ViewRange everything { Transition { 0 }, Transition { lastAddress }, Address { 0 }, Address { lastAddress } };
+    QTest::newRow("a visible range of one transition")
+        << QString() << ViewRange { Transition { 5000 }, Transition { 5000 }, Address { 0 }, Address { lastAddress } }
+        << false << qint64(1);
+    QTest::newRow("an empty range past the end")
+        << QString()
+        << ViewRange { Transition { 200000 }, Transition { 200000 }, Address { 0 }, Address { lastAddress } } << false
+        << qint64(0);
+    QTest::newRow("the last 64-bit transition")
+        << QString()
+        << ViewRange { Transition { lastAddress }, Transition { lastAddress }, Address { 0 }, Address { lastAddress } }
+        << false << qint64(0);
+    QTest::newRow("an empty address window")
+        << QString() << ViewRange { Transition { 1 }, Transition { 131062 }, Address { 16 }, Address { 16 } } << false
+        << qint64(41797);
+    QTest::newRow("a history with one access")
+        << header + QStringLiteral("1,7,R,0x1000,0x1000,8\n") << everything << true << qint64(1);
+    QTest::newRow("a history with one access at transition 2^62")
+        << header + QStringLiteral("1,4611686018427387904,W,0x1000,0x1000,8\n") << everything << true << qint64(1);
+}
+
+void TestChartsPanel::degenerateRangesAreShown()
+{
+    QFETCH(QString, csv);
+    QFETCH(ViewRange, range);
+    QFETCH(bool, wholeHistory);
+    QFETCH(qint64, accesses);
+
+    QString path = m_example;
+    if (!csv.isEmpty()) {
+        const QString csvPath = m_dir.filePath(
+            QStringLiteral("%1.csv").arg(QString::fromUtf8(QTest::currentDataTag()).replace(u' ', u'-')));
+        QFile file(csvPath);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(csv.toUtf8());
+        file.close();
+        path = m_dir.filePath(
+            QStringLiteral("%1.memhist").arg(QString::fromUtf8(QTest::currentDataTag()).replace(u' ', u'-')));
+        QFile::remove(path);
+        QProcess import;
+        import.start(
+            QStringLiteral(MEMHIST_CLI_PATH), { QStringLiteral("import"), csvPath, QStringLiteral("-o"), path });
+        QVERIFY(import.waitForFinished(60000));
+        QCOMPARE(import.exitCode(), 0);
+    }
+
+    ChartsPanel panel;
+    panel.resize(900, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy updatedSpy(&panel, &ChartsPanel::chartsUpdated);
+    QSignalSpy failedSpy(&panel, &ChartsPanel::computeFailed);
+    panel.setHistory(path);
+    QVERIFY(updatedSpy.wait());
+    if (!wholeHistory) {
+        panel.setVisibleRange(range);
+        QVERIFY(updatedSpy.wait());
+    }
+    QCOMPARE(failedSpy.size(), 0);
+    QCOMPARE(panel.chartData().accessesInRange, accesses);
+    // Lay the charts out and paint them, narrow and wide: where Qt Charts would hang.
+    for (const QSize size : { QSize(900, 500), QSize(300, 200), QSize(1600, 300) }) {
+        panel.resize(size);
+        QTest::qWait(20);
+        QVERIFY(!panel.grab().isNull());
+    }
+    auto *timeAxis = qobject_cast<QValueAxis *>(
+        panel.findChild<QChartView *>(QStringLiteral("timeChartView"))->chart()->axes(Qt::Horizontal).at(0));
+    QVERIFY(timeAxis->min() < timeAxis->max());
+    QVERIFY(timeAxis->tickType() == QValueAxis::TicksDynamic);
+    QVERIFY(timeAxis->min() + timeAxis->tickInterval() > timeAxis->min());
+    QVERIFY((timeAxis->max() - timeAxis->min()) / timeAxis->tickInterval() <= 50);
+}
+
+void TestChartsPanel::shortPanelKeepsItsLabels_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<bool>("sideBySide");
+    QTest::addColumn<bool>("axisTitles");
+
+    QTest::newRow("tall: stacked, with titles") << QSize(1000, 700) << false << true;
+    QTest::newRow("wide and short: side by side") << QSize(1280, 320) << true << true;
+    QTest::newRow("narrow and short: stacked, compact") << QSize(600, 320) << false << false;
+}
+
+void TestChartsPanel::shortPanelKeepsItsLabels()
+{
+    QFETCH(QSize, size);
+    QFETCH(bool, sideBySide);
+    QFETCH(bool, axisTitles);
+
+    ChartsPanel panel;
+    panel.resize(size);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QSignalSpy updatedSpy(&panel, &ChartsPanel::chartsUpdated);
+    panel.setHistory(m_example);
+    QVERIFY(updatedSpy.wait());
+    QTest::qWait(50);
+    auto *timeView = panel.findChild<QChartView *>(QStringLiteral("timeChartView"));
+    auto *regionView = panel.findChild<QChartView *>(QStringLiteral("regionChartView"));
+    QCOMPARE(regionView->geometry().left() > timeView->geometry().right(), sideBySide);
+    auto *timeAxis = qobject_cast<QValueAxis *>(timeView->chart()->axes(Qt::Horizontal).at(0));
+    QCOMPARE(timeAxis->isTitleVisible(), axisTitles);
+    // Every transition label fits the width its tick leaves it: no "…".
+    const int ticks = int((timeAxis->max() - timeAxis->min()) / timeAxis->tickInterval()) + 1;
+    const QFontMetrics metrics(timeAxis->labelsFont());
+    QVERIFY2(ticks * metrics.horizontalAdvance(QStringLiteral("131062")) < timeView->chart()->plotArea().width(),
+        qPrintable(QStringLiteral("%1 ticks in %2 px").arg(ticks).arg(timeView->chart()->plotArea().width())));
+    // The plot keeps a usable height between the title, the legend and the labels.
+    QVERIFY2(timeView->chart()->plotArea().height() >= 60,
+        qPrintable(QString::number(timeView->chart()->plotArea().height())));
+    const QString shots = qEnvironmentVariable("MEMHIST_CHART_SHOTS");
+    if (!shots.isEmpty())
+        panel.grab().save(QStringLiteral("%1/charts-%2x%3.png").arg(shots).arg(size.width()).arg(size.height()));
 }
 
 QTEST_MAIN(TestChartsPanel)

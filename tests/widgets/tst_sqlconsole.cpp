@@ -1,18 +1,22 @@
-// SqlConsole: statements on a read-only connection of its own, SQLite's messages inline, lazy
-// fetching, examples, and a long statement that Stop interrupts while the GUI keeps running.
+// SqlConsole: statements on a read-only connection of its own in a worker thread, SQLite's messages
+// inline, rows in batches fetched on scroll exactly once, a long GROUP BY that leaves the GUI thread
+// free (and repaintable) and that Stop interrupts, stale answers dropped.
 #include "sql/sqlconsole.h"
+#include "sql/sqlresultsmodel.h"
 
+#include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSqlDatabase>
-#include <QSqlQueryModel>
-#include <QSqlRecord>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -21,6 +25,13 @@ using namespace memhist;
 
 namespace {
 
+// Rows of the generated table: enough that a GROUP BY over it takes a noticeable time.
+constexpr int bigRows = 2'000'000;
+// A GROUP BY over the generated table joined with 2,000 of its rows: billions of rows to group,
+// minutes of work unless interrupted.
+const QString endlessGroupBy = QStringLiteral(
+    "SELECT a.operation, count(*) FROM accesses AS a, accesses AS b WHERE b.rowid <= 2000 GROUP BY a.operation");
+
 bool import(const QString &csv, const QString &output)
 {
     QProcess process;
@@ -28,7 +39,37 @@ bool import(const QString &csv, const QString &output)
     return process.waitForFinished(60000) && process.exitStatus() == QProcess::NormalExit && process.exitCode() == 0;
 }
 
-QList<QStringList> rows(const QSqlQueryModel *model)
+// An accesses table of bigRows rows with the history's columns: operations 1, 2, 4 in turn.
+QString createBigTable(const QString &path)
+{
+    const QString name = QStringLiteral("tst-sqlconsole-create");
+    QString error;
+    {
+        QSqlDatabase database = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        database.setDatabaseName(path);
+        if (!database.open())
+            return database.lastError().text();
+        QSqlQuery query(database);
+        const QStringList statements {
+            QStringLiteral("CREATE TABLE accesses(transition INTEGER, operation INTEGER, phy_first INTEGER, "
+                           "size INTEGER)"),
+            QStringLiteral("INSERT INTO accesses WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n "
+                           "WHERE i < %1) SELECT i, 1 << (i %% 3), i * 8, 8 FROM n")
+                .arg(bigRows)
+                .replace(QStringLiteral("%%"), QStringLiteral("%")),
+        };
+        for (const QString &statement : statements) {
+            if (!query.exec(statement)) {
+                error = query.lastError().text();
+                break;
+            }
+        }
+    }
+    QSqlDatabase::removeDatabase(name);
+    return error;
+}
+
+QList<QStringList> rows(const QAbstractItemModel *model)
 {
     QList<QStringList> result;
     for (int row = 0; row < model->rowCount(); ++row) {
@@ -38,6 +79,28 @@ QList<QStringList> rows(const QSqlQueryModel *model)
         result << fields;
     }
     return result;
+}
+
+// Runs the console's statement and waits for its outcome; returns statementFinished's arguments.
+std::pair<bool, QString> runAndWait(SqlConsole &console, int timeout = 30000)
+{
+    QSignalSpy finishedSpy(&console, &SqlConsole::statementFinished);
+    if (!console.runStatement())
+        return { false, finishedSpy.isEmpty() ? QString() : finishedSpy.at(0).at(1).toString() };
+    if (!finishedSpy.wait(timeout) || finishedSpy.size() != 1)
+        return { false, QStringLiteral("no single statementFinished") };
+    return { finishedSpy.at(0).at(0).toBool(), finishedSpy.at(0).at(1).toString() };
+}
+
+// Asks for the rest of the rows as a scrolling view would, one batch at a time.
+bool fetchAll(SqlResultsModel *model)
+{
+    while (model->canFetchMore()) {
+        model->fetchMore();
+        if (!QTest::qWaitFor([model] { return !model->isFetching(); }, 10000))
+            return false;
+    }
+    return true;
 }
 
 int exampleIndex(const QComboBox *combo, const QString &title)
@@ -59,9 +122,12 @@ private slots:
     void writesAreImpossible_data();
     void writesAreImpossible();
     void syntaxErrorShowsSQLiteMessage();
-    void fetchesMoreOnDemand();
+    void scrollingFetchesEachRowOnce();
     void ctrlReturnRuns();
-    void stopInterruptsALongStatement();
+    void longGroupByLeavesTheEventLoopRunning();
+    void stopInterruptsALongGroupBy();
+    void repaintsDuringARunningStatement();
+    void anotherHistoryDropsTheRunningStatement();
     void eachConsoleHasItsOwnConnection();
     void missingHistory();
 
@@ -69,6 +135,7 @@ private:
     QTemporaryDir m_dir;
     QString m_small;
     QString m_example;
+    QString m_big;
 };
 
 void TestSqlConsole::initTestCase()
@@ -76,13 +143,17 @@ void TestSqlConsole::initTestCase()
     QVERIFY(m_dir.isValid());
     m_small = m_dir.filePath(QStringLiteral("small.memhist"));
     m_example = m_dir.filePath(QStringLiteral("true.memhist"));
+    m_big = m_dir.filePath(QStringLiteral("big.sqlite"));
     QVERIFY(import(QStringLiteral(MEMHIST_TEST_DATA_DIR "/csv/small.csv"), m_small));
     QVERIFY(import(QStringLiteral(MEMHIST_TEST_DATA_DIR "/../../resources/examples/true.csv"), m_example));
+    const QString error = createBigTable(m_big);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
 void TestSqlConsole::accessesPerOperationExample()
 {
     SqlConsole console;
+    QAbstractItemModelTester tester(console.resultsModel());
     console.setHistory(m_small);
     auto *examples = console.findChild<QComboBox *>(QStringLiteral("examplesCombo"));
     const int index = exampleIndex(examples, QStringLiteral("Accesses per operation"));
@@ -91,10 +162,9 @@ void TestSqlConsole::accessesPerOperationExample()
     QVERIFY(console.statement().startsWith(QStringLiteral("SELECT CASE operation")));
     QCOMPARE(examples->currentIndex(), 0); // back to "Examples…", ready for the next pick
 
-    QSignalSpy finishedSpy(&console, &SqlConsole::statementFinished);
-    QVERIFY(console.runStatement());
-    QCOMPARE(finishedSpy.size(), 1);
-    QCOMPARE(finishedSpy.at(0).at(0).toBool(), true);
+    const auto [ok, message] = runAndWait(console);
+    QVERIFY2(ok, qPrintable(message));
+    QVERIFY(message.startsWith(QStringLiteral("Done in ")));
     // small.csv: 8 reads, 7 writes, 5 fetches.
     const QList<QStringList> expected {
         { QStringLiteral("R (read)"), QStringLiteral("8") },
@@ -102,7 +172,9 @@ void TestSqlConsole::accessesPerOperationExample()
         { QStringLiteral("X (execute)"), QStringLiteral("5") },
     };
     QCOMPARE(rows(console.resultsModel()), expected);
-    QCOMPARE(console.resultsModel()->record().fieldName(1), QStringLiteral("accesses"));
+    QCOMPARE(console.resultsModel()->headerData(1, Qt::Horizontal).toString(), QStringLiteral("accesses"));
+    QCOMPARE(console.resultsModel()->index(0, 1).data(Qt::TextAlignmentRole).value<Qt::Alignment>(),
+        Qt::AlignRight | Qt::AlignVCenter);
     QCOMPARE(console.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(), QStringLiteral("3 rows"));
     QVERIFY(console.findChild<QLabel *>(QStringLiteral("messageLabel"))->isHidden());
 }
@@ -113,35 +185,29 @@ void TestSqlConsole::slicesExample()
     console.setHistory(m_example);
     auto *examples = console.findChild<QComboBox *>(QStringLiteral("examplesCombo"));
     examples->activated(exampleIndex(examples, QStringLiteral("Slices")));
-    QSignalSpy finishedSpy(&console, &SqlConsole::statementFinished);
-    QVERIFY(console.runStatement());
-    QCOMPARE(finishedSpy.size(), 1);
+    QVERIFY(runAndWait(console).first);
 
     // The same rows straight from SQLite, on a connection of the test's own.
-    QSqlDatabase direct = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("test-direct"));
-    direct.setDatabaseName(m_example);
-    QVERIFY(direct.open());
     {
-        QSqlQueryModel expected;
-        expected.setQuery(
-            QStringLiteral("SELECT rowid, transition_first, transition_last FROM slices ORDER BY transition_first"),
-            direct);
-        while (expected.canFetchMore())
-            expected.fetchMore();
-        QSqlQueryModel *model = console.resultsModel();
-        while (model->canFetchMore())
-            model->fetchMore();
-        QCOMPARE(model->rowCount(), expected.rowCount());
-        QVERIFY(model->rowCount() > 0);
-        for (int row = 0; row < model->rowCount(); ++row) {
-            QCOMPARE(model->index(row, 0).data(), expected.index(row, 0).data());
-            QCOMPARE(model->index(row, 2).data(), expected.index(row, 2).data());
+        QSqlDatabase direct = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("test-direct"));
+        direct.setDatabaseName(m_example);
+        QVERIFY(direct.open());
+        QSqlQuery expected(direct);
+        QVERIFY(expected.exec(
+            QStringLiteral("SELECT rowid, transition_first, transition_last FROM slices ORDER BY transition_first")));
+        SqlResultsModel *model = console.resultsModel();
+        QVERIFY(fetchAll(model));
+        int row = 0;
+        for (; expected.next(); ++row) {
+            QVERIFY(row < model->rowCount());
+            QCOMPARE(model->index(row, 0).data(), expected.value(0));
+            QCOMPARE(model->index(row, 2).data(), expected.value(2));
             QCOMPARE(model->index(row, 3).data().toLongLong(),
-                expected.index(row, 2).data().toLongLong() - expected.index(row, 1).data().toLongLong() + 1);
+                expected.value(2).toLongLong() - expected.value(1).toLongLong() + 1);
         }
+        QVERIFY(row > 0);
+        QCOMPARE(model->rowCount(), row);
     }
-    direct.close();
-    direct = QSqlDatabase();
     QSqlDatabase::removeDatabase(QStringLiteral("test-direct"));
 }
 
@@ -160,59 +226,90 @@ void TestSqlConsole::writesAreImpossible()
     SqlConsole console;
     console.setHistory(m_small);
     console.setStatement(statement);
-    QSignalSpy finishedSpy(&console, &SqlConsole::statementFinished);
-    QVERIFY(!console.runStatement());
-    QCOMPARE(finishedSpy.size(), 1);
-    QCOMPARE(finishedSpy.at(0).at(0).toBool(), false);
-    QCOMPARE(finishedSpy.at(0).at(1).toString(), QStringLiteral("Error: attempt to write a readonly database"));
+    const auto [ok, message] = runAndWait(console);
+    QVERIFY(!ok);
+    QCOMPARE(message, QStringLiteral("Error: attempt to write a readonly database"));
     QCOMPARE(console.lastError(), QStringLiteral("Error: attempt to write a readonly database"));
-    auto *message = console.findChild<QLabel *>(QStringLiteral("messageLabel"));
-    QVERIFY(!message->isHidden());
-    QCOMPARE(message->text(), QStringLiteral("Error: attempt to write a readonly database"));
+    auto *label = console.findChild<QLabel *>(QStringLiteral("messageLabel"));
+    QVERIFY(!label->isHidden());
+    QCOMPARE(label->text(), QStringLiteral("Error: attempt to write a readonly database"));
 
     // Nothing changed.
     console.setStatement(QStringLiteral("SELECT count(*), (SELECT count(*) FROM sqlite_schema) FROM accesses"));
-    QVERIFY(console.runStatement());
+    QVERIFY(runAndWait(console).first);
     QCOMPARE(rows(console.resultsModel()), (QList<QStringList> { { QStringLiteral("20"), QStringLiteral("8") } }));
-    QVERIFY(message->isHidden());
-    QCOMPARE(finishedSpy.size(), 2);
+    QVERIFY(label->isHidden());
+    QVERIFY(console.lastError().isEmpty());
 }
 
 void TestSqlConsole::syntaxErrorShowsSQLiteMessage()
 {
     SqlConsole console;
     console.setHistory(m_small);
-    QSignalSpy finishedSpy(&console, &SqlConsole::statementFinished);
     console.setStatement(QStringLiteral("SELEC 1"));
-    QVERIFY(!console.runStatement());
+    QCOMPARE(runAndWait(console), std::make_pair(false, QStringLiteral("Error: near \"SELEC\": syntax error")));
     console.setStatement(QStringLiteral("SELECT * FROM nowhere"));
-    QVERIFY(!console.runStatement());
-    QCOMPARE(finishedSpy.size(), 2);
-    QCOMPARE(finishedSpy.at(0).at(1).toString(), QStringLiteral("Error: near \"SELEC\": syntax error"));
-    QCOMPARE(finishedSpy.at(1).at(1).toString(), QStringLiteral("Error: no such table: nowhere"));
+    QCOMPARE(runAndWait(console), std::make_pair(false, QStringLiteral("Error: no such table: nowhere")));
     QCOMPARE(console.resultsModel()->rowCount(), 0);
+    QCOMPARE(console.resultsModel()->columnCount(), 0);
 }
 
-void TestSqlConsole::fetchesMoreOnDemand()
+void TestSqlConsole::scrollingFetchesEachRowOnce()
 {
     SqlConsole console;
+    console.resize(600, 500);
+    console.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&console));
+    // No QAbstractItemModelTester here: it calls fetchMore() on every change, as no view does.
     console.setHistory(m_example);
     console.setStatement(QStringLiteral("SELECT rowid, transition FROM accesses ORDER BY rowid"));
-    QSignalSpy finishedSpy(&console, &SqlConsole::statementFinished);
-    QVERIFY(console.runStatement());
-    QCOMPARE(finishedSpy.size(), 1);
-    QSqlQueryModel *model = console.resultsModel();
-    // QSqlQueryModel's first batch: the rest of the 41,797 rows wait for scrolling.
-    QCOMPARE(model->rowCount(), 256);
+    QVERIFY(runAndWait(console).first);
+    SqlResultsModel *model = console.resultsModel();
+    auto *status = console.findChild<QLabel *>(QStringLiteral("statusLabel"));
+    // The first batch only: the rest of the 41,797 rows wait for scrolling.
+    QTest::qWait(50);
+    const int shown = model->rowCount();
+    QCOMPARE(shown, SqlConsole::batchSize);
     QVERIFY(model->canFetchMore());
-    QCOMPARE(console.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(),
-        QStringLiteral("256 rows shown, more on scroll"));
-    model->fetchMore();
-    const int fetched = model->rowCount();
-    QVERIFY(fetched > 256);
-    QCOMPARE(model->index(fetched - 1, 0).data().toLongLong(), fetched);
-    QCOMPARE(console.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(),
-        QStringLiteral("%1 rows shown, more on scroll").arg(fetched));
+    QCOMPARE(status->text(), QStringLiteral("%1 rows shown, more on scroll").arg(QLocale().toString(shown)));
+
+    // Scrolling to the end, again and again before the next batch arrives, asks for it once.
+    QSignalSpy insertedSpy(model, &QAbstractItemModel::rowsInserted);
+    QSignalSpy requestSpy(model, &SqlResultsModel::fetchRequested);
+    auto *view = console.findChild<QTableView *>(QStringLiteral("sqlResultsView"));
+    QScrollBar *scrollBar = view->verticalScrollBar();
+    for (int i = 0; i < 5; ++i) {
+        scrollBar->setValue(scrollBar->maximum() - 1);
+        scrollBar->setValue(scrollBar->maximum());
+    }
+    QCOMPARE(requestSpy.size(), 1);
+    QVERIFY(insertedSpy.wait());
+    QTest::qWait(100); // nothing else may arrive
+    QCOMPARE(insertedSpy.size(), 1);
+    QCOMPARE(insertedSpy.at(0).at(1).toInt(), shown);
+    QCOMPARE(insertedSpy.at(0).at(2).toInt(), shown + SqlConsole::batchSize - 1);
+    QCOMPARE(model->rowCount(), shown + SqlConsole::batchSize);
+    QCOMPARE(status->text(),
+        QStringLiteral("%1 rows shown, more on scroll").arg(QLocale().toString(shown + SqlConsole::batchSize)));
+
+    // Scroll to the end until there is nothing more: every row exactly once, in order.
+    QElapsedTimer timer;
+    timer.start();
+    while (model->hasMore() && timer.elapsed() < 60000) {
+        if (model->canFetchMore())
+            scrollBar->setValue(scrollBar->maximum());
+        QTest::qWait(5);
+    }
+    QCOMPARE(model->rowCount(), 41797);
+    // 41,797 rows: batches of 1,000 and a last one of 797, each inserted once.
+    QCOMPARE(insertedSpy.size(), 41 - (shown / SqlConsole::batchSize - 1));
+    for (int row = 0; row < model->rowCount(); ++row) {
+        if (model->index(row, 0).data().toLongLong() != row + 1)
+            QFAIL(qPrintable(
+                QStringLiteral("row %1 holds rowid %2").arg(row).arg(model->index(row, 0).data().toLongLong())));
+    }
+    QVERIFY(!model->canFetchMore());
+    QCOMPARE(status->text(), QStringLiteral("41,797 rows"));
 }
 
 void TestSqlConsole::ctrlReturnRuns()
@@ -226,57 +323,153 @@ void TestSqlConsole::ctrlReturnRuns()
     QTest::keyClicks(editor, QStringLiteral("SELECT max(transition) FROM accesses"));
     QSignalSpy finishedSpy(&console, &SqlConsole::statementFinished);
     QTest::keyClick(editor, Qt::Key_Return, Qt::ControlModifier);
+    QVERIFY(finishedSpy.wait());
     QCOMPARE(finishedSpy.size(), 1);
     QCOMPARE(finishedSpy.at(0).at(0).toBool(), true);
     QCOMPARE(rows(console.resultsModel()), (QList<QStringList> { { QStringLiteral("13") } }));
     QCOMPARE(editor->toPlainText(), QStringLiteral("SELECT max(transition) FROM accesses")); // no newline typed
 }
 
-void TestSqlConsole::stopInterruptsALongStatement()
+void TestSqlConsole::longGroupByLeavesTheEventLoopRunning()
+{
+    SqlConsole console;
+    console.setHistory(m_big);
+    // The statement of the crash report, over two million rows: grouping them takes a while.
+    console.setStatement(QStringLiteral(
+        "SELECT operation, count(*), count(DISTINCT phy_first) FROM accesses GROUP BY operation ORDER BY operation"));
+    int ticks = 0;
+    int ticksWhileRunning = 0;
+    QTimer ticker;
+    ticker.setInterval(5);
+    connect(&ticker, &QTimer::timeout, &console, [&] {
+        ++ticks;
+        if (console.isRunning())
+            ++ticksWhileRunning;
+    });
+    ticker.start();
+    QElapsedTimer timer;
+    timer.start();
+    const auto [ok, message] = runAndWait(console);
+    const qint64 elapsed = timer.elapsed();
+    QVERIFY2(ok, qPrintable(message));
+    qInfo("GROUP BY over %d rows: %lld ms, %d timer ticks while it ran", bigRows, elapsed, ticksWhileRunning);
+    // A GUI thread blocked in SQLite would tick at most once, after the statement.
+    QVERIFY2(ticksWhileRunning >= 5, qPrintable(QString::number(ticksWhileRunning)));
+    QCOMPARE(rows(console.resultsModel()),
+        (QList<QStringList> {
+            { QStringLiteral("1"), QStringLiteral("666666"), QStringLiteral("666666") },
+            { QStringLiteral("2"), QStringLiteral("666667"), QStringLiteral("666667") },
+            { QStringLiteral("4"), QStringLiteral("666667"), QStringLiteral("666667") },
+        }));
+}
+
+void TestSqlConsole::stopInterruptsALongGroupBy()
 {
     SqlConsole console;
     console.show();
     QVERIFY(QTest::qWaitForWindowExposed(&console));
-    console.setHistory(m_small);
-    // Billions of steps: minutes of work unless interrupted.
-    console.setStatement(QStringLiteral(
-        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000000000) SELECT count(*) FROM n"));
+    QSignalSpy openedSpy(&console, &SqlConsole::historyOpened);
+    console.setHistory(m_big);
+    QVERIFY(openedSpy.wait());
+    console.setStatement(endlessGroupBy);
     auto *stop = console.findChild<QPushButton *>(QStringLiteral("stopButton"));
     auto *run = console.findChild<QPushButton *>(QStringLiteral("runButton"));
     QVERIFY(!stop->isEnabled());
-    bool stopWasEnabled = false;
-    bool runWasDisabled = false;
-    // Fires while the statement runs: proof that the event loop keeps going. Clicks Stop as a user.
-    QTimer::singleShot(300, &console, [&] {
-        stopWasEnabled = stop->isEnabled();
-        runWasDisabled = !run->isEnabled();
-        QTest::mouseClick(stop, Qt::LeftButton);
-    });
     QSignalSpy finishedSpy(&console, &SqlConsole::statementFinished);
+    QVERIFY(console.runStatement());
+    QVERIFY(console.isRunning());
+    QVERIFY(stop->isEnabled());
+    QVERIFY(!run->isEnabled());
+    QVERIFY(!console.runStatement()); // one statement at a time
+    QCOMPARE(finishedSpy.size(), 0);
+
+    QTest::qWait(300); // the worker is deep in the GROUP BY now
+    QVERIFY(console.isRunning());
     QElapsedTimer timer;
     timer.start();
-    QVERIFY(!console.runStatement());
+    QTest::mouseClick(stop, Qt::LeftButton); // as a user
+    QVERIFY(finishedSpy.wait(3000));
     QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
-    QVERIFY(stopWasEnabled);
-    QVERIFY(runWasDisabled);
     QCOMPARE(finishedSpy.size(), 1);
+    QCOMPARE(finishedSpy.at(0).at(0).toBool(), false);
     QCOMPARE(finishedSpy.at(0).at(1).toString(), QStringLiteral("Error: interrupted"));
     QVERIFY(!console.isRunning());
     QVERIFY(!stop->isEnabled());
     QVERIFY(run->isEnabled());
 
-    // The connection is usable again.
+    // The connection is usable again, and the interrupt does not linger.
     console.setStatement(QStringLiteral("SELECT count(*) FROM accesses"));
+    const auto [ok, message] = runAndWait(console);
+    QVERIFY2(ok, qPrintable(message));
+    QCOMPARE(rows(console.resultsModel()), (QList<QStringList> { { QString::number(bigRows) } }));
+}
+
+void TestSqlConsole::repaintsDuringARunningStatement()
+{
+    SqlConsole console;
+    console.resize(700, 500);
+    console.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&console));
+    console.setHistory(m_big);
+    // A full table first, so the repaints below have rows to read while the next statement runs.
+    console.setStatement(QStringLiteral("SELECT * FROM accesses"));
+    QVERIFY(runAndWait(console).first);
+    QCOMPARE(console.resultsModel()->rowCount(), SqlConsole::batchSize);
+
+    console.setStatement(endlessGroupBy);
+    QSignalSpy finishedSpy(&console, &SqlConsole::statementFinished);
     QVERIFY(console.runStatement());
+    auto *view = console.findChild<QTableView *>(QStringLiteral("sqlResultsView"));
+    for (int i = 0; i < 20; ++i) {
+        console.repaint();
+        view->viewport()->repaint();
+        view->verticalScrollBar()->setValue(view->verticalScrollBar()->maximum()); // and a scroll
+        QTest::qWait(20);
+    }
+    QVERIFY(console.isRunning());
+    QCOMPARE(finishedSpy.size(), 0);
+    console.stop();
+    QVERIFY(finishedSpy.wait());
+    QCOMPARE(finishedSpy.at(0).at(1).toString(), QStringLiteral("Error: interrupted"));
+    console.repaint();
+}
+
+void TestSqlConsole::anotherHistoryDropsTheRunningStatement()
+{
+    SqlConsole console;
+    QAbstractItemModelTester tester(console.resultsModel());
+    console.setHistory(m_big);
+    console.setStatement(endlessGroupBy);
+    QSignalSpy finishedSpy(&console, &SqlConsole::statementFinished);
+    QVERIFY(console.runStatement());
+    QTest::qWait(200);
+    console.setHistory(m_small);
+    QCOMPARE(finishedSpy.size(), 1);
+    QCOMPARE(finishedSpy.at(0).at(0).toBool(), false);
+    QCOMPARE(finishedSpy.at(0).at(1).toString(), QStringLiteral("Stopped: another history was opened"));
+    QVERIFY(!console.isRunning());
+
+    // The interrupted statement's answer arrives later and is dropped; the next one is of small.csv.
+    console.setStatement(QStringLiteral("SELECT count(*) FROM accesses"));
+    const auto [ok, message] = runAndWait(console);
+    QVERIFY2(ok, qPrintable(message));
+    QCOMPARE(finishedSpy.size(), 2);
     QCOMPARE(rows(console.resultsModel()), (QList<QStringList> { { QStringLiteral("20") } }));
+    QTest::qWait(100);
+    QCOMPARE(finishedSpy.size(), 2);
 }
 
 void TestSqlConsole::eachConsoleHasItsOwnConnection()
 {
     auto first = std::make_unique<SqlConsole>();
     auto second = std::make_unique<SqlConsole>();
+    QSignalSpy firstOpened(first.get(), &SqlConsole::historyOpened);
+    QSignalSpy secondOpened(second.get(), &SqlConsole::historyOpened);
     first->setHistory(m_small);
     second->setHistory(m_example);
+    QVERIFY(firstOpened.wait());
+    QVERIFY(secondOpened.size() == 1 || secondOpened.wait());
+    QVERIFY(firstOpened.at(0).at(0).toBool());
     QVERIFY(first->connectionName() != second->connectionName());
     QVERIFY(QSqlDatabase::connectionNames().contains(first->connectionName()));
     QVERIFY(QSqlDatabase::connectionNames().contains(second->connectionName()));
@@ -284,7 +477,7 @@ void TestSqlConsole::eachConsoleHasItsOwnConnection()
     first.reset();
     QVERIFY(!QSqlDatabase::connectionNames().contains(name));
     second->setStatement(QStringLiteral("SELECT count(*) FROM accesses"));
-    QVERIFY(second->runStatement());
+    QVERIFY(runAndWait(*second).first);
     QCOMPARE(rows(second->resultsModel()), (QList<QStringList> { { QStringLiteral("41797") } }));
 }
 
@@ -296,10 +489,16 @@ void TestSqlConsole::missingHistory()
     QVERIFY(!console.runStatement());
     QCOMPARE(finishedSpy.size(), 1);
     QCOMPARE(finishedSpy.at(0).at(1).toString(), QStringLiteral("No history open"));
+
     const QString missing = m_dir.filePath(QStringLiteral("missing.memhist"));
+    QSignalSpy openedSpy(&console, &SqlConsole::historyOpened);
     console.setHistory(missing);
+    QVERIFY(openedSpy.wait());
+    QCOMPARE(openedSpy.at(0).at(0).toBool(), false);
     QVERIFY(!console.findChild<QPushButton *>(QStringLiteral("runButton"))->isEnabled());
     QVERIFY(console.lastError().startsWith(QStringLiteral("Cannot open ") + missing));
+    QVERIFY(!console.runStatement());
+    QCOMPARE(finishedSpy.size(), 2);
 }
 
 QTEST_MAIN(TestSqlConsole)

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <limits>
 
 namespace memhist {
@@ -79,6 +80,40 @@ TransitionBuckets makeTransitionBuckets(Transition first, Transition last, int m
     buckets.width = span / std::uint64_t(std::max(1, maxBuckets)) + 1;
     buckets.count = int(span / buckets.width) + 1;
     return buckets;
+}
+
+double niceStep(double step)
+{
+    if (!(step > 1)) // also NaN
+        return 1;
+    if (!std::isfinite(step))
+        return std::numeric_limits<double>::max();
+    const double magnitude = std::pow(10.0, std::floor(std::log10(step)));
+    for (const double factor : { 1.0, 2.0, 5.0, 10.0 }) {
+        if (factor * magnitude >= step)
+            return factor * magnitude;
+    }
+    return 10 * magnitude;
+}
+
+TimeAxisTicks timeAxisTicks(Transition first, Transition last, int maxTicks)
+{
+    if (first > last)
+        std::swap(first, last);
+    const int ticks = std::clamp(maxTicks, 2, 50);
+    TimeAxisTicks axis;
+    // Both conversions are finite: a 64-bit transition is below 2^64.
+    axis.min = double(first.value);
+    axis.max = double(last.value);
+    // Far enough apart that every step of the interval below moves a double by several units in
+    // the last place (an ulp near 2^64 is 4096), and never less than one transition.
+    const double ulp = std::nextafter(axis.max, std::numeric_limits<double>::infinity()) - axis.max;
+    const double minimumSpan = std::max(1.0, 64 * ulp);
+    if (axis.max - axis.min < minimumSpan)
+        axis.max = axis.min + minimumSpan;
+    // At most `ticks` ticks from any anchor: span / interval <= ticks - 1.
+    axis.interval = niceStep((axis.max - axis.min) / (ticks - 1));
+    return axis;
 }
 
 std::uint64_t regionSizeFor(Address first, Address last)

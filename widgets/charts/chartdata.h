@@ -40,6 +40,25 @@ TransitionBuckets makeTransitionBuckets(Transition first, Transition last, int m
 // window at least ~64 regions, no smaller than 16 bytes and no larger than a 4 KiB page.
 std::uint64_t regionSizeFor(Address first, Address last);
 
+// The range and tick spacing of the transition axis for buckets [first, last], safe to hand to a
+// QValueAxis with dynamic ticks. Qt Charts lays dynamic ticks out with a loop like
+// `for (v = firstTick; v <= max; v += interval)`: an interval that does not move v (zero, or below
+// the spacing of doubles near max: 2^53 and up, where one transition is not representable) never
+// ends, and a tiny interval over a wide range makes millions of ticks. So min < max always (a
+// single transition or a range too narrow for doubles is widened), the span is at least 64
+// doubles wide at max, and the interval (1, 2 or 5 x 10^k whole transitions) leaves at most
+// maxTicks ticks (clamped to 2..50). All values are finite.
+struct TimeAxisTicks
+{
+    double min = 0;
+    double max = 1;
+    double interval = 1;
+};
+TimeAxisTicks timeAxisTicks(Transition first, Transition last, int maxTicks);
+
+// The smallest of 1, 2 or 5 x 10^k that is at least `step`, and at least 1 (transitions are whole).
+double niceStep(double step);
+
 struct RegionCount
 {
     Address first { 0 }; // aligned to the region size

@@ -13,6 +13,7 @@
 #include <QLegend>
 #include <QLineSeries>
 #include <QLocale>
+#include <QResizeEvent>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -38,18 +39,15 @@ QString regionSizeText(std::uint64_t bytes)
     return bytes >= 1024 ? ChartsPanel::tr("%1 KiB").arg(bytes / 1024) : ChartsPanel::tr("%1-byte").arg(bytes);
 }
 
-// The smallest of 1, 2 or 5 x 10^k that is at least `step` (at least 1: transitions are whole).
-double niceStep(double step)
-{
-    if (step <= 1)
-        return 1;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(step)));
-    for (const double factor : { 1.0, 2.0, 5.0, 10.0 }) {
-        if (factor * magnitude >= step)
-            return factor * magnitude;
-    }
-    return 10 * magnitude;
-}
+// Below this height the panel puts its two charts side by side when it is wide enough (at least
+// sideBySideMinimumWidth): stacked, each would get too little height for its axis labels.
+constexpr int sideBySideBelowHeight = 450;
+constexpr int sideBySideMinimumWidth = 800;
+// A chart shorter than this drops its axis titles and uses a smaller label font, so that the tick
+// labels keep their room instead of collapsing to "…".
+constexpr int compactChartHeight = 260;
+// The most ticks on the transition axis, whatever the width: more would only crowd the labels.
+constexpr int maxTimeTicks = 9;
 
 // Series colours that keep their contrast on both a light and a dark background: the dark variant
 // is the same hue, lighter.
@@ -149,12 +147,17 @@ void ChartsPanel::buildCharts()
     m_statusLabel->setText(tr("No history open"));
     m_statusLabel->setIndent(8);
 
+    m_chartsLayout = new QBoxLayout(QBoxLayout::TopToBottom);
+    m_chartsLayout->setSpacing(2);
+    m_chartsLayout->addWidget(m_timeView, 3);
+    m_chartsLayout->addWidget(m_regionView, 2);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 6);
     layout->setSpacing(2);
-    layout->addWidget(m_timeView, 3);
-    layout->addWidget(m_regionView, 2);
+    layout->addLayout(m_chartsLayout, 1);
     layout->addWidget(m_statusLabel);
+    // The number of transition ticks follows the time chart's width.
+    m_timeView->installEventFilter(this);
     showData();
 }
 
@@ -168,6 +171,8 @@ void ChartsPanel::applyPalette()
     QColor axisLine = text;
     axisLine.setAlphaF(0.45f);
     QFont labelFont = font();
+    if (m_compact)
+        labelFont.setPointSizeF(labelFont.pointSizeF() * 0.85);
     QFont titleFont = font();
     titleFont.setBold(true);
 
@@ -180,19 +185,24 @@ void ChartsPanel::applyPalette()
         chart->setTitleFont(titleFont);
         chart->legend()->setLabelColor(text);
         chart->legend()->setFont(labelFont);
-        chart->setMargins(QMargins(6, 4, 10, 4));
+        chart->setMargins(m_compact ? QMargins(4, 0, 8, 0) : QMargins(6, 4, 10, 4));
         const auto axes = chart->axes();
         for (QAbstractAxis *axis : axes) {
             axis->setLabelsBrush(text);
             axis->setLabelsFont(labelFont);
             axis->setTitleBrush(text);
             axis->setTitleFont(labelFont);
+            // Short charts keep their tick labels rather than the titles: the chart titles say
+            // what the axes count.
+            axis->setTitleVisible(!m_compact);
             axis->setGridLineColor(grid);
             axis->setLinePenColor(axisLine);
             axis->setMinorGridLineVisible(false);
         }
     }
     m_regionAxis->setGridLineVisible(false);
+    // Beside the plot rather than above it when height is short.
+    m_timeChart->legend()->setAlignment(m_compact ? Qt::AlignRight : Qt::AlignTop);
 
     const SeriesColors colors = seriesColors(dark);
     QPen readPen(colors.reads, 1.6);
@@ -212,6 +222,35 @@ void ChartsPanel::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange || event->type() == QEvent::FontChange)
         applyPalette();
+}
+
+void ChartsPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    updateLayoutMode();
+}
+
+bool ChartsPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_timeView && event->type() == QEvent::Resize)
+        updateTimeAxis();
+    return QWidget::eventFilter(watched, event);
+}
+
+void ChartsPanel::updateLayoutMode()
+{
+    const int chartsHeight = std::max(0, height() - m_statusLabel->sizeHint().height() - 8);
+    const bool sideBySide = chartsHeight + 8 < sideBySideBelowHeight && width() >= sideBySideMinimumWidth;
+    const QBoxLayout::Direction direction = sideBySide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_chartsLayout->direction() != direction)
+        m_chartsLayout->setDirection(direction);
+    // The time chart's share of the height: all of it beside the other chart, 3/5 above it.
+    const int timeChartHeight = sideBySide ? chartsHeight : chartsHeight * 3 / 5;
+    const bool compact = timeChartHeight < compactChartHeight;
+    if (compact != m_compact) {
+        m_compact = compact;
+        applyPalette();
+    }
 }
 
 void ChartsPanel::setHistory(const QString &path)
@@ -299,6 +338,29 @@ void ChartsPanel::receive()
         startPending();
 }
 
+void ChartsPanel::updateTimeAxis()
+{
+    // Every change happens under fixed ticks, and dynamic ticks come back only once the range and
+    // the interval agree: QValueAxis::setRange() lays the axis out at once with whatever interval
+    // it has, and an old interval over a new range can mean millions of ticks (or, with a
+    // degenerate range, an endless loop).
+    m_timeAxis->setTickType(QValueAxis::TicksFixed);
+    if (m_data.reads.isEmpty()) {
+        m_timeAxis->setRange(0, 1);
+        return;
+    }
+    // Room for each label and as much again between labels.
+    const QFontMetrics metrics(m_timeAxis->labelsFont());
+    const int labelWidth = metrics.horizontalAdvance(QString::number(qulonglong(m_data.buckets.last.value))) + 8;
+    const int plotWidth = std::max(0, m_timeView->width() - 100);
+    const int ticks = std::clamp(plotWidth / (2 * labelWidth) + 1, 2, maxTimeTicks);
+    const TimeAxisTicks axis = timeAxisTicks(m_data.buckets.first, m_data.buckets.last, ticks);
+    m_timeAxis->setRange(axis.min, axis.max);
+    m_timeAxis->setTickInterval(axis.interval);
+    // Ticks at round transitions (multiples of 1, 2 or 5 x 10^k), as many as fit.
+    m_timeAxis->setTickType(QValueAxis::TicksDynamic);
+}
+
 void ChartsPanel::showData()
 {
     const ChartData &data = m_data;
@@ -321,23 +383,13 @@ void ChartsPanel::showData()
     // One replace() per series: a single repaint instead of one per point.
     m_readSeries->replace(reads);
     m_writeSeries->replace(writes);
-    if (hasData) {
-        const double first = double(data.buckets.first.value);
-        const double last = double(data.buckets.last.value);
-        // Ticks at round transitions (multiples of 1, 2 or 5 x 10^k). The range and the interval
-        // change together under fixed ticks: a dynamic axis would briefly lay out the new range
-        // with the old interval (or the reverse), which can mean millions of ticks.
-        m_timeAxis->setTickType(QValueAxis::TicksFixed);
-        m_timeAxis->setRange(first, last > first ? last : first + 1);
-        m_timeAxis->setTickInterval(niceStep((last - first) / 7));
-        m_timeAxis->setTickType(QValueAxis::TicksDynamic);
-        m_countAxis->setRange(0, std::max(1.0, highest * 1.05));
+    updateTimeAxis();
+    // An estimate could in principle be NaN or infinite; QValueAxis must never see either.
+    if (!std::isfinite(highest))
+        highest = 0;
+    m_countAxis->setRange(0, std::max(1.0, highest * 1.05));
+    if (hasData)
         m_countAxis->applyNiceNumbers();
-    } else {
-        m_timeAxis->setTickType(QValueAxis::TicksFixed);
-        m_timeAxis->setRange(0, 1);
-        m_countAxis->setRange(0, 1);
-    }
     const QString estimate = data.estimated ? tr(", estimated") : QString();
     QString perBucket;
     if (hasData)
@@ -360,7 +412,8 @@ void ChartsPanel::showData()
         set->append(counts);
         m_regionSeries->append(set);
         m_regionAxis->append(categories);
-        m_regionCountAxis->setRange(0, *std::max_element(counts.cbegin(), counts.cend()) * 1.05);
+        const double most = *std::max_element(counts.cbegin(), counts.cend());
+        m_regionCountAxis->setRange(0, std::isfinite(most) && most > 0 ? most * 1.05 : 1.0);
         m_regionCountAxis->applyNiceNumbers();
     } else {
         m_regionCountAxis->setRange(0, 1);

@@ -12,6 +12,7 @@
 #include <optional>
 
 class QBarCategoryAxis;
+class QBoxLayout;
 class QChart;
 class QChartView;
 class QHorizontalBarSeries;
@@ -52,6 +53,8 @@ signals:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     struct Request
@@ -75,6 +78,10 @@ private:
     void startPending();
     void receive();
     void showData();
+    // The transition axis's range and ticks for the current data and the time chart's width.
+    void updateTimeAxis();
+    // Side by side when the panel is short and wide; compact axes when a chart is short.
+    void updateLayoutMode();
 
     QString m_historyPath;
     ChartOptions m_options;
@@ -100,6 +107,8 @@ private:
     QChartView *m_timeView = nullptr;
     QChartView *m_regionView = nullptr;
     QLabel *m_statusLabel = nullptr;
+    QBoxLayout *m_chartsLayout = nullptr;
+    bool m_compact = false;
 };
 
 } // namespace memhist

@@ -1,9 +1,10 @@
 #include "sqlconsole.h"
 
 #include "sqlexamples.h"
+#include "sqlresultsmodel.h"
+#include "sqlworker.h"
 
 #include <QComboBox>
-#include <QCoreApplication>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -13,44 +14,21 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
-#include <QSqlDriver>
-#include <QSqlError>
-#include <QSqlQuery>
-#include <QSqlQueryModel>
 #include <QTableView>
+#include <QThread>
+#include <QTimer>
 #include <QVBoxLayout>
-#include <sqlite3.h>
 
 namespace memhist {
 
 namespace {
 
-// SQLite calls the progress handler every this many virtual machine instructions (~a millisecond).
-constexpr int progressInstructions = 20000;
-// The event loop runs at most this often during a statement: repaints at 25 Hz.
-constexpr qint64 eventIntervalMilliseconds = 40;
-
 int connectionCounter = 0;
-
-// Numbers right-aligned, as in every other table of the viewer; the rest as QSqlQueryModel shows it.
-class ConsoleQueryModel : public QSqlQueryModel
-{
-public:
-    using QSqlQueryModel::QSqlQueryModel;
-
-    QVariant data(const QModelIndex &index, int role) const override
-    {
-        if (role == Qt::TextAlignmentRole) {
-            const int type = QSqlQueryModel::data(index, Qt::DisplayRole).typeId();
-            const bool number = type == QMetaType::LongLong || type == QMetaType::Int || type == QMetaType::Double;
-            return QVariant::fromValue(number ? Qt::AlignRight | Qt::AlignVCenter : Qt::AlignLeft | Qt::AlignVCenter);
-        }
-        return QSqlQueryModel::data(index, role);
-    }
-};
 
 // Widest a column grows when sized to its contents: a long text value must not push the others away.
 constexpr int maxColumnWidth = 360;
+// How often the "Running… n s" status moves while a statement runs.
+constexpr int elapsedUpdateMilliseconds = 200;
 
 } // namespace
 
@@ -58,6 +36,8 @@ SqlConsole::SqlConsole(QWidget *parent)
     : QWidget(parent)
     , m_connectionName(QStringLiteral("memhist-sqlconsole-%1").arg(++connectionCounter))
 {
+    qRegisterMetaType<SqlBatch>();
+    qRegisterMetaType<SqlOpenResult>();
     const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
 
     m_examplesCombo = new QComboBox(this);
@@ -79,7 +59,6 @@ SqlConsole::SqlConsole(QWidget *parent)
     m_stopButton = new QPushButton(tr("Stop"), this);
     m_stopButton->setObjectName(QStringLiteral("stopButton"));
     m_stopButton->setToolTip(tr("Interrupt the running statement"));
-    m_stopButton->setEnabled(false);
     connect(m_stopButton, &QPushButton::clicked, this, &SqlConsole::stop);
 
     m_editor = new QPlainTextEdit(this);
@@ -103,7 +82,8 @@ SqlConsole::SqlConsole(QWidget *parent)
     m_messageLabel->setMargin(4);
     m_messageLabel->hide();
 
-    m_model = new ConsoleQueryModel(this);
+    m_model = new SqlResultsModel(this);
+    connect(m_model, &SqlResultsModel::fetchRequested, this, &SqlConsole::requestMoreRows);
     m_view = new QTableView(this);
     m_view->setObjectName(QStringLiteral("sqlResultsView"));
     m_view->setModel(m_model);
@@ -113,9 +93,6 @@ SqlConsole::SqlConsole(QWidget *parent)
     m_view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_view->verticalHeader()->setDefaultSectionSize(QFontMetrics(fixed).height() + 6);
     m_view->verticalHeader()->hide();
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, &SqlConsole::updateRowStatus);
-    connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this, [this] { m_modelResetting = true; });
-    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_modelResetting = false; });
 
     m_statusLabel = new QLabel(this);
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
@@ -143,54 +120,80 @@ SqlConsole::SqlConsole(QWidget *parent)
     layout->addWidget(splitter, 1);
     layout->addWidget(m_statusLabel);
 
+    m_elapsedTimer = new QTimer(this);
+    m_elapsedTimer->setInterval(elapsedUpdateMilliseconds);
+    connect(m_elapsedTimer, &QTimer::timeout, this, [this] {
+        m_statusLabel->setText(
+            tr("Running… %1 s").arg(QLocale().toString(double(m_runTimer.elapsed()) / 1000.0, 'f', 1)));
+    });
+
+    // The worker and its connection: created, used and closed in m_thread only.
+    m_thread = new QThread(this);
+    m_thread->setObjectName(QStringLiteral("SqlConsoleWorker"));
+    m_worker = new SqlWorker(m_connectionName);
+    m_worker->moveToThread(m_thread);
+    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_worker, &SqlWorker::opened, this, &SqlConsole::receiveOpened);
+    connect(m_worker, &SqlWorker::batchReady, this, &SqlConsole::receiveBatch);
+    m_thread->start();
+
     setHistory(QString());
 }
 
 SqlConsole::~SqlConsole()
 {
-    stop();
-    closeDatabase();
-}
-
-void SqlConsole::closeDatabase()
-{
-    // The model's statement must be finalized before the connection closes.
-    m_model->clear();
-    m_handle = nullptr;
-    if (m_database.isValid()) {
-        m_database.close();
-        m_database = QSqlDatabase();
-        QSqlDatabase::removeDatabase(m_connectionName);
-    }
+    // A statement in progress ends at its next VM instruction; then the connection closes in its
+    // own thread, and only then may the thread stop.
+    m_worker->interrupt();
+    QMetaObject::invokeMethod(m_worker, &SqlWorker::close, Qt::BlockingQueuedConnection);
+    m_thread->quit();
+    m_thread->wait();
 }
 
 void SqlConsole::setHistory(const QString &path)
 {
     if (m_running) {
-        m_deferredHistory = path;
-        stop();
-        return;
+        m_worker->interrupt();
+        setRunning(false);
+        emit statementFinished(false, tr("Stopped: another history was opened"));
+    } else if (m_model->isFetching()) {
+        m_worker->interrupt();
     }
-    closeDatabase();
+    // Whatever the worker still sends for the previous history is stale from here on.
+    ++m_generation;
+    m_model->clear();
     m_historyPath = path;
+    m_historyOpen = false;
+    m_openFailed = false;
     m_lastError.clear();
     m_messageLabel->hide();
-    const bool open = !path.isEmpty();
-    if (open) {
-        m_database = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
-        m_database.setDatabaseName(path);
-        // Read-only at the SQLite level: no statement typed here can change the history.
-        m_database.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
-        if (!m_database.open()) {
-            showError(tr("Cannot open %1: %2").arg(path, m_database.lastError().text()));
-        } else {
-            const QVariant handle = m_database.driver()->handle();
-            if (handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0)
-                m_handle = *static_cast<sqlite3 *const *>(handle.constData());
-        }
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, path] { worker->open(path); }, Qt::QueuedConnection);
+    m_statusLabel->setText(path.isEmpty() ? tr("No history open") : tr("Opening %1…").arg(path));
+    updateButtons();
+}
+
+void SqlConsole::receiveOpened(const SqlOpenResult &result)
+{
+    // An answer for a history that has since been replaced.
+    if (result.path != m_historyPath)
+        return;
+    m_historyOpen = result.ok && !result.path.isEmpty();
+    m_openFailed = !result.ok;
+    if (result.path.isEmpty())
+        return;
+    QString message;
+    if (result.ok) {
+        message = tr("Read-only connection to %1").arg(result.path);
+        if (!m_running)
+            m_statusLabel->setText(message);
+    } else {
+        message = tr("Cannot open %1: %2").arg(result.path, result.error);
+        showError(message);
+        m_statusLabel->setText(tr("No history open"));
     }
-    m_runButton->setEnabled(open && m_database.isOpen());
-    m_statusLabel->setText(open ? tr("Read-only connection to %1").arg(path) : tr("No history open"));
+    updateButtons();
+    emit historyOpened(result.ok, message);
 }
 
 void SqlConsole::setStatement(const QString &sql)
@@ -203,33 +206,24 @@ QString SqlConsole::statement() const
     return m_editor->toPlainText();
 }
 
-int SqlConsole::progressHandler(void *console)
-{
-    static_cast<SqlConsole *>(console)->keepResponsive();
-    return 0; // never aborts by itself: Stop uses sqlite3_interrupt()
-}
-
-void SqlConsole::keepResponsive()
-{
-    // Not while the model is being reset around its first rows: views must not read a model
-    // between beginResetModel() and endResetModel().
-    if (m_modelResetting)
-        return;
-    const qint64 now = m_runTimer.elapsed();
-    if (now - m_lastEventsAt < eventIntervalMilliseconds)
-        return;
-    m_lastEventsAt = now;
-    m_statusLabel->setText(tr("Running… %1 s").arg(QLocale().toString(double(now) / 1000.0, 'f', 1)));
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-}
-
 void SqlConsole::setRunning(bool running)
 {
     m_running = running;
-    m_stopButton->setEnabled(running);
-    m_runButton->setEnabled(!running && m_database.isOpen());
-    m_editor->setReadOnly(running);
-    m_examplesCombo->setEnabled(!running);
+    if (running)
+        m_elapsedTimer->start();
+    else
+        m_elapsedTimer->stop();
+    updateButtons();
+}
+
+void SqlConsole::updateButtons()
+{
+    m_stopButton->setEnabled(m_running || m_model->isFetching());
+    // Enabled while the history is still opening: the worker handles requests in order.
+    const bool usable = !m_historyPath.isEmpty() && !m_openFailed;
+    m_runButton->setEnabled(!m_running && usable);
+    m_editor->setReadOnly(m_running);
+    m_examplesCombo->setEnabled(!m_running);
 }
 
 void SqlConsole::showError(const QString &message)
@@ -250,71 +244,77 @@ bool SqlConsole::runStatement()
         return false;
     const QString sql = statement().trimmed();
     QString message;
-    if (!m_database.isOpen()) {
+    if (m_historyPath.isEmpty() || m_openFailed)
         message = tr("No history open");
-        showError(message);
-        emit statementFinished(false, message);
-        return false;
-    }
-    if (sql.isEmpty()) {
+    else if (sql.isEmpty())
         message = tr("Type a statement first, or pick one of the examples");
+    if (!message.isEmpty()) {
         showError(message);
         emit statementFinished(false, message);
         return false;
     }
 
-    setRunning(true);
     m_messageLabel->hide();
     m_lastError.clear();
-    // Finalizes the previous statement before the next one starts.
+    // The previous result goes now: its rows are not this statement's.
     m_model->clear();
+    const quint64 generation = ++m_generation;
     m_runTimer.start();
-    m_lastEventsAt = 0;
-    if (m_handle) {
-        sqlite3_progress_handler(m_handle, progressInstructions, &SqlConsole::progressHandler, this);
-    }
-
-    QSqlQuery query(m_database);
-    bool ok = query.exec(sql);
-    QSqlError error = query.lastError();
-    if (ok && query.isSelect()) {
-        // The model steps the statement for its first rows: still under the progress handler.
-        m_model->setQuery(std::move(query));
-        error = m_model->lastError();
-        ok = !error.isValid();
-    }
-    if (m_handle)
-        sqlite3_progress_handler(m_handle, 0, nullptr, nullptr);
-    const qint64 milliseconds = m_runTimer.elapsed();
-    setRunning(false);
-
-    if (!ok) {
-        // SQLite's own words ("attempt to write a readonly database", "no such table: x").
-        const QString reason = error.databaseText().isEmpty() ? error.text() : error.databaseText();
-        message = tr("Error: %1").arg(reason);
-        m_model->clear();
-        showError(message);
-        m_statusLabel->setText(tr("Failed after %1 ms").arg(milliseconds));
-    } else {
-        message = tr("Done in %1 ms").arg(milliseconds);
-        m_view->resizeColumnsToContents();
-        for (int column = 0; column < m_model->columnCount(); ++column)
-            m_view->setColumnWidth(column, std::min(m_view->columnWidth(column), maxColumnWidth));
-        updateRowStatus();
-    }
-    if (m_deferredHistory) {
-        const QString path = *m_deferredHistory;
-        m_deferredHistory.reset();
-        setHistory(path);
-    }
-    emit statementFinished(ok, message);
-    return ok;
+    setRunning(true);
+    m_statusLabel->setText(tr("Running…"));
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, generation, sql] { worker->run(generation, sql, batchSize); },
+        Qt::QueuedConnection);
+    return true;
 }
 
 void SqlConsole::stop()
 {
-    if (m_running && m_handle)
-        sqlite3_interrupt(m_handle);
+    if (m_running || m_model->isFetching())
+        m_worker->interrupt();
+}
+
+void SqlConsole::requestMoreRows()
+{
+    const quint64 generation = m_generation;
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, generation] { worker->fetch(generation, batchSize); }, Qt::QueuedConnection);
+    updateButtons();
+    updateRowStatus();
+}
+
+void SqlConsole::receiveBatch(const SqlBatch &batch)
+{
+    // For a statement the console no longer shows: replaced by a new run or another history.
+    if (batch.generation != m_generation)
+        return;
+    if (!batch.first) {
+        m_model->appendRows(batch.rows, batch.ok && batch.more);
+        if (!batch.ok)
+            showError(tr("Error while fetching more rows: %1").arg(batch.error));
+        updateButtons();
+        updateRowStatus();
+        return;
+    }
+
+    const qint64 milliseconds = m_runTimer.elapsed();
+    setRunning(false);
+    if (!batch.ok) {
+        // SQLite's own words ("attempt to write a readonly database", "no such table: x").
+        const QString message = tr("Error: %1").arg(batch.error);
+        m_model->clear();
+        showError(message);
+        m_statusLabel->setText(tr("Failed after %1 ms").arg(milliseconds));
+        emit statementFinished(false, message);
+        return;
+    }
+    m_model->setResult(batch.columns, batch.rows, batch.more);
+    m_view->resizeColumnsToContents();
+    for (int column = 0; column < m_model->columnCount(); ++column)
+        m_view->setColumnWidth(column, std::min(m_view->columnWidth(column), maxColumnWidth));
+    updateButtons();
+    updateRowStatus();
+    emit statementFinished(true, tr("Done in %1 ms").arg(milliseconds));
 }
 
 void SqlConsole::updateRowStatus()
@@ -328,7 +328,9 @@ void SqlConsole::updateRowStatus()
         return;
     }
     const QString count = rows == 1 ? tr("1 row") : tr("%1 rows").arg(QLocale().toString(rows));
-    if (m_model->canFetchMore())
+    if (m_model->isFetching())
+        m_statusLabel->setText(tr("%1 shown, fetching more…").arg(count));
+    else if (m_model->hasMore())
         m_statusLabel->setText(tr("%1 shown, more on scroll").arg(count));
     else
         m_statusLabel->setText(count);

@@ -1,44 +1,49 @@
 // A SQL console on the open history: one statement at a time on the console's own read-only
 // connection, results in a table that fetches more rows as it scrolls.
 //
-// Why the statement runs in the GUI thread: QSqlQueryModel fetches rows lazily from a live
-// statement, and a Qt SQL connection may only be used by the thread that opened it, so the rows
-// cannot come from a worker's connection without copying every one of them. Instead, while a
-// statement runs, a SQLite progress handler on the console's connection lets the event loop run
-// (at most 25 times a second), so the window repaints and Stop stays clickable; Stop calls
-// sqlite3_interrupt() on the connection's handle and the statement ends with "interrupted". The
-// console's other inputs are disabled meanwhile, so nothing re-enters the running statement.
-// What this covers: the statement's first step, where SQLite does the work of a GROUP BY, ORDER BY
-// or aggregate. Not covered: rows fetched later as the table scrolls (QSqlQueryModel::fetchMore
-// runs without the handler), so a sparse filter over a huge table can still pause a scroll.
+// Why a worker thread: a statement such as a GROUP BY over 10^7 accesses takes seconds inside its
+// first sqlite3_step(). Running it in the GUI thread means either a frozen window or re-entering
+// the event loop from inside SQLite, where a repaint reads a model whose statement is mid-step
+// (the crash this design replaces). So the connection lives in a SqlWorker, in a thread of the
+// console's own, and is opened, used and closed only there. The worker sends rows in batches
+// (the first batchSize, then one batch per fetchMore() of the view) as plain values; the model in
+// the GUI thread never touches SQLite. Each statement has a generation: answers for an older one
+// (after setHistory() or a new run) are dropped. Stop calls sqlite3_interrupt(), the one SQLite
+// call documented as safe from another thread.
 #pragma once
 
 #include <QElapsedTimer>
-#include <QSqlDatabase>
 #include <QWidget>
-#include <optional>
-
-struct sqlite3;
 
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
-class QSqlQueryModel;
 class QTableView;
+class QThread;
+class QTimer;
 
 namespace memhist {
+
+class SqlResultsModel;
+class SqlWorker;
+struct SqlBatch;
+struct SqlOpenResult;
 
 class SqlConsole : public QWidget
 {
     Q_OBJECT
 
 public:
+    // Rows per delivery: the first screenfuls at once, the rest as the view scrolls.
+    static constexpr int batchSize = 1000;
+
     explicit SqlConsole(QWidget *parent = nullptr);
     ~SqlConsole() override;
 
-    // Opens `path` read-only on a connection of this console alone (an empty path closes it). If a
-    // statement is running it is stopped first.
+    // Opens `path` read-only on a connection of this console alone (an empty path closes it), in
+    // the background: historyOpened reports the outcome. A running statement is stopped first and
+    // reported as stopped.
     void setHistory(const QString &path);
     QString history() const { return m_historyPath; }
     // The Qt SQL connection name, unique to this console.
@@ -47,38 +52,43 @@ public:
     void setStatement(const QString &sql);
     QString statement() const;
 
-    // Runs the editor's statement (what Run and Ctrl+Return do). Returns when its first rows are
-    // in the table or it failed; statementFinished reports the outcome either way.
+    // Starts the editor's statement (what Run and Ctrl+Return do) in the background. Returns false
+    // when it cannot start (no history, an empty editor, a statement already running);
+    // statementFinished reports the outcome either way, once the first rows are in the table.
     bool runStatement();
-    // Interrupts the running statement, if any.
+    // Interrupts the running statement, or a fetch of more rows, if any.
     void stop();
     bool isRunning() const { return m_running; }
 
-    QSqlQueryModel *resultsModel() const { return m_model; }
+    SqlResultsModel *resultsModel() const { return m_model; }
     // SQLite's message for the last failure, empty after a success.
     QString lastError() const { return m_lastError; }
 
 signals:
     void statementFinished(bool ok, const QString &message);
+    void historyOpened(bool ok, const QString &message);
 
 private:
-    static int progressHandler(void *console);
-    void keepResponsive();
+    void receiveOpened(const memhist::SqlOpenResult &result);
+    void receiveBatch(const memhist::SqlBatch &batch);
+    void requestMoreRows();
     void setRunning(bool running);
+    void updateButtons();
     void showError(const QString &message);
     void updateRowStatus();
-    void closeDatabase();
 
     QString m_historyPath;
     QString m_connectionName;
-    QSqlDatabase m_database;
-    sqlite3 *m_handle = nullptr;
+    bool m_historyOpen = false; // the worker reported the current history open
+    bool m_openFailed = false;
     bool m_running = false;
-    bool m_modelResetting = false;
-    std::optional<QString> m_deferredHistory; // setHistory() during a run applies when it ends
+    quint64 m_generation = 0; // of the statement whose rows the model shows or will show
     QElapsedTimer m_runTimer;
-    qint64 m_lastEventsAt = 0;
     QString m_lastError;
+
+    QThread *m_thread = nullptr;
+    SqlWorker *m_worker = nullptr; // lives in m_thread
+    QTimer *m_elapsedTimer = nullptr;
 
     QComboBox *m_examplesCombo = nullptr;
     QPlainTextEdit *m_editor = nullptr;
@@ -87,7 +97,7 @@ private:
     QLabel *m_messageLabel = nullptr;
     QTableView *m_view = nullptr;
     QLabel *m_statusLabel = nullptr;
-    QSqlQueryModel *m_model = nullptr;
+    SqlResultsModel *m_model = nullptr;
 };
 
 } // namespace memhist

@@ -1,0 +1,94 @@
+#include "sqlresultsmodel.h"
+
+namespace memhist {
+
+SqlResultsModel::SqlResultsModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{ }
+
+void SqlResultsModel::setResult(const QStringList &columns, const QList<QVariantList> &rows, bool more)
+{
+    beginResetModel();
+    m_columns = columns;
+    m_rows = rows;
+    m_more = more;
+    m_fetchPending = false;
+    endResetModel();
+}
+
+void SqlResultsModel::appendRows(const QList<QVariantList> &rows, bool more)
+{
+    m_fetchPending = false;
+    m_more = more;
+    if (rows.isEmpty())
+        return;
+    const int first = int(m_rows.size());
+    beginInsertRows({}, first, first + int(rows.size()) - 1);
+    m_rows.append(rows);
+    endInsertRows();
+}
+
+void SqlResultsModel::endFetching()
+{
+    m_more = false;
+    m_fetchPending = false;
+}
+
+void SqlResultsModel::clear()
+{
+    setResult({}, {}, false);
+}
+
+int SqlResultsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int SqlResultsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_columns.size());
+}
+
+QVariant SqlResultsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const QVariant &value = m_rows.at(index.row()).at(index.column());
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::EditRole:
+        return value;
+    case Qt::TextAlignmentRole: {
+        // Numbers right-aligned, as in every other table of the viewer.
+        const int type = value.typeId();
+        const bool number = type == QMetaType::LongLong || type == QMetaType::Int || type == QMetaType::Double;
+        return QVariant::fromValue(number ? Qt::AlignRight | Qt::AlignVCenter : Qt::AlignLeft | Qt::AlignVCenter);
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant SqlResultsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (role != Qt::DisplayRole)
+        return {};
+    if (orientation == Qt::Horizontal)
+        return section >= 0 && section < m_columns.size() ? QVariant(m_columns.at(section)) : QVariant();
+    return section + 1;
+}
+
+bool SqlResultsModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && m_more && !m_fetchPending;
+}
+
+void SqlResultsModel::fetchMore(const QModelIndex &parent)
+{
+    if (!canFetchMore(parent))
+        return;
+    m_fetchPending = true;
+    emit fetchRequested();
+}
+
+} // namespace memhist
