@@ -234,7 +234,7 @@ bool HalfAxisQueryEngine::Private::load(QString *error)
             units.back().sliceIds.push_back(id);
             units.back().lastTransition = std::max(units.back().lastTransition, last);
         } else {
-            units.push_back({ { id }, first, last });
+            units.push_back({ { id }, first, last, std::nullopt });
         }
     }
     if (rc != SQLITE_DONE || !rowids.load()) {
