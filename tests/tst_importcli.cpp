@@ -1,6 +1,6 @@
 // `memhist import` of Lackey logs and Tenet traces through the real binary (DESIGN.md §3): formats
 // recognised by content, the summary and skipped lines it prints, warnings for traces that end
-// early, exit status 1 and nothing at the output path for a broken trace.
+// early, exit status 1 and nothing at the output path for a broken (or truncated gzip) trace.
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -143,6 +143,13 @@ void TestImportCli::brokenTrace_data()
                12)
         << QStringList { QStringLiteral("--format"), QStringLiteral("lackey") }
         << QStringLiteral("FILE:1: binary data (a NUL byte), not a Lackey trace\n");
+    // A copy of a gzipped log cut short is damaged, not a trace that ends early: an error.
+    QFile gzipped(data(QStringLiteral("lackey/true.tiny.lackey.gz")));
+    QVERIFY(gzipped.open(QIODevice::ReadOnly));
+    QTest::newRow("lackey: truncated gzip")
+        << gzipped.read(40000) << QStringList()
+        << QStringLiteral("FILE:53084: truncated gzip data: the file ends after 40000 bytes, before the end of the "
+                          "compressed stream\n");
 }
 
 void TestImportCli::brokenTrace()

@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <zlib.h>
 
 using namespace memhist;
 
@@ -18,6 +19,21 @@ namespace {
 QString samplePath()
 {
     return QStringLiteral(MEMHIST_TEST_DATA_DIR "/tenet/boombox.trace.0.log");
+}
+
+QByteArray gzip(const QByteArray &data)
+{
+    z_stream stream {};
+    deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    QByteArray out(int(deflateBound(&stream, uLong(data.size()))), Qt::Uninitialized);
+    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.constData()));
+    stream.avail_in = uInt(data.size());
+    stream.next_out = reinterpret_cast<Bytef *>(out.data());
+    stream.avail_out = uInt(out.size());
+    deflate(&stream, Z_FINISH);
+    out.truncate(out.size() - qsizetype(stream.avail_out));
+    deflateEnd(&stream);
+    return out;
 }
 
 class CollectingSink final : public AccessSink
@@ -185,6 +201,18 @@ void TestTenetImporter::errors_data()
     QTest::newRow("empty file") << QByteArray() << QStringLiteral("FILE: empty file");
     QTest::newRow("only blank lines") << QByteArray("\n\r\n")
                                       << QStringLiteral("FILE: no Tenet lines in it: not a Tenet trace");
+    // A gzip stream without its end is a damaged copy of the file, not a trace that ends early, even
+    // when only the trailer (CRC-32 and size, 8 bytes) is missing: its content cannot be verified.
+    const QByteArray gzipped = gzip(start + end);
+    QTest::newRow("gzip without its trailer")
+        << gzipped.first(gzipped.size() - 8)
+        << QStringLiteral("FILE:4: truncated gzip data: the file ends after %1 bytes, before the end of the "
+                          "compressed stream")
+               .arg(gzipped.size() - 8);
+    QTest::newRow("gzip cut inside its header")
+        << gzipped.first(10)
+        << QStringLiteral(
+               "FILE:1: truncated gzip data: the file ends after 10 bytes, before the end of the compressed stream");
 }
 
 void TestTenetImporter::errors()
@@ -224,6 +252,18 @@ void TestTenetImporter::cutLastLineWarns()
     QCOMPARE(report.instructions, 2);
     QCOMPARE(report.warnings,
         QStringList { broken
+            + QStringLiteral(":3: the last line is cut: the trace ends early (was the tracer killed?); imported the "
+                             "complete lines before it") });
+
+    // Complete gzip data of cut content (gzip finishing its stream after the tracer was killed):
+    // the same warning as the plain trace.
+    const QString gzipped = write(QStringLiteral("cut3.trace.gz"),
+        gzip("rip=0x1000,rsp=0x2000\nrip=0x1004,mw=0x2000:0011223344556677\nrip=0x1008,mr=0x3000:abc"));
+    sink.accesses.clear();
+    QVERIFY2(TenetImporter::runInto(gzipped, sink, {}, &report, &error, {}), qPrintable(error));
+    QCOMPARE(sink.accesses, QList<Access> { access(0, W, 0x2000, 8) });
+    QCOMPARE(report.warnings,
+        QStringList { gzipped
             + QStringLiteral(":3: the last line is cut: the trace ends early (was the tracer killed?); imported the "
                              "complete lines before it") });
 }

@@ -64,7 +64,9 @@ bool LackeyImporter::runInto(const QString &path, AccessSink &sink, const Import
     for (;;) {
         const qint64 n = reader.read(data + filled, buffer.size() - filled);
         if (n < 0) {
-            *error = reader.errorString();
+            // The complete lines before the error are parsed: the data stops in the next one.
+            parser.fillReport(&counts);
+            *error = reader.errorString(parser.lineNumber() + 1);
             return false;
         }
         if (n == 0)
@@ -81,15 +83,11 @@ bool LackeyImporter::runInto(const QString &path, AccessSink &sink, const Import
     }
     if (!anyInput)
         return failFile(QStringLiteral("empty file"));
-    if (!parser.finish(QByteArrayView(data, filled), reader.endedEarly()))
+    // The content is complete here (a truncated gzip stream failed above), so a cut last line is
+    // the tracer's doing, whether the log is plain or gzipped: finish() warns about it.
+    if (!parser.finish(QByteArrayView(data, filled), false))
         return parserFailed();
     parser.fillReport(&counts);
-    if (reader.endedEarly()) {
-        counts.warnings.prepend(
-            QStringLiteral("%1: the gzip data ends early, after %2 bytes of input (the trace was "
-                           "cut): imported the %3 complete lines it holds")
-                .arg(path, QString::number(reader.inputPosition()), QString::number(parser.lineNumber())));
-    }
     if (parser.instructions() == 0)
         return failFile(QStringLiteral("no Lackey trace lines (I, L, S or M) in %1 lines: not a Lackey trace")
                             .arg(parser.lineNumber()));

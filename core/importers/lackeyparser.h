@@ -47,9 +47,9 @@ public:
     // sink's error.
     qsizetype parse(const char *data, qsizetype size);
 
-    // The input has ended; `rest` is what followed its last newline. `inputCut`: the input is known
-    // to have been cut (a truncated gzip stream), so an incomplete last line is dropped silently
-    // (the caller warns). Otherwise a last line without newline is imported when it is valid, with
+    // The input has ended; `rest` is what followed its last newline. `inputCut`: the caller knows
+    // the input was cut and reports that itself, so an incomplete last line is dropped without a
+    // warning of its own. Otherwise a last line without newline is imported when it is valid, with
     // a warning that it may be cut, and dropped with a warning when it is not. False on an error.
     bool finish(QByteArrayView rest, bool inputCut);
 

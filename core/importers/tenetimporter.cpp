@@ -336,7 +336,9 @@ bool TenetImporter::runInto(const QString &path, AccessSink &sink, const ImportO
     for (;;) {
         const qint64 n = reader.read(data + filled, buffer.size() - filled);
         if (n < 0) {
-            *error = reader.errorString();
+            // The complete lines before the error are parsed: the data stops in the next one.
+            parser.fillReport(&counts);
+            *error = reader.errorString(parser.lineNumber() + 1);
             return false;
         }
         if (n == 0)
@@ -375,35 +377,26 @@ bool TenetImporter::runInto(const QString &path, AccessSink &sink, const ImportO
     if (!rest.isEmpty()) {
         if (rest.contains('\0'))
             return failLine(parser.lineNumber() + 1, QStringLiteral("a NUL byte: ") + binary);
-        if (reader.endedEarly()) {
+        // Without a newline the last line may have been cut anywhere, even inside a field's bytes,
+        // where it still parses: import it when it does, and say it may be cut. The content is
+        // complete here (a truncated gzip stream failed above), so the cut is the tracer's doing.
+        const qint64 line = parser.lineNumber() + 1;
+        QString lineError;
+        if (parser.handleLine(rest, &lineError)) {
+            warnings << QStringLiteral("%1:%2: no newline at the end of the file: the last line was imported, "
+                                       "but it may be cut")
+                            .arg(path, QString::number(line));
+        } else if (lineError.startsWith(path + u':' + QString::number(line) + QStringLiteral(": field"))) {
             counts.skipped[QStringLiteral("cut last lines")] = 1;
+            warnings << QStringLiteral("%1:%2: the last line is cut: the trace ends early (was the tracer killed?); "
+                                       "imported the complete lines before it")
+                            .arg(path, QString::number(line));
         } else {
-            // Without a newline the last line may have been cut anywhere, even inside a field's
-            // bytes, where it still parses: import it when it does, and say it may be cut.
-            const qint64 line = parser.lineNumber() + 1;
-            QString lineError;
-            if (parser.handleLine(rest, &lineError)) {
-                warnings << QStringLiteral("%1:%2: no newline at the end of the file: the last line was imported, "
-                                           "but it may be cut")
-                                .arg(path, QString::number(line));
-            } else if (lineError.startsWith(path + u':' + QString::number(line) + QStringLiteral(": field"))) {
-                counts.skipped[QStringLiteral("cut last lines")] = 1;
-                warnings << QStringLiteral(
-                    "%1:%2: the last line is cut: the trace ends early (was the tracer killed?); "
-                    "imported the complete lines before it")
-                                .arg(path, QString::number(line));
-            } else {
-                *error = lineError;
-                return false;
-            }
+            *error = lineError;
+            return false;
         }
     }
     parser.fillReport(&counts);
-    if (reader.endedEarly()) {
-        warnings.prepend(QStringLiteral("%1: the gzip data ends early, after %2 bytes of input (the trace was cut): "
-                                        "imported the %3 complete lines it holds")
-                             .arg(path, QString::number(reader.inputPosition()), QString::number(parser.lineNumber())));
-    }
     counts.warnings = warnings;
     if (parser.instructions() == 0)
         return failFile(QStringLiteral("no Tenet lines in it: not a Tenet trace"));

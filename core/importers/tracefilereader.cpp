@@ -39,6 +39,25 @@ bool TraceFileReader::fail(const QString &reason)
     return false;
 }
 
+qint64 TraceFileReader::failTruncated(qint64 produced)
+{
+    m_truncated = true;
+    m_truncation = QStringLiteral("truncated gzip data: the file ends after %1 bytes, before the end of the "
+                                  "compressed stream")
+                       .arg(inputPosition());
+    fail(m_truncation);
+    // Hand out what inflated before the end first, so that the caller parses it and can name the
+    // line the data stops in; the next call returns -1.
+    return produced > 0 ? produced : -1;
+}
+
+QString TraceFileReader::errorString(qint64 line) const
+{
+    if (!m_truncated)
+        return m_error;
+    return m_path + u':' + QString::number(line) + QStringLiteral(": ") + m_truncation;
+}
+
 bool TraceFileReader::open()
 {
     if (!m_file.open(QIODevice::ReadOnly))
@@ -89,6 +108,8 @@ bool TraceFileReader::fillInput()
 
 qint64 TraceFileReader::read(char *data, qint64 maxSize)
 {
+    if (!m_error.isEmpty())
+        return -1;
     if (m_atEnd || maxSize <= 0)
         return 0;
     if (!m_gzip) {
@@ -140,11 +161,8 @@ qint64 TraceFileReader::read(char *data, qint64 maxSize)
             break;
         case Z_BUF_ERROR:
             // No progress possible: zlib needs more input, and there is none left.
-            if (m_inputAtEnd && stream.avail_in == 0) {
-                m_endedEarly = true;
-                m_atEnd = true;
-                return produced;
-            }
+            if (m_inputAtEnd && stream.avail_in == 0)
+                return failTruncated(produced);
             break;
         default:
             fail(QStringLiteral("offset %1: corrupt gzip data (%2)")
@@ -154,11 +172,8 @@ qint64 TraceFileReader::read(char *data, qint64 maxSize)
         }
         if (produced > 0)
             return produced;
-        if (m_inputAtEnd && stream.avail_in == 0 && !m_memberEnded) {
-            m_endedEarly = true;
-            m_atEnd = true;
-            return 0;
-        }
+        if (m_inputAtEnd && stream.avail_in == 0 && !m_memberEnded)
+            return failTruncated(0);
     }
 }
 

@@ -21,8 +21,11 @@ public:
     bool open();
 
     // Reads up to maxSize bytes of the (decompressed) content into data. Returns the number read,
-    // 0 at the end of the content, -1 on a read error or corrupt gzip data (errorString() names the
-    // file and the input offset, e.g. "t.gz: offset 1234: corrupt gzip data (invalid block type)").
+    // 0 at the end of the content, -1 on a read error, corrupt gzip data (errorString() names the
+    // file and the input offset, e.g. "t.gz: offset 1234: corrupt gzip data (invalid block type)")
+    // or truncated gzip data (see truncated()). What inflated before a gzip stream was found
+    // truncated is returned first and the -1 on the next call, so that the caller can name the line
+    // the data stops in.
     qint64 read(char *data, qint64 maxSize);
 
     bool isGzip() const { return m_gzip; }
@@ -30,23 +33,30 @@ public:
     // importers' progress is the ratio of the two.
     qint64 inputSize() const { return m_inputSize; }
     qint64 inputPosition() const;
-    // True once read() returned 0 because a gzip stream stopped before its end (no trailer): what
-    // was returned decompressed cleanly, the rest of the trace is missing. A stream whose data or
-    // checksum is wrong is an error instead, since what it returned cannot be trusted.
-    bool endedEarly() const { return m_endedEarly; }
+    // True once read() failed because the file ends before the end of a gzip stream (no trailer).
+    // That is an error, not a trace that ends early: a killed tracer leaves a plain log cut
+    // mid-line, or a complete gzip stream of cut content, whereas a gzip stream without its end is
+    // a damaged copy of the file, whose checksum cannot be verified.
+    bool truncated() const { return m_truncated; }
 
     QString errorString() const { return m_error; }
+    // errorString() placed at a line of the content for the errors the line helps to find: for
+    // truncated gzip data, "PATH:LINE: truncated gzip data: the file ends after N bytes, before the
+    // end of the compressed stream" (as drmemtrace names the record). Other errors are unchanged.
+    QString errorString(qint64 line) const;
 
 private:
     bool fail(const QString &reason);
+    qint64 failTruncated(qint64 produced);
     bool fillInput();
 
     QString m_path;
     QFile m_file;
     QString m_error;
+    QString m_truncation; // the reason alone, to be placed at a line by errorString(line)
     qint64 m_inputSize = 0;
     bool m_gzip = false;
-    bool m_endedEarly = false;
+    bool m_truncated = false;
     bool m_inputAtEnd = false;
     bool m_memberEnded = false;
     bool m_atEnd = false;
