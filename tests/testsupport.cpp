@@ -4,11 +4,12 @@
 #include "storage/sqlite.h"
 
 #include <QFile>
+#include <zlib.h>
 
 namespace memhist::test {
 
 bool writeForeignDatabase(const QString &path, const QList<ForeignSlice> &slices, const QList<ForeignChunk> &chunks,
-                          const QList<ForeignAccess> &accesses)
+    const QList<ForeignAccess> &accesses)
 {
     QFile::remove(path);
     sqlite::Connection db;
@@ -34,8 +35,8 @@ bool writeForeignDatabase(const QString &path, const QList<ForeignSlice> &slices
         if (!chunk.run())
             return false;
     }
-    sqlite::Statement access = db.prepare(
-        "INSERT INTO accesses(chunk_id, transition, linear, phy_first, size, operation) VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
+    sqlite::Statement access = db.prepare("INSERT INTO accesses(chunk_id, transition, linear, phy_first, size, "
+                                          "operation) VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
     for (const auto &a : accesses) {
         access.bind(1, a.chunk);
         access.bind(2, toStored(a.transition));
@@ -87,6 +88,32 @@ QueryPage oracle(const QList<Access> &stream, const HalfAxisQuery &query)
     }
     page.exhausted = quint64(page.accesses.size()) < query.limit;
     return page;
+}
+
+QByteArray gzip(const QByteArray &data)
+{
+    z_stream stream {};
+    deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    QByteArray out(qsizetype(deflateBound(&stream, uLong(data.size()))), Qt::Uninitialized);
+    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.constData()));
+    stream.avail_in = uInt(data.size());
+    stream.next_out = reinterpret_cast<Bytef *>(out.data());
+    stream.avail_out = uInt(out.size());
+    deflate(&stream, Z_FINISH);
+    out.truncate(qsizetype(stream.total_out));
+    deflateEnd(&stream);
+    return out;
+}
+
+Access userAccess(std::uint64_t transition, Operation operation, std::uint64_t address, std::uint32_t size)
+{
+    Access result;
+    result.transition = Transition { transition };
+    result.operation = operation;
+    result.physical = Address { address };
+    result.linear = Address { address };
+    result.size = size;
+    return result;
 }
 
 } // namespace memhist::test

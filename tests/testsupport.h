@@ -1,6 +1,7 @@
 // Helpers shared by the tests: temporary directories, hand-built databases, a brute-force oracle.
 #pragma once
 
+#include "importers/accesssink.h"
 #include "model/types.h"
 #include "query/halfaxisquery.h"
 
@@ -34,10 +35,29 @@ struct ForeignAccess
 };
 // Creates `path` with the three base tables and indexes only (no meta). Returns false on error.
 bool writeForeignDatabase(const QString &path, const QList<ForeignSlice> &slices, const QList<ForeignChunk> &chunks,
-                          const QList<ForeignAccess> &accesses);
+    const QList<ForeignAccess> &accesses);
 
 // The answer to `query` computed the slow, obvious way over `stream` (rowIds must be set, stream in
 // rowid order). `lastTransition` is the default start of a backward query.
 QueryPage oracle(const QList<Access> &stream, const HalfAxisQuery &query);
+
+// `data` compressed as one gzip member (zlib), to build compressed or damaged traces at run time.
+QByteArray gzip(const QByteArray &data);
+
+// An access of a user program as the importers store it: the virtual address in both columns.
+Access userAccess(std::uint64_t transition, Operation operation, std::uint64_t address, std::uint32_t size);
+
+// Keeps every access an importer hands over, to compare with the exact list a small trace gives.
+class CollectingSink final : public AccessSink
+{
+public:
+    bool add(const Access &access) override
+    {
+        accesses << access;
+        return true;
+    }
+    QString errorString() const override { return {}; }
+    QList<Access> accesses;
+};
 
 } // namespace memhist::test

@@ -9,6 +9,7 @@
 #include "importers/traceformats.h"
 #include "storage/historydatabase.h"
 #include "storage/threadspans.h"
+#include "testsupport.h"
 #include "writer/historywriter.h"
 
 #include <QDir>
@@ -22,6 +23,7 @@
 #include <zlib.h>
 
 using namespace memhist;
+using namespace memhist::test;
 
 namespace {
 
@@ -40,21 +42,6 @@ bool writeAll(const QString &path, const QByteArray &bytes)
 {
     QFile file(path);
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
-}
-
-QByteArray gzip(const QByteArray &bytes)
-{
-    z_stream stream {};
-    deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-    QByteArray out(qsizetype(deflateBound(&stream, uLong(bytes.size()))), Qt::Uninitialized);
-    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(bytes.constData()));
-    stream.avail_in = uInt(bytes.size());
-    stream.next_out = reinterpret_cast<Bytef *>(out.data());
-    stream.avail_out = uInt(out.size());
-    deflate(&stream, Z_FINISH);
-    out.truncate(qsizetype(stream.total_out));
-    deflateEnd(&stream);
-    return out;
 }
 
 // The snappy framing format, written the long way: a stream identifier, then chunks of `chunkSize`

@@ -6,6 +6,7 @@
 #include "importers/lackeyparser.h"
 #include "importers/traceformats.h"
 #include "storage/historydatabase.h"
+#include "testsupport.h"
 #include "writer/historywriter.h"
 
 #include <QFile>
@@ -14,6 +15,7 @@
 #include <zlib.h>
 
 using namespace memhist;
+using namespace memhist::test;
 
 namespace {
 
@@ -26,45 +28,6 @@ QByteArray readFile(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-QByteArray gzip(const QByteArray &data)
-{
-    z_stream stream {};
-    deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-    QByteArray out(int(deflateBound(&stream, uLong(data.size()))), Qt::Uninitialized);
-    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.constData()));
-    stream.avail_in = uInt(data.size());
-    stream.next_out = reinterpret_cast<Bytef *>(out.data());
-    stream.avail_out = uInt(out.size());
-    deflate(&stream, Z_FINISH);
-    out.truncate(out.size() - qsizetype(stream.avail_out));
-    deflateEnd(&stream);
-    return out;
-}
-
-// Keeps every access, to compare with the exact list a small log must give.
-class CollectingSink final : public AccessSink
-{
-public:
-    bool add(const Access &access) override
-    {
-        accesses << access;
-        return true;
-    }
-    QString errorString() const override { return {}; }
-    QList<Access> accesses;
-};
-
-Access access(std::uint64_t transition, Operation operation, std::uint64_t address, std::uint32_t size)
-{
-    Access result;
-    result.transition = Transition { transition };
-    result.operation = operation;
-    result.physical = Address { address };
-    result.linear = Address { address };
-    result.size = size;
-    return result;
 }
 
 constexpr Operation R = Operation::Read;
@@ -221,21 +184,22 @@ void TestLackeyImporter::transitions_data()
     // firstTransition is 100 in every row.
     QTest::newRow("data lines belong to the I line before them; M reads then writes")
         << QByteArray("I  00001000,3\n L 2000,8\nI  00001003,2\nI  00001005,4\n S 2008,4\n M 3000,1\n") << false
-        << QList<Access> { access(100, R, 0x2000, 8), access(102, W, 0x2008, 4), access(102, R, 0x3000, 1),
-               access(102, W, 0x3000, 1) }
+        << QList<Access> { userAccess(100, R, 0x2000, 8), userAccess(102, W, 0x2008, 4), userAccess(102, R, 0x3000, 1),
+               userAccess(102, W, 0x3000, 1) }
         << 3ll;
     QTest::newRow("with-exec: I lines are executes at their own transition, before its data")
         << QByteArray("I  00001000,3\n L 2000,8\nI  00001003,2\n") << true
-        << QList<Access> { access(100, X, 0x1000, 3), access(100, R, 0x2000, 8), access(101, X, 0x1003, 2) } << 2ll;
+        << QList<Access> { userAccess(100, X, 0x1000, 3), userAccess(100, R, 0x2000, 8), userAccess(101, X, 0x1003, 2) }
+        << 2ll;
     QTest::newRow("cache-lab subset: each data line its own transition, CRLF and stray spaces")
         << QByteArray(" L 10,1\r\n  M   20 , 2 \r\nL 7ff0005c8,8\r\n\r\n S 18,1\r\n") << false
-        << QList<Access> { access(100, R, 0x10, 1), access(101, R, 0x20, 2), access(101, W, 0x20, 2),
-               access(102, R, 0x7ff0005c8, 8), access(103, W, 0x18, 1) }
+        << QList<Access> { userAccess(100, R, 0x10, 1), userAccess(101, R, 0x20, 2), userAccess(101, W, 0x20, 2),
+               userAccess(102, R, 0x7ff0005c8, 8), userAccess(103, W, 0x18, 1) }
         << 4ll;
     QTest::newRow("valgrind messages and program output between lines change nothing")
         << QByteArray("==1== Lackey, an example Valgrind tool\nI  00001000,3\nHELLO\n--1-- note\n L 2000,8\n"
                       "I am not a trace line\n==1== Exit code:       0\n")
-        << false << QList<Access> { access(100, R, 0x2000, 8) } << 1ll;
+        << false << QList<Access> { userAccess(100, R, 0x2000, 8) } << 1ll;
 }
 
 void TestLackeyImporter::transitions()

@@ -5,6 +5,7 @@
 #include "importers/tenetimporter.h"
 #include "importers/traceformats.h"
 #include "storage/historydatabase.h"
+#include "testsupport.h"
 #include "writer/historywriter.h"
 
 #include <QFile>
@@ -13,50 +14,13 @@
 #include <zlib.h>
 
 using namespace memhist;
+using namespace memhist::test;
 
 namespace {
 
 QString samplePath()
 {
     return QStringLiteral(MEMHIST_TEST_DATA_DIR "/tenet/boombox.trace.0.log");
-}
-
-QByteArray gzip(const QByteArray &data)
-{
-    z_stream stream {};
-    deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
-    QByteArray out(int(deflateBound(&stream, uLong(data.size()))), Qt::Uninitialized);
-    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.constData()));
-    stream.avail_in = uInt(data.size());
-    stream.next_out = reinterpret_cast<Bytef *>(out.data());
-    stream.avail_out = uInt(out.size());
-    deflate(&stream, Z_FINISH);
-    out.truncate(out.size() - qsizetype(stream.avail_out));
-    deflateEnd(&stream);
-    return out;
-}
-
-class CollectingSink final : public AccessSink
-{
-public:
-    bool add(const Access &access) override
-    {
-        accesses << access;
-        return true;
-    }
-    QString errorString() const override { return {}; }
-    QList<Access> accesses;
-};
-
-Access access(std::uint64_t transition, Operation operation, std::uint64_t address, std::uint32_t size)
-{
-    Access result;
-    result.transition = Transition { transition };
-    result.operation = operation;
-    result.physical = Address { address };
-    result.linear = Address { address };
-    result.size = size;
-    return result;
 }
 
 constexpr Operation R = Operation::Read;
@@ -142,13 +106,14 @@ void TestTenetImporter::memoryBelongsToThePreviousLine_data()
     // trace, stored at the first transition. Line 1 is rip=0x1400041a0, a 5-byte call; line 2
     // carries its push of the return address 0x1400041a5 at 0x13ff28: transition 11, the call's.
     QTest::newRow("memory only") << false
-                                 << QList<Access> { access(10, R, 0x13ff58, 8), access(10, W, 0x13ff58, 8),
-                                        access(11, W, 0x13ff28, 8), access(12, W, 0x13ff48, 8),
-                                        access(13, W, 0x13ff20, 8) };
+                                 << QList<Access> { userAccess(10, R, 0x13ff58, 8), userAccess(10, W, 0x13ff58, 8),
+                                        userAccess(11, W, 0x13ff28, 8), userAccess(12, W, 0x13ff48, 8),
+                                        userAccess(13, W, 0x13ff20, 8) };
     QTest::newRow("with-exec: executes of 1 byte at the line's rip, after its memory")
         << true
-        << QList<Access> { access(10, R, 0x13ff58, 8), access(10, W, 0x13ff58, 8), access(10, X, 0x14000419c, 1),
-               access(11, X, 0x1400041a0, 1), access(11, W, 0x13ff28, 8), access(12, X, 0x1400045dc, 1) };
+        << QList<Access> { userAccess(10, R, 0x13ff58, 8), userAccess(10, W, 0x13ff58, 8),
+               userAccess(10, X, 0x14000419c, 1), userAccess(11, X, 0x1400041a0, 1), userAccess(11, W, 0x13ff28, 8),
+               userAccess(12, X, 0x1400045dc, 1) };
 }
 
 void TestTenetImporter::memoryBelongsToThePreviousLine()
@@ -239,7 +204,8 @@ void TestTenetImporter::cutLastLineWarns()
     ImportReport report;
     QString error;
     QVERIFY2(TenetImporter::runInto(path, sink, {}, &report, &error, {}), qPrintable(error));
-    QCOMPARE(sink.accesses, QList<Access> { access(0, W, 0x2000, 8) } + QList<Access> { access(1, R, 0x3000, 1) });
+    QCOMPARE(
+        sink.accesses, QList<Access> { userAccess(0, W, 0x2000, 8) } + QList<Access> { userAccess(1, R, 0x3000, 1) });
     QCOMPARE(report.warnings,
         QStringList { path
             + QStringLiteral(":3: no newline at the end of the file: the last line was imported, but it may be cut") });
@@ -248,7 +214,7 @@ void TestTenetImporter::cutLastLineWarns()
         "rip=0x1000,rsp=0x2000\nrip=0x1004,mw=0x2000:0011223344556677\nrip=0x1008,mr=0x3000:abc");
     sink.accesses.clear();
     QVERIFY2(TenetImporter::runInto(broken, sink, {}, &report, &error, {}), qPrintable(error));
-    QCOMPARE(sink.accesses, QList<Access> { access(0, W, 0x2000, 8) });
+    QCOMPARE(sink.accesses, QList<Access> { userAccess(0, W, 0x2000, 8) });
     QCOMPARE(report.instructions, 2);
     QCOMPARE(report.warnings,
         QStringList { broken
@@ -261,7 +227,7 @@ void TestTenetImporter::cutLastLineWarns()
         gzip("rip=0x1000,rsp=0x2000\nrip=0x1004,mw=0x2000:0011223344556677\nrip=0x1008,mr=0x3000:abc"));
     sink.accesses.clear();
     QVERIFY2(TenetImporter::runInto(gzipped, sink, {}, &report, &error, {}), qPrintable(error));
-    QCOMPARE(sink.accesses, QList<Access> { access(0, W, 0x2000, 8) });
+    QCOMPARE(sink.accesses, QList<Access> { userAccess(0, W, 0x2000, 8) });
     QCOMPARE(report.warnings,
         QStringList { gzipped
             + QStringLiteral(":3: the last line is cut: the trace ends early (was the tracer killed?); imported the "

@@ -1,6 +1,7 @@
 #include "csvimporter.h"
 
 #include "csv/csvaccessformat.h"
+#include "importers/progressthrottle.h"
 #include "writer/historywriter.h"
 
 #include <QFile>
@@ -54,19 +55,10 @@ bool CsvImporter::run(const QString &path, HistoryWriter &writer, const ImportOp
     qint64 lineNumber = 0;
     bool sawHeader = false;
     bool anyInput = false;
-    double lastProgress = 0;
     Access access;
     QString rowError;
 
-    const auto reportProgress = [&](qint64 consumed) {
-        if (!progress || fileSize <= 0)
-            return true;
-        const double fraction = std::min(1.0, double(consumed) / double(fileSize));
-        if (fraction - lastProgress < 0.001 && fraction < 1.0)
-            return true;
-        lastProgress = fraction;
-        return progress(fraction);
-    };
+    ProgressThrottle throttle(progress);
 
     // Returns false (with *error set) to stop the import.
     const auto handleLine = [&](QByteArrayView line) {
@@ -115,7 +107,7 @@ bool CsvImporter::run(const QString &path, HistoryWriter &writer, const ImportOp
             if (!handleLine(QByteArrayView(data + pos, newline - (data + pos))))
                 return false;
             pos = newline - data + 1;
-            if (lineNumber % progressLineInterval == 0 && !reportProgress(bufferOffset + pos))
+            if (lineNumber % progressLineInterval == 0 && !throttle.update(bufferOffset + pos, fileSize))
                 return failFile(QStringLiteral("import cancelled"));
         }
 
@@ -135,7 +127,7 @@ bool CsvImporter::run(const QString &path, HistoryWriter &writer, const ImportOp
 
     if (!anyInput)
         return failFile(QStringLiteral("empty file"));
-    if (!reportProgress(fileSize))
+    if (!throttle.finish())
         return failFile(QStringLiteral("import cancelled"));
     return true;
 }

@@ -4,6 +4,7 @@
 #include "importers/drmemtrace/threaddecoder.h"
 #include "importers/drmemtrace/threadinterleaver.h"
 #include "importers/drmemtrace/tracefileprobe.h"
+#include "importers/progressthrottle.h"
 #include "writer/historywriter.h"
 
 #include <QFileInfo>
@@ -97,18 +98,14 @@ bool DrMemtraceImporter::run(const QString &path, HistoryWriter &writer, const I
     DecodeContext context(writer);
     context.withExecute = options.withExecute;
     context.next = options.firstTransition;
-    double lastFraction = 0;
+    ProgressThrottle throttle(progress);
     const auto reportProgress = [&](bool done) {
-        if (!progress || totalBytes <= 0)
-            return true;
+        if (done)
+            return throttle.finish();
         qint64 consumed = 0;
         for (const RecordReader *reader : readers)
             consumed += reader->inputBytesConsumed();
-        const double fraction = done ? 1.0 : std::min(1.0, double(consumed) / double(totalBytes));
-        if (!done && fraction - lastFraction < 0.001)
-            return true;
-        lastFraction = fraction;
-        return progress(fraction);
+        return throttle.update(consumed, totalBytes);
     };
     context.tick = [&] { return reportProgress(false); };
 

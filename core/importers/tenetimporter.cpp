@@ -1,5 +1,6 @@
 #include "tenetimporter.h"
 
+#include "importers/progressthrottle.h"
 #include "importers/tracefilereader.h"
 
 #include <algorithm>
@@ -321,16 +322,9 @@ bool TenetImporter::runInto(const QString &path, AccessSink &sink, const ImportO
     char *const data = buffer.data();
     qsizetype filled = 0;
     bool anyInput = false;
-    double lastProgress = 0;
+    ProgressThrottle throttle(progress);
     const auto reportProgress = [&](bool atEnd) {
-        if (!progress || reader.inputSize() <= 0)
-            return true;
-        const double fraction
-            = atEnd ? 1.0 : std::min(1.0, double(reader.inputPosition()) / double(reader.inputSize()));
-        if (fraction - lastProgress < 0.001 && !atEnd)
-            return true;
-        lastProgress = fraction;
-        return progress(fraction);
+        return atEnd ? throttle.finish() : throttle.update(reader.inputPosition(), reader.inputSize());
     };
 
     for (;;) {
