@@ -411,6 +411,11 @@ void MainWindow::openPath(const QString &path)
 
 void MainWindow::openHistory(const QString &path)
 {
+    openHistory(path, QString());
+}
+
+void MainWindow::openHistory(const QString &path, const QString &openedStatus)
+{
     const quint64 generation = ++m_openGeneration;
     showStatus(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
     // A foreign database without a meta table has its counts computed by a scan: off the GUI thread.
@@ -419,13 +424,13 @@ void MainWindow::openHistory(const QString &path)
         QString error;
         const bool ok = readHistoryInfo(path, &info, &error);
         return std::make_tuple(ok, info, error);
-    }).then(this, [this, generation, path](const std::tuple<bool, HistoryInfo, QString> &result) {
-        historyInfoRead(generation, path, std::get<0>(result), std::get<1>(result), std::get<2>(result));
+    }).then(this, [this, generation, path, openedStatus](const std::tuple<bool, HistoryInfo, QString> &result) {
+        historyInfoRead(generation, path, std::get<0>(result), std::get<1>(result), std::get<2>(result), openedStatus);
     });
 }
 
-void MainWindow::historyInfoRead(
-    quint64 generation, const QString &path, bool ok, const HistoryInfo &info, const QString &error)
+void MainWindow::historyInfoRead(quint64 generation, const QString &path, bool ok, const HistoryInfo &info,
+    const QString &error, const QString &openedStatus)
 {
     if (generation != m_openGeneration)
         return; // a newer open request replaced this one
@@ -446,7 +451,7 @@ void MainWindow::historyInfoRead(
     setWindowFilePath(m_historyPath);
     m_recentFiles->add(m_historyPath);
     updateNavigation();
-    showStatus(tr("Opened %1").arg(QFileInfo(m_historyPath).fileName()));
+    showStatus(openedStatus.isEmpty() ? tr("Opened %1").arg(QFileInfo(m_historyPath).fileName()) : openedStatus);
     emit historyOpened(m_historyPath);
 }
 
@@ -533,8 +538,8 @@ void MainWindow::importDone(const ImportResult &result)
                           rateText(result.seconds > 0 ? double(stats.accesses) / result.seconds : 0));
         for (const QString &warning : result.summary.warnings)
             message += QStringLiteral("\nwarning: ") + warning;
-        showStatus(message);
-        openHistory(output);
+        // Shown once the history has opened, so that "Opened …" does not replace it.
+        openHistory(output, message);
     } else if (result.cancelled) {
         message = tr("Import cancelled; nothing was written to %1").arg(QDir::toNativeSeparators(output));
         showStatus(message);
@@ -608,9 +613,14 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 // --- Recording -----------------------------------------------------------------------------------
 
+QString MainWindow::memhistCli() const
+{
+    return m_memhistCli.isEmpty() ? findMemhistCli() : m_memhistCli;
+}
+
 void MainWindow::recordInteractively()
 {
-    if (findMemhistCli().isEmpty()) {
+    if (memhistCli().isEmpty()) {
         showError(tr("Cannot record"),
             tr("Recording runs the memhist command line, found neither beside memhist-viewer nor in PATH."));
         return;
@@ -627,7 +637,7 @@ void MainWindow::record(const RecordRequest &request)
         showError(tr("Cannot record now"), tr("Another import or recording is running; wait for it or cancel it."));
         return;
     }
-    const QString cli = findMemhistCli();
+    const QString cli = memhistCli();
     if (cli.isEmpty()) {
         showError(tr("Cannot record"),
             tr("Recording runs the memhist command line, found neither beside memhist-viewer nor in PATH."));
@@ -638,20 +648,23 @@ void MainWindow::record(const RecordRequest &request)
     const QString name = QFileInfo(request.program).fileName();
     m_jobProgress->begin(tr("Recording %1…").arg(name));
     connect(job, &RecordJob::progressChanged, this, [this, name](double seconds, const QString &lastLine) {
-        QString text = tr("Recording %1: %2 s").arg(name).arg(qint64(seconds));
-        if (!lastLine.isEmpty())
-            text += QStringLiteral(" · ") + lastLine.left(60);
-        m_jobProgress->setProgress(-1, text);
+        // memhist record prints its counts only to a terminal: the time spent is what we know. The
+        // program's own last output line goes to the tooltip, where it is not taken for progress.
+        m_jobProgress->setProgress(-1, tr("Recording %1: %2 s").arg(name).arg(qint64(seconds)));
+        m_jobProgress->setToolTip(lastLine.isEmpty() ? QString() : tr("The program's last output: %1").arg(lastLine));
     });
     connect(job, &RecordJob::recordFinished, this, [this, job](bool ok, const QString &message) {
         m_jobProgress->end();
+        m_jobProgress->setToolTip(QString());
         const QString output = job->request().outputPath;
         const bool cancelled = job->wasCancelled();
         job->deleteLater();
         m_recordJob = nullptr;
         if (ok) {
-            showStatus(cancelled ? tr("Recording stopped; kept what was recorded: %1").arg(message) : message);
-            openHistory(output);
+            const QString status
+                = cancelled ? tr("Recording stopped; kept what was recorded: %1").arg(message) : message;
+            showStatus(status);
+            openHistory(output, status);
         } else {
             showError(tr("Recording failed"), message);
         }

@@ -55,6 +55,10 @@ public:
     void importTraces(const QStringList &traces, bool askForOutput);
     // Runs `memhist record` in the background, then opens what it recorded.
     void record(const RecordRequest &request);
+    // The `memhist` command line that record() runs. Empty (the default) means findMemhistCli():
+    // beside memhist-viewer or in PATH; tests name the one in their build tree.
+    void setMemhistCli(const QString &path) { m_memhistCli = path; }
+    QString memhistCli() const;
 
     // What a dropped set of local files does: one history opens, traces import. Public for tests.
     void handleDroppedPaths(const QStringList &paths);
@@ -113,8 +117,11 @@ private:
     void recordInteractively();
     void showAbout();
 
-    void historyInfoRead(
-        quint64 generation, const QString &path, bool ok, const HistoryInfo &info, const QString &error);
+    // As openHistory(path), but the status line then says `openedStatus` instead of "Opened …":
+    // a recording's summary (how the program ended, the counts) must outlive the open.
+    void openHistory(const QString &path, const QString &openedStatus);
+    void historyInfoRead(quint64 generation, const QString &path, bool ok, const HistoryInfo &info,
+        const QString &error, const QString &openedStatus);
     void importDone(const ImportResult &result);
     void updateNavigation();
     void showError(const QString &title, const QString &message);
@@ -157,6 +164,7 @@ private:
     // Bumped by every openHistory(): a summary read for an older request is dropped.
     quint64 m_openGeneration = 0;
     QString m_lastError;
+    QString m_memhistCli;
     bool m_interactive = true;
     bool m_layoutRestored = false;
     bool m_firstLayoutDone = false;

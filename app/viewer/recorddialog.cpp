@@ -16,6 +16,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QVBoxLayout>
+#include <utility>
 
 namespace memhist::viewer {
 
@@ -38,6 +39,60 @@ QWidget *withBrowseButton(QLineEdit *edit, QPushButton *button)
 
 } // namespace
 
+QStringList splitShellWords(const QString &text, bool *ok)
+{
+    // QProcess::splitCommand() knows only double quotes, so "'hi there'" would reach the program
+    // as two words with the quotes in them; users type what they would type in a terminal.
+    QStringList words;
+    QString word;
+    bool inWord = false;
+    enum class Quote { None, Single, Double } quote = Quote::None;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text.at(i);
+        switch (quote) {
+        case Quote::Single:
+            if (c == u'\'')
+                quote = Quote::None;
+            else
+                word += c;
+            continue;
+        case Quote::Double:
+            if (c == u'"') {
+                quote = Quote::None;
+            } else if (c == u'\\' && i + 1 < text.size() && QStringView(u"\\\"$`").contains(text.at(i + 1))) {
+                word += text.at(++i);
+            } else {
+                word += c;
+            }
+            continue;
+        case Quote::None:
+            break;
+        }
+        if (c.isSpace()) {
+            if (inWord)
+                words << std::exchange(word, QString());
+            inWord = false;
+            continue;
+        }
+        inWord = true;
+        if (c == u'\'') {
+            quote = Quote::Single;
+        } else if (c == u'"') {
+            quote = Quote::Double;
+        } else if (c == u'\\') {
+            if (i + 1 < text.size())
+                word += text.at(++i);
+        } else {
+            word += c;
+        }
+    }
+    if (inWord)
+        words << word;
+    if (ok)
+        *ok = quote == Quote::None;
+    return words;
+}
+
 RecordDialog::RecordDialog(QWidget *parent)
     : QDialog(parent)
     , m_program(new QLineEdit(this))
@@ -49,6 +104,14 @@ RecordDialog::RecordDialog(QWidget *parent)
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(tr("Record Program"));
+    // Named for tests and screenshots, which fill the dialog as a user would.
+    setObjectName(QStringLiteral("recordDialog"));
+    m_program->setObjectName(QStringLiteral("programEdit"));
+    m_arguments->setObjectName(QStringLiteral("argumentsEdit"));
+    m_limit->setObjectName(QStringLiteral("limitCheck"));
+    m_maxMillions->setObjectName(QStringLiteral("maxMillionsSpin"));
+    m_output->setObjectName(QStringLiteral("outputEdit"));
+    m_problem->setObjectName(QStringLiteral("problemLabel"));
     m_program->setPlaceholderText(tr("/usr/bin/ls"));
     m_arguments->setPlaceholderText(tr("-l /tmp   (quoted as in a shell)"));
     m_maxMillions->setRange(1, 100000);
@@ -73,9 +136,10 @@ RecordDialog::RecordDialog(QWidget *parent)
     form->addRow(tr("Length:"), limitRow);
     form->addRow(tr("&History:"), withBrowseButton(m_output, browseOutput));
 
-    auto *note = new QLabel(tr("The program runs under Valgrind through <tt>memhist record</tt>, about 50 times "
-                               "slower than usual. Cancel stops it and keeps what was recorded."),
-        this);
+    auto *note
+        = new QLabel(tr("The program runs under Valgrind through <tt>memhist record</tt>, about 50 times "
+                        "slower than usual. The status bar's Cancel button stops it and keeps what was recorded."),
+            this);
     note->setWordWrap(true);
 
     QPushButton *record = m_buttons->addButton(tr("&Record"), QDialogButtonBox::AcceptRole);
@@ -102,6 +166,7 @@ RecordDialog::RecordDialog(QWidget *parent)
     });
     connect(m_output, &QLineEdit::textEdited, this, [this] { m_outputEdited = true; });
     connect(m_output, &QLineEdit::textChanged, this, &RecordDialog::validate);
+    connect(m_arguments, &QLineEdit::textChanged, this, &RecordDialog::validate);
     connect(this, &QDialog::accepted, this, [this] {
         QSettings settings;
         settings.setValue(QLatin1String(programKey), m_program->text());
@@ -124,7 +189,7 @@ RecordRequest RecordDialog::request() const
             program = found;
     }
     request.program = program;
-    request.arguments = QProcess::splitCommand(m_arguments->text());
+    request.arguments = splitShellWords(m_arguments->text());
     if (m_limit->isChecked())
         request.maxInstructions = quint64(m_maxMillions->value()) * 1000000u;
     request.outputPath = m_output->text().trimmed();
@@ -165,6 +230,8 @@ void RecordDialog::validate()
         problem = tr("Name the program to run.");
     else if (!program.isFile() || !program.isExecutable())
         problem = tr("%1 is not an executable program.").arg(r.program);
+    else if (bool closed = true; splitShellWords(m_arguments->text(), &closed), !closed)
+        problem = tr("The arguments have an unclosed quote.");
     else if (r.outputPath.isEmpty())
         problem = tr("Name the history to write.");
     else if (!QFileInfo(QFileInfo(r.outputPath).absolutePath()).isWritable())

@@ -14,6 +14,11 @@ class QSpinBox;
 
 namespace memhist::viewer {
 
+// Splits `text` into words as a POSIX shell would, without expansions: blanks separate words,
+// '…' quotes literally, "…" quotes with a backslash escaping \\, ", $ and `, and a backslash
+// outside quotes escapes the next character. Sets `*ok` to false (and returns what it has) on an unclosed quote.
+QStringList splitShellWords(const QString &text, bool *ok = nullptr);
+
 class RecordDialog : public QDialog
 {
     Q_OBJECT

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -9,6 +10,34 @@
 #include <sys/types.h>
 
 namespace memhist::viewer {
+
+namespace {
+
+// Enough for memhist record's error (valgrind's last messages and its own line) after whatever the
+// program wrote to stderr before.
+constexpr qsizetype maxStderrChars = 64 * 1024;
+
+// Whether process `pid` catches SIGINT now. memhist record installs its handler only once it is
+// about to record: a SIGINT before that (a Cancel clicked at once) would kill it, with nothing
+// recorded and possibly a temporary file left beside the output. Linux says which signals a
+// process catches in /proc/PID/status ("SigCgt", a hexadecimal mask); elsewhere we cannot tell
+// and say yes.
+bool catchesSigint(qint64 pid)
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly))
+        return true;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("SigCgt:")) {
+            bool ok = false;
+            const quint64 mask = line.mid(7).trimmed().toULongLong(&ok, 16);
+            return !ok || (mask & (quint64(1) << (SIGINT - 1))) != 0;
+        }
+    }
+    return true;
+}
+
+} // namespace
 
 QString findMemhistCli()
 {
@@ -53,11 +82,17 @@ RecordJob::RecordJob(QString memhistCli, RecordRequest request, QObject *parent)
 RecordJob::~RecordJob()
 {
     // The window is closing: stop the recording the way Cancel does and give it a moment to save.
-    if (m_process.state() != QProcess::NotRunning) {
-        ::kill(pid_t(m_process.processId()), SIGINT);
-        if (!m_process.waitForFinished(5000))
-            m_process.kill();
+    if (m_process.state() == QProcess::NotRunning)
+        return;
+    QElapsedTimer waited;
+    waited.start();
+    while (!catchesSigint(m_process.processId()) && waited.elapsed() < 3000) {
+        if (m_process.waitForFinished(50))
+            return;
     }
+    ::kill(pid_t(m_process.processId()), SIGINT);
+    if (!m_process.waitForFinished(5000))
+        m_process.kill();
 }
 
 void RecordJob::start()
@@ -73,7 +108,20 @@ void RecordJob::cancel()
 {
     if (m_process.state() == QProcess::NotRunning)
         return;
+    if (m_cancelled)
+        return;
     m_cancelled = true;
+    interruptWhenHandled();
+}
+
+void RecordJob::interruptWhenHandled()
+{
+    if (m_process.state() == QProcess::NotRunning)
+        return;
+    if (m_process.state() == QProcess::Starting || !catchesSigint(m_process.processId())) {
+        QTimer::singleShot(50, this, &RecordJob::interruptWhenHandled);
+        return;
+    }
     // SIGINT, not QProcess::terminate(): memhist record treats it as "stop here and keep what
     // was recorded", as it does for Ctrl+C in a terminal.
     ::kill(pid_t(m_process.processId()), SIGINT);
@@ -83,8 +131,9 @@ void RecordJob::readOutput()
 {
     const QString out = QString::fromLocal8Bit(m_process.readAllStandardOutput());
     const QString err = QString::fromLocal8Bit(m_process.readAllStandardError());
-    m_stdout += out;
     m_stderr += err;
+    if (m_stderr.size() > maxStderrChars)
+        m_stderr.remove(0, m_stderr.size() - maxStderrChars);
     // Progress lines end in \r on a terminal; memhist record prints them only to a TTY, so what
     // arrives here are whole lines: the program's output, warnings and the final summary.
     const QStringList lines
@@ -111,7 +160,8 @@ void RecordJob::onFinished(int exitCode, QProcess::ExitStatus status)
             }
         }
     } else if (status != QProcess::NormalExit) {
-        message = tr("memhist record crashed");
+        // On Unix, QProcess's exit code after a crash is the number of the signal that ended it.
+        message = tr("memhist record was killed by signal %1").arg(exitCode);
     } else {
         message = m_stderr.trimmed().isEmpty() ? tr("memhist record failed with exit status %1").arg(exitCode)
                                                : m_stderr.trimmed();

@@ -49,6 +49,8 @@ signals:
 private:
     void readOutput();
     void onFinished(int exitCode, QProcess::ExitStatus status);
+    // Sends SIGINT once memhist record has installed its handler for it (see the .cpp).
+    void interruptWhenHandled();
 
     QString m_cli;
     RecordRequest m_request;
@@ -56,8 +58,9 @@ private:
     QTimer m_tick;
     QElapsedTimer m_elapsed;
     QString m_lastLine;
+    // The end of stderr, where memhist record's summary or error is; bounded, since the
+    // recorded program writes there too.
     QString m_stderr;
-    QString m_stdout;
     bool m_cancelled = false;
 };
 

@@ -1,26 +1,41 @@
 // The viewer's main window, driven headless: opening a history as the command line does, importing
 // a dropped trace in the background, a failed import, click-to-query forward and backward, and the
-// window's CSV export against `memhist export`.
+// window's CSV export against `memhist export`, and File > Record Program running the real
+// `memhist record` (valgrind) in the background.
+#include "checker/historychecker.h"
 #include "clickquery.h"
 #include "historyinfo.h"
 #include "importers/importsession.h"
 #include "mainwindow.h"
 #include "plane/planewidget.h"
 #include "query/querypanel.h"
+#include "recorddialog.h"
+#include "recordjob.h"
+#include "storage/historydatabase.h"
 
+#include <QCheckBox>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDropEvent>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <functional>
+#include <memory>
 
 using namespace memhist;
 using namespace memhist::viewer;
@@ -82,6 +97,63 @@ QList<qint64> rowIds(const QList<Access> &accesses)
 QStringList entries(const QTemporaryDir &directory)
 {
     return QDir(directory.path()).entryList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
+}
+
+// The counts in memhist record's summary line ("...; recorded N instructions, M accesses (...").
+struct RecordedCounts
+{
+    qint64 instructions = -1;
+    qint64 accesses = -1;
+};
+
+RecordedCounts recordedCounts(const QString &summary)
+{
+    static const QRegularExpression pattern(QStringLiteral("recorded (\\d+) instructions, (\\d+) accesses"));
+    const QRegularExpressionMatch match = pattern.match(summary);
+    if (!match.hasMatch())
+        return {};
+    return { match.captured(1).toLongLong(), match.captured(2).toLongLong() };
+}
+
+// Runs the command line at MEMHIST_CLI_PATH and returns its exit status and stderr.
+std::pair<int, QString> runCli(const QStringList &arguments)
+{
+    QProcess cli;
+    cli.setStandardInputFile(QProcess::nullDevice());
+    cli.start(QStringLiteral(MEMHIST_CLI_PATH), arguments);
+    if (!cli.waitForFinished(60000))
+        return { -1, QStringLiteral("timed out") };
+    return { cli.exitStatus() == QProcess::NormalExit ? cli.exitCode() : -1,
+        QString::fromLocal8Bit(cli.readAllStandardError()) };
+}
+
+CheckReport checkHistory(const QString &path)
+{
+    QString error;
+    const std::unique_ptr<HistoryDatabase> database = HistoryDatabase::open(path, &error);
+    if (!database) {
+        CheckReport failed;
+        failed.violation = error;
+        return failed;
+    }
+    return HistoryChecker(*database).run();
+}
+
+// Calls `fill` on the window's Record dialog once it is shown: recordInteractively() runs it
+// modally, so the test can only reach it from the event loop.
+void whenRecordDialogShown(MainWindow &window, std::function<void(RecordDialog *)> fill)
+{
+    auto *poll = new QTimer(&window);
+    poll->setInterval(20);
+    QObject::connect(poll, &QTimer::timeout, &window, [&window, poll, fill = std::move(fill)] {
+        auto *dialog = window.findChild<RecordDialog *>(QStringLiteral("recordDialog"));
+        if (!dialog || !dialog->isVisible())
+            return;
+        poll->stop();
+        poll->deleteLater();
+        fill(dialog);
+    });
+    poll->start();
 }
 
 } // namespace
@@ -308,6 +380,243 @@ private slots:
         const QByteArray windowBytes = a.readAll();
         QCOMPARE(windowBytes, b.readAll());
         QVERIFY(windowBytes.count('\n') > 2);
+    }
+
+    void recordArgumentsSplitAsInAShell_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QStringList>("words");
+        QTest::addColumn<bool>("closed");
+        const auto words = [](std::initializer_list<const char *> list) {
+            QStringList result;
+            for (const char *word : list)
+                result << QString::fromUtf8(word);
+            return result;
+        };
+        QTest::newRow("blanks") << QStringLiteral("  -l   /tmp ") << words({ "-l", "/tmp" }) << true;
+        QTest::newRow("single quotes") << QStringLiteral("'a b' 'it'\\''s'") << words({ "a b", "it's" }) << true;
+        QTest::newRow("double quotes") << QStringLiteral("\"a \\\"b\\\" \\n\"") << words({ "a \"b\" \\n" }) << true;
+        QTest::newRow("backslash") << QStringLiteral("a\\ b c\\'d") << words({ "a b", "c'd" }) << true;
+        QTest::newRow("empty word") << QStringLiteral("'' x") << words({ "", "x" }) << true;
+        QTest::newRow("unclosed") << QStringLiteral("'abc") << words({ "abc" }) << false;
+    }
+
+    void recordArgumentsSplitAsInAShell()
+    {
+        QFETCH(QString, text);
+        QFETCH(QStringList, words);
+        QFETCH(bool, closed);
+        bool ok = !closed;
+        QCOMPARE(splitShellWords(text, &ok), words);
+        QCOMPARE(ok, closed);
+    }
+
+    void recordJobMatchesTheCommandLine()
+    {
+        QTemporaryDir directory;
+        const QString fromCli = directory.filePath(QStringLiteral("cli.memhist"));
+        const auto [status, cliErr]
+            = runCli({ QStringLiteral("record"), QStringLiteral("-o"), fromCli, QStringLiteral("--max-instructions"),
+                QStringLiteral("50000"), QStringLiteral("--"), QStringLiteral("/bin/echo"), QStringLiteral("hi") });
+        QVERIFY2(status == 0, qPrintable(cliErr));
+        const RecordedCounts expected = recordedCounts(cliErr);
+        QCOMPARE(expected.instructions, 50000);
+        QVERIFY(expected.accesses > 0);
+
+        RecordRequest request;
+        request.program = QStringLiteral("/bin/echo");
+        request.arguments = { QStringLiteral("hi") };
+        request.maxInstructions = 50000;
+        request.outputPath = directory.filePath(QStringLiteral("job.memhist"));
+        RecordJob job(QStringLiteral(MEMHIST_CLI_PATH), request);
+        QSignalSpy finished(&job, &RecordJob::recordFinished);
+        job.start();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        const QString message = finished.first().at(1).toString();
+        QVERIFY2(finished.first().at(0).toBool(), qPrintable(message));
+        // The CLI's own summary, without its "memhist record: " prefix.
+        QVERIFY2(message.startsWith(QStringLiteral("stopped the program after 50000 instructions (--max-instructions); "
+                                                   "recorded 50000 instructions, %1 accesses")
+                                        .arg(expected.accesses)),
+            qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral(" into ") + request.outputPath + QStringLiteral(": ")),
+            qPrintable(message));
+        const CheckReport check = checkHistory(request.outputPath);
+        QVERIFY2(check.ok, qPrintable(check.violation));
+        QCOMPARE(check.accesses, expected.accesses);
+        QCOMPARE(entries(directory), (QStringList { QStringLiteral("cli.memhist"), QStringLiteral("job.memhist") }));
+    }
+
+    void recordProgramDialogRecordsAndOpens()
+    {
+        QTemporaryDir directory;
+        const QString output = directory.filePath(QStringLiteral("echo.memhist"));
+        MainWindow window;
+        window.setInteractive(false);
+        window.setMemhistCli(QStringLiteral(MEMHIST_CLI_PATH));
+        window.show();
+        QSignalSpy recorded(&window, &MainWindow::recordFinished);
+        QSignalSpy opened(&window, &MainWindow::historyOpened);
+        std::optional<RecordRequest> accepted;
+        bool recordEnabled = false;
+        whenRecordDialogShown(window, [&](RecordDialog *dialog) {
+            // As a user would: a bare program name (looked up in PATH), shell-quoted arguments, a
+            // length limit the program stays under, and where the history goes.
+            dialog->findChild<QLineEdit *>(QStringLiteral("programEdit"))->setText(QStringLiteral("echo"));
+            QTest::keyClicks(
+                dialog->findChild<QLineEdit *>(QStringLiteral("argumentsEdit")), QStringLiteral("'hi there' \"it's\""));
+            dialog->findChild<QCheckBox *>(QStringLiteral("limitCheck"))->setChecked(true);
+            dialog->findChild<QSpinBox *>(QStringLiteral("maxMillionsSpin"))->setValue(5);
+            auto *outputEdit = dialog->findChild<QLineEdit *>(QStringLiteral("outputEdit"));
+            outputEdit->selectAll();
+            QTest::keyClicks(outputEdit, output);
+            accepted = dialog->request();
+            QPushButton *recordButton = nullptr;
+            for (QAbstractButton *button : dialog->findChild<QDialogButtonBox *>()->buttons()) {
+                if (button->text() == RecordDialog::tr("&Record"))
+                    recordButton = qobject_cast<QPushButton *>(button);
+            }
+            recordEnabled = recordButton && recordButton->isEnabled();
+            // Always close the modal dialog, or a failing check would hang the test in exec().
+            if (recordEnabled)
+                QTest::mouseClick(recordButton, Qt::LeftButton);
+            else
+                dialog->reject();
+        });
+        QAction *recordAction = nullptr;
+        for (QAction *action : window.findChildren<QAction *>()) {
+            if (action->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_R))
+                recordAction = action;
+        }
+        QVERIFY(recordAction);
+        recordAction->trigger();
+        QVERIFY(accepted);
+        QVERIFY(recordEnabled);
+        QCOMPARE(accepted->program, QStandardPaths::findExecutable(QStringLiteral("echo")));
+        QCOMPARE(accepted->arguments, (QStringList { QStringLiteral("hi there"), QStringLiteral("it's") }));
+        QCOMPARE(accepted->maxInstructions, std::optional<quint64>(5000000));
+        QCOMPARE(accepted->outputPath, output);
+        QTRY_COMPARE_WITH_TIMEOUT(recorded.count(), 1, 60000);
+        const QString message = recorded.first().at(1).toString();
+        QVERIFY2(recorded.first().at(0).toBool(), qPrintable(message));
+        QVERIFY2(message.startsWith(QStringLiteral("program exited with status 0; recorded ")), qPrintable(message));
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
+        QCOMPARE(window.historyPath(), output);
+        QCOMPARE(window.hoverText(), message);
+        QVERIFY2(window.summaryText().contains(QStringLiteral(" accesses (")), qPrintable(window.summaryText()));
+        QVERIFY(window.findChild<QWidget *>(QStringLiteral("jobProgress"))->isHidden());
+        const CheckReport check = checkHistory(output);
+        QVERIFY2(check.ok, qPrintable(check.violation));
+        QCOMPARE(check.accesses, recordedCounts(message).accesses);
+        QVERIFY(window.lastError().isEmpty());
+    }
+
+    void cancelledRecordingKeepsWhatWasRecorded_data()
+    {
+        QTest::addColumn<bool>("waitForProgress");
+        // At once: before memhist record can handle SIGINT, which would kill it (the job waits).
+        QTest::newRow("at once") << false;
+        QTest::newRow("after a progress tick") << true;
+    }
+
+    void cancelledRecordingKeepsWhatWasRecorded()
+    {
+        QFETCH(bool, waitForProgress);
+        QTemporaryDir directory;
+        RecordRequest request;
+        request.program = QStringLiteral("/bin/sh");
+        // Endless under valgrind: only Cancel ends it.
+        request.arguments = { QStringLiteral("-c"), QStringLiteral("while :; do :; done") };
+        request.outputPath = directory.filePath(QStringLiteral("loop.memhist"));
+        MainWindow window;
+        window.setInteractive(false);
+        window.setMemhistCli(QStringLiteral(MEMHIST_CLI_PATH));
+        window.show();
+        QSignalSpy recorded(&window, &MainWindow::recordFinished);
+        QSignalSpy opened(&window, &MainWindow::historyOpened);
+        window.record(request);
+        auto *progress = window.findChild<QWidget *>(QStringLiteral("jobProgress"));
+        QVERIFY(progress->isVisible());
+        if (waitForProgress) {
+            // The progress line ticks every second while the program runs.
+            auto *label = progress->findChild<QLabel *>();
+            static const QRegularExpression ticked(QStringLiteral("^Recording sh: \\d+ s"));
+            QTRY_VERIFY_WITH_TIMEOUT(ticked.match(label->text()).hasMatch(), 10000);
+        }
+        QCOMPARE(recorded.count(), 0);
+
+        QElapsedTimer sinceCancel;
+        sinceCancel.start();
+        QTest::mouseClick(progress->findChild<QPushButton *>(QStringLiteral("cancelJobButton")), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(recorded.count(), 1, 10000);
+        QVERIFY(sinceCancel.elapsed() < 10000);
+        const QString message = recorded.first().at(1).toString();
+        QVERIFY2(recorded.first().at(0).toBool(), qPrintable(message));
+        QVERIFY2(message.startsWith(QStringLiteral("interrupted: stopped the program after ")), qPrintable(message));
+        const RecordedCounts counts = recordedCounts(message);
+        QVERIFY2(counts.instructions >= 0 && counts.accesses >= 0, qPrintable(message));
+        if (waitForProgress)
+            QVERIFY2(counts.instructions > 0 && counts.accesses > 0, qPrintable(message));
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
+        QCOMPARE(window.historyPath(), request.outputPath);
+        QCOMPARE(window.hoverText(), QStringLiteral("Recording stopped; kept what was recorded: ") + message);
+        const CheckReport check = checkHistory(request.outputPath);
+        QVERIFY2(check.ok, qPrintable(check.violation));
+        QCOMPARE(check.accesses, counts.accesses);
+        QCOMPARE(entries(directory), QStringList { QStringLiteral("loop.memhist") });
+    }
+
+    void recordingAMissingProgramShowsWhyAndLeavesNothing()
+    {
+        QTemporaryDir directory;
+        RecordRequest request;
+        request.program = directory.filePath(QStringLiteral("no-such-program"));
+        request.outputPath = directory.filePath(QStringLiteral("missing.memhist"));
+        MainWindow window;
+        window.setInteractive(false);
+        window.setMemhistCli(QStringLiteral(MEMHIST_CLI_PATH));
+        window.show();
+        QSignalSpy recorded(&window, &MainWindow::recordFinished);
+        QSignalSpy errors(&window, &MainWindow::errorShown);
+        QSignalSpy opened(&window, &MainWindow::historyOpened);
+        window.record(request);
+        QTRY_COMPARE_WITH_TIMEOUT(recorded.count(), 1, 30000);
+        const QString expected = QStringLiteral("memhist record: %1: No such file or directory").arg(request.program);
+        QCOMPARE(recorded.first().at(0).toBool(), false);
+        QCOMPARE(recorded.first().at(1).toString(), expected);
+        QCOMPARE(errors.count(), 1);
+        QCOMPARE(window.lastError(), expected);
+        auto *box = window.findChild<QMessageBox *>(QStringLiteral("errorMessage"));
+        QVERIFY(box);
+        QCOMPARE(box->text(), expected);
+        QCOMPARE(opened.count(), 0);
+        QVERIFY(entries(directory).isEmpty());
+    }
+
+    void findsTheCommandLineInPath()
+    {
+        const QByteArray savedPath = qgetenv("PATH");
+        QTemporaryDir empty;
+        // Neither beside this test nor in PATH: recording says so instead of failing later.
+        qputenv("PATH", empty.path().toLocal8Bit());
+        QCOMPARE(findMemhistCli(), QString());
+        MainWindow window;
+        window.setInteractive(false);
+        QSignalSpy errors(&window, &MainWindow::errorShown);
+        RecordRequest request;
+        request.program = QStringLiteral("/bin/true");
+        request.outputPath = empty.filePath(QStringLiteral("true.memhist"));
+        window.record(request);
+        QCOMPARE(errors.count(), 1);
+        QVERIFY2(window.lastError().contains(QStringLiteral("neither beside memhist-viewer nor in PATH")),
+            qPrintable(window.lastError()));
+
+        const QFileInfo cli(QStringLiteral(MEMHIST_CLI_PATH));
+        qputenv("PATH", (empty.path() + u':' + cli.absolutePath()).toLocal8Bit());
+        const QString found = findMemhistCli();
+        qputenv("PATH", savedPath);
+        QCOMPARE(QFileInfo(found).canonicalFilePath(), cli.canonicalFilePath());
+        QVERIFY(entries(empty).isEmpty());
     }
 
 private:
