@@ -2,12 +2,11 @@
 #include "commandline.h"
 #include "commands.h"
 #include "importers/importsession.h"
+#include "progressline.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <cstdio>
-#include <unistd.h>
 
 namespace memhist::cli {
 
@@ -19,37 +18,6 @@ const CommandHelp help {
     QStringLiteral("Store the accesses of one or more traces (files or trace directories), one after another in\n"
                    "the order given, in a new memhist database. Each trace's transitions continue after the\n"
                    "previous one's. OUT.memhist appears (or is replaced) only once complete."),
-};
-
-// A progress line on stderr, only for a person watching a terminal: scripts and tests that
-// capture stderr see the messages alone.
-class ProgressLine
-{
-public:
-    ProgressLine()
-        : m_enabled(isatty(fileno(stderr)) != 0)
-    { }
-    ~ProgressLine() { clear(); }
-
-    bool show(const QString &path, double fraction)
-    {
-        if (m_enabled) {
-            writeErr(QStringLiteral("\rimporting ") + path + QStringLiteral(": ")
-                + QString::number(fraction * 100, 'f', 1) + u'%');
-            m_shown = true;
-        }
-        return true;
-    }
-    void clear()
-    {
-        if (m_shown)
-            writeErr(QStringLiteral("\r\033[K"));
-        m_shown = false;
-    }
-
-private:
-    bool m_enabled = false;
-    bool m_shown = false;
 };
 
 QString skippedSummary(const QMap<QString, qint64> &skipped)
@@ -72,8 +40,8 @@ int runImport(const QStringList &arguments)
     const QCommandLineOption formatOption(QStringLiteral("format"),
         QStringLiteral("The format of the traces (default auto: recognised from their content)."),
         QStringLiteral("auto|") + traceFormatNames().join(u'|'), QStringLiteral("auto"));
-    const QCommandLineOption withExecOption(QStringLiteral("with-exec"),
-        QStringLiteral("Also store instruction fetches as execute (x) accesses."));
+    const QCommandLineOption withExecOption(
+        QStringLiteral("with-exec"), QStringLiteral("Also store instruction fetches as execute (x) accesses."));
     parser.addOption(outputOption);
     parser.addOption(formatOption);
     parser.addOption(withExecOption);
@@ -105,7 +73,8 @@ int runImport(const QStringList &arguments)
     }
 
     if (requested && !createImporter(*requested))
-        return usageError(help.name, QStringLiteral("--format: '%1' has no importer yet").arg(traceFormatName(*requested)));
+        return usageError(
+            help.name, QStringLiteral("--format: '%1' has no importer yet").arg(traceFormatName(*requested)));
     QList<TraceInput> inputs;
     QString error;
     if (!recogniseTraces(traces, requested, &inputs, &error))
@@ -119,8 +88,13 @@ int runImport(const QStringList &arguments)
     bool ok = false;
     {
         ProgressLine progressLine;
-        ok = importTraces(inputs, output, options,
-            [&](const ImportSessionProgress &progress) { return progressLine.show(progress.path, progress.fraction); },
+        ok = importTraces(
+            inputs, output, options,
+            [&](const ImportSessionProgress &progress) {
+                progressLine.show(QStringLiteral("importing ") + progress.path + QStringLiteral(": ")
+                    + QString::number(progress.fraction * 100, 'f', 1) + u'%');
+                return true;
+            },
             &summary, &error);
     }
     for (const QString &warning : std::as_const(summary.warnings))

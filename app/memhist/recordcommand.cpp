@@ -1,6 +1,7 @@
 // memhist record -o OUT.memhist [--max-instructions N] [--keep-log FILE] [--with-exec] -- PROGRAM [ARGS...]
 #include "commandline.h"
 #include "commands.h"
+#include "progressline.h"
 #include "recorder/lackeyrecorder.h"
 #include "writer/historywriter.h"
 
@@ -9,8 +10,6 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 #include <csignal>
-#include <cstdio>
-#include <unistd.h>
 
 namespace memhist::cli {
 
@@ -25,38 +24,6 @@ const CommandHelp help {
                    "--max-instructions stops the program and keeps what was recorded. Exit status 0 once the\n"
                    "database is complete, whatever the program's own exit status (printed); 1 when valgrind\n"
                    "or the program cannot run; 2 on a usage error."),
-};
-
-// A progress line on stderr, only for a person watching a terminal.
-class ProgressLine
-{
-public:
-    ProgressLine()
-        : m_enabled(isatty(fileno(stderr)) != 0)
-    { }
-    ~ProgressLine() { clear(); }
-
-    void show(const RecordProgress &progress)
-    {
-        if (!m_enabled)
-            return;
-        const qint64 rate = progress.seconds > 0 ? qint64(double(progress.accesses) / progress.seconds) : 0;
-        writeErr(QStringLiteral("\r\033[Krecording: %1 instructions, %2 accesses, %3 accesses/s")
-                     .arg(progress.instructions)
-                     .arg(progress.accesses)
-                     .arg(rate));
-        m_shown = true;
-    }
-    void clear()
-    {
-        if (m_shown)
-            writeErr(QStringLiteral("\r\033[K"));
-        m_shown = false;
-    }
-
-private:
-    bool m_enabled = false;
-    bool m_shown = false;
 };
 
 void onInterrupt(int)
@@ -193,8 +160,13 @@ int runRecord(const QStringList &arguments)
     InterruptHandler interruptHandler;
     {
         ProgressLine progressLine;
-        ok = LackeyRecorder().record(
-            writer, options, &report, &error, [&](const RecordProgress &progress) { progressLine.show(progress); });
+        ok = LackeyRecorder().record(writer, options, &report, &error, [&](const RecordProgress &progress) {
+            const qint64 rate = progress.seconds > 0 ? qint64(double(progress.accesses) / progress.seconds) : 0;
+            progressLine.show(QStringLiteral("recording: %1 instructions, %2 accesses, %3 accesses/s")
+                                  .arg(progress.instructions)
+                                  .arg(progress.accesses)
+                                  .arg(rate));
+        });
     }
     if (!ok) {
         writer.cancel();

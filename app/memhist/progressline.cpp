@@ -1,0 +1,39 @@
+#include "progressline.h"
+
+#include "commandline.h"
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace memhist::cli {
+
+namespace {
+// Carriage return, then erase to the end of the line: a shorter text leaves nothing behind.
+const QString eraseLine = QStringLiteral("\r\033[K");
+} // namespace
+
+ProgressLine::ProgressLine()
+    : m_enabled(isatty(fileno(stderr)) != 0)
+{ }
+
+ProgressLine::~ProgressLine()
+{
+    clear();
+}
+
+void ProgressLine::show(const QString &text)
+{
+    if (!m_enabled)
+        return;
+    writeErr(eraseLine + text);
+    m_shown = true;
+}
+
+void ProgressLine::clear()
+{
+    if (m_shown)
+        writeErr(eraseLine);
+    m_shown = false;
+}
+
+} // namespace memhist::cli
