@@ -3,7 +3,9 @@
 #include "storage/schema.h"
 #include "storage/sqlite.h"
 
+#include <QDebug>
 #include <QFile>
+#include <QProcess>
 #include <zlib.h>
 
 namespace memhist::test {
@@ -88,6 +90,41 @@ QueryPage oracle(const QList<Access> &stream, const HalfAxisQuery &query)
     }
     page.exhausted = quint64(page.accesses.size()) < query.limit;
     return page;
+}
+
+CliResult runCli(const QStringList &arguments, const QProcessEnvironment &environment)
+{
+    QProcess process;
+    process.setStandardInputFile(QProcess::nullDevice());
+    if (!environment.isEmpty())
+        process.setProcessEnvironment(environment);
+    process.start(QStringLiteral(MEMHIST_CLI_PATH), arguments);
+    CliResult result;
+    if (!process.waitForFinished(300'000)) {
+        process.kill();
+        process.waitForFinished();
+        return result;
+    }
+    result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    result.out = process.readAllStandardOutput();
+    result.err = process.readAllStandardError();
+    return result;
+}
+
+QByteArray cliOutput(const QStringList &arguments)
+{
+    const CliResult result = runCli(arguments);
+    if (result.exitCode != 0) {
+        qWarning() << "memhist" << arguments << "failed:" << result.err;
+        return {};
+    }
+    return result.out;
+}
+
+QByteArray readFile(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 QByteArray gzip(const QByteArray &data)

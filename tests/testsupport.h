@@ -5,8 +5,11 @@
 #include "model/types.h"
 #include "query/halfaxisquery.h"
 
+#include <QByteArray>
 #include <QList>
+#include <QProcessEnvironment>
 #include <QString>
+#include <QStringList>
 
 namespace memhist::test {
 
@@ -40,6 +43,24 @@ bool writeForeignDatabase(const QString &path, const QList<ForeignSlice> &slices
 // The answer to `query` computed the slow, obvious way over `stream` (rowIds must be set, stream in
 // rowid order). `lastTransition` is the default start of a backward query.
 QueryPage oracle(const QList<Access> &stream, const HalfAxisQuery &query);
+
+// What one run of the memhist command line (MEMHIST_CLI_PATH) gave.
+struct CliResult
+{
+    int exitCode = -1; // -1 when it crashed or did not finish within 5 minutes
+    QByteArray out;
+    QByteArray err;
+};
+
+// Runs the memhist command line with no standard input, in `environment` when one is given.
+CliResult runCli(const QStringList &arguments, const QProcessEnvironment &environment = {});
+
+// For set-up steps that must succeed: the command line's standard output, or an empty array (with
+// its stderr as a warning) when it failed.
+QByteArray cliOutput(const QStringList &arguments);
+
+// The file's content, or an empty array when it cannot be read.
+QByteArray readFile(const QString &path);
 
 // `data` compressed as one gzip member (zlib), to build compressed or damaged traces at run time.
 QByteArray gzip(const QByteArray &data);

@@ -12,27 +12,13 @@
 #include <QTest>
 
 using namespace memhist;
+using namespace memhist::test;
 
 namespace {
-
-struct RunResult
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
 
 QString dataDir()
 {
     return QStringLiteral(MEMHIST_TEST_DATA_DIR "/csv");
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return file.readAll();
 }
 
 // The CSV that `query --format csv` prints for these rows of tests/data/csv/small.csv, whose row
@@ -94,7 +80,6 @@ private slots:
     void errors();
 
 private:
-    RunResult run(const QStringList &arguments);
     QString expand(QString text) const;
     QStringList expand(const QStringList &list) const;
 
@@ -102,19 +87,6 @@ private:
     QString m_database; // small.csv imported
     QString m_foreign; // written row by row without meta, as another writer would
 };
-
-RunResult TestCli::run(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(MEMHIST_CLI_PATH), arguments);
-    RunResult result;
-    if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit)
-        return result;
-    result.exitCode = process.exitCode();
-    result.out = process.readAllStandardOutput();
-    result.err = process.readAllStandardError();
-    return result;
-}
 
 // %DATA% is tests/data/csv, %TMP% this run's temporary directory, %DB% the imported small.csv.
 QString TestCli::expand(QString text) const
@@ -138,8 +110,8 @@ void TestCli::initTestCase()
     QVERIFY(QFile::exists(QStringLiteral(MEMHIST_CLI_PATH)));
 
     m_database = m_dir.filePath(QStringLiteral("small.memhist"));
-    const RunResult imported
-        = run({ QStringLiteral("import"), dataDir() + QStringLiteral("/small.csv"), QStringLiteral("-o"), m_database });
+    const CliResult imported = runCli(
+        { QStringLiteral("import"), dataDir() + QStringLiteral("/small.csv"), QStringLiteral("-o"), m_database });
     QVERIFY2(imported.exitCode == 0, imported.err.constData());
 
     // A database from another writer: the three base tables only, no meta.
@@ -166,21 +138,21 @@ void TestCli::initTestCase()
 void TestCli::importSummary()
 {
     const QString output = m_dir.filePath(QStringLiteral("summary.memhist"));
-    const RunResult result
-        = run({ QStringLiteral("import"), dataDir() + QStringLiteral("/small.csv"), QStringLiteral("-o"), output });
+    const CliResult result
+        = runCli({ QStringLiteral("import"), dataDir() + QStringLiteral("/small.csv"), QStringLiteral("-o"), output });
     QCOMPARE(result.exitCode, 0);
     QCOMPARE(result.err, QByteArray());
-    const QRegularExpression summary(
-        QStringLiteral("^imported 20 accesses \\(8 reads, 7 writes, 5 executes; transitions 0\\.\\.13\\) into %1: \\d+ slices, \\d+ chunks, "
-                       "\\d+\\.\\d{3} s, \\d+ accesses/s\\n$")
-            .arg(QRegularExpression::escape(output)));
+    const QRegularExpression summary(QStringLiteral("^imported 20 accesses \\(8 reads, 7 writes, 5 executes; "
+                                                    "transitions 0\\.\\.13\\) into %1: \\d+ slices, \\d+ chunks, "
+                                                    "\\d+\\.\\d{3} s, \\d+ accesses/s\\n$")
+                                         .arg(QRegularExpression::escape(output)));
     QVERIFY2(summary.match(QString::fromUtf8(result.out)).hasMatch(), result.out.constData());
     QVERIFY(QFile::exists(output));
 }
 
 void TestCli::check()
 {
-    const RunResult result = run({ QStringLiteral("check"), m_database });
+    const CliResult result = runCli({ QStringLiteral("check"), m_database });
     QCOMPARE(result.exitCode, 0);
     QCOMPARE(result.err, QByteArray());
     const QRegularExpression ok(QStringLiteral("^OK: \\d+ slices, \\d+ chunks, 20 accesses; every property holds\\n"));
@@ -189,7 +161,7 @@ void TestCli::check()
 
 void TestCli::info()
 {
-    const RunResult result = run({ QStringLiteral("info"), m_database });
+    const CliResult result = runCli({ QStringLiteral("info"), m_database });
     QCOMPARE(result.exitCode, 0);
     const QString text = QString::fromUtf8(result.out);
     const QStringList expectedLines = {
@@ -210,7 +182,7 @@ void TestCli::info()
 
 void TestCli::infoWithoutMeta()
 {
-    const RunResult result = run({ QStringLiteral("info"), m_foreign });
+    const CliResult result = runCli({ QStringLiteral("info"), m_foreign });
     QCOMPARE(result.exitCode, 0);
     const QStringList lines = QString::fromUtf8(result.out).split(u'\n');
     for (const QString &line : {
@@ -225,8 +197,8 @@ void TestCli::infoWithoutMeta()
         QVERIFY2(lines.contains(line), qPrintable(line + QStringLiteral(" not in:\n") + lines.join(u'\n')));
 
     // And it answers queries, linear NULL included.
-    const RunResult query
-        = run({ QStringLiteral("query"), m_foreign, QStringLiteral("--format"), QStringLiteral("csv") });
+    const CliResult query
+        = runCli({ QStringLiteral("query"), m_foreign, QStringLiteral("--format"), QStringLiteral("csv") });
     QCOMPARE(query.exitCode, 0);
     QCOMPARE(query.out,
         QByteArray("rowid,transition,operation,address,linear,size\n"
@@ -296,8 +268,8 @@ void TestCli::query()
     QFETCH(QStringList, arguments);
     QFETCH(QList<int>, rowIds);
 
-    const RunResult result
-        = run(QStringList { QStringLiteral("query"), m_database, QStringLiteral("--format"), QStringLiteral("csv") }
+    const CliResult result
+        = runCli(QStringList { QStringLiteral("query"), m_database, QStringLiteral("--format"), QStringLiteral("csv") }
             + arguments);
     QCOMPARE(result.err, QByteArray());
     QCOMPARE(result.exitCode, 0);
@@ -306,15 +278,16 @@ void TestCli::query()
 
 void TestCli::queryRoundTripsTheImportedCsv()
 {
-    const RunResult result = run({ QStringLiteral("query"), m_database, QStringLiteral("--ops"), QStringLiteral("rwx"),
-        QStringLiteral("--limit"), QStringLiteral("1000"), QStringLiteral("--format"), QStringLiteral("csv") });
+    const CliResult result
+        = runCli({ QStringLiteral("query"), m_database, QStringLiteral("--ops"), QStringLiteral("rwx"),
+            QStringLiteral("--limit"), QStringLiteral("1000"), QStringLiteral("--format"), QStringLiteral("csv") });
     QCOMPARE(result.exitCode, 0);
     QCOMPARE(result.out, readFile(dataDir() + QStringLiteral("/small.csv")));
 }
 
 void TestCli::queryTable()
 {
-    const RunResult page = run({ QStringLiteral("query"), m_database, QStringLiteral("--at"), QStringLiteral("5"),
+    const CliResult page = runCli({ QStringLiteral("query"), m_database, QStringLiteral("--at"), QStringLiteral("5"),
         QStringLiteral("--limit"), QStringLiteral("2") });
     QCOMPARE(page.exitCode, 0);
     QCOMPARE(page.out,
@@ -324,7 +297,7 @@ void TestCli::queryTable()
                    "-- 2 rows; next page: --resume 11\n"));
 
     // The last page does not offer a next one; linear NULL shows as '-'.
-    const RunResult last = run({ QStringLiteral("query"), m_database, QStringLiteral("--from"),
+    const CliResult last = runCli({ QStringLiteral("query"), m_database, QStringLiteral("--from"),
         QStringLiteral("0x602000"), QStringLiteral("--to"), QStringLiteral("0x602000") });
     QCOMPARE(last.exitCode, 0);
     QCOMPARE(last.out,
@@ -332,7 +305,8 @@ void TestCli::queryTable()
                    "   17          10  W   0x602000       -     1\n"
                    "-- 1 rows\n"));
 
-    const RunResult none = run({ QStringLiteral("query"), m_database, QStringLiteral("--limit"), QStringLiteral("0") });
+    const CliResult none
+        = runCli({ QStringLiteral("query"), m_database, QStringLiteral("--limit"), QStringLiteral("0") });
     QCOMPARE(none.exitCode, 0);
     QCOMPARE(none.out, QByteArray("rowid  transition  op  address  linear  size\n-- 0 rows\n"));
 }
@@ -365,9 +339,9 @@ void TestCli::resumeContinuesTheQuery()
     for (int pages = 0; pages < 20; ++pages) {
         const QStringList common
             = { QStringLiteral("query"), m_database, QStringLiteral("--limit"), QStringLiteral("4") };
-        const RunResult table = run(common + position);
-        const RunResult csvPage
-            = run(common + position + QStringList { QStringLiteral("--format"), QStringLiteral("csv") });
+        const CliResult table = runCli(common + position);
+        const CliResult csvPage
+            = runCli(common + position + QStringList { QStringLiteral("--format"), QStringLiteral("csv") });
         QCOMPARE(table.exitCode, 0);
         QCOMPARE(csvPage.exitCode, 0);
         const QList<QByteArray> rows = csvPage.out.trimmed().split('\n').mid(1);
@@ -409,8 +383,8 @@ void TestCli::exportMatchesQuery()
 
     static int exports = 0;
     const QString output = m_dir.filePath(QStringLiteral("export-%1.csv").arg(++exports));
-    const RunResult exported
-        = run(QStringList { QStringLiteral("export"), m_database, QStringLiteral("-o"), output } + arguments);
+    const CliResult exported
+        = runCli(QStringList { QStringLiteral("export"), m_database, QStringLiteral("-o"), output } + arguments);
     QCOMPARE(exported.err, QByteArray());
     QCOMPARE(exported.exitCode, 0);
     QCOMPARE(exported.out, QStringLiteral("wrote %1 rows to %2\n").arg(rows).arg(output).toUtf8());
@@ -419,8 +393,8 @@ void TestCli::exportMatchesQuery()
     QStringList queryArguments = arguments;
     if (!queryArguments.contains(QStringLiteral("--limit")))
         queryArguments << QStringLiteral("--limit") << QStringLiteral("1000000");
-    const RunResult queried
-        = run(QStringList { QStringLiteral("query"), m_database, QStringLiteral("--format"), QStringLiteral("csv") }
+    const CliResult queried
+        = runCli(QStringList { QStringLiteral("query"), m_database, QStringLiteral("--format"), QStringLiteral("csv") }
             + queryArguments);
     QCOMPARE(queried.exitCode, 0);
     QCOMPARE(readFile(output), queried.out);
@@ -430,7 +404,7 @@ void TestCli::exportMatchesQuery()
 void TestCli::batch()
 {
     for (const QString &format : { QStringLiteral("csv"), QStringLiteral("table") }) {
-        const RunResult result = run({ QStringLiteral("query"), m_database, QStringLiteral("--batch"),
+        const CliResult result = runCli({ QStringLiteral("query"), m_database, QStringLiteral("--batch"),
             dataDir() + QStringLiteral("/queries.batch"), QStringLiteral("--format"), format });
         QCOMPARE(result.err, QByteArray());
         QCOMPARE(result.exitCode, 0);
@@ -451,7 +425,7 @@ void TestCli::batch()
     }
 
     // In CSV each answer is exactly what the single query prints, then its timing line.
-    const RunResult csvBatch = run({ QStringLiteral("query"), m_database, QStringLiteral("--batch"),
+    const CliResult csvBatch = runCli({ QStringLiteral("query"), m_database, QStringLiteral("--batch"),
         dataDir() + QStringLiteral("/queries.batch"), QStringLiteral("--format"), QStringLiteral("csv") });
     QByteArray withoutTimings;
     for (const QByteArray &line : csvBatch.out.split('\n')) {
@@ -466,18 +440,18 @@ void TestCli::batch()
 void TestCli::importSeveralTraces()
 {
     const QString output = m_dir.filePath(QStringLiteral("several.memhist"));
-    const RunResult imported = run({ QStringLiteral("import"), dataDir() + QStringLiteral("/small.csv"),
+    const CliResult imported = runCli({ QStringLiteral("import"), dataDir() + QStringLiteral("/small.csv"),
         dataDir() + QStringLiteral("/continued.csv"), QStringLiteral("-o"), output });
     QCOMPARE(imported.exitCode, 0);
     QVERIFY(imported.out.startsWith("imported 22 accesses (9 reads, 8 writes, 5 executes; transitions 0..15)"));
-    const RunResult tail = run({ QStringLiteral("query"), output, QStringLiteral("--at"), QStringLiteral("13"),
+    const CliResult tail = runCli({ QStringLiteral("query"), output, QStringLiteral("--at"), QStringLiteral("13"),
         QStringLiteral("--ops"), QStringLiteral("rwx"), QStringLiteral("--format"), QStringLiteral("csv") });
     QCOMPARE(tail.out,
         QByteArray("rowid,transition,operation,address,linear,size\n"
                    "20,13,X,0x401010,0x401010,6\n"
                    "21,14,R,0x601000,0x601000,8\n"
                    "22,15,W,0x601000,0x601000,8\n"));
-    const RunResult info = run({ QStringLiteral("info"), output });
+    const CliResult info = runCli({ QStringLiteral("info"), output });
     QVERIFY(info.out.contains(
         QStringLiteral("sources:          %1/small.csv (csv)\n                  %1/continued.csv (csv)\n")
             .arg(dataDir())
@@ -485,7 +459,7 @@ void TestCli::importSeveralTraces()
 
     // In the other order the second file goes back in time: refused, and nothing is written.
     const QString refused = m_dir.filePath(QStringLiteral("refused.memhist"));
-    const RunResult backwards = run({ QStringLiteral("import"), dataDir() + QStringLiteral("/continued.csv"),
+    const CliResult backwards = runCli({ QStringLiteral("import"), dataDir() + QStringLiteral("/continued.csv"),
         dataDir() + QStringLiteral("/small.csv"), QStringLiteral("-o"), refused });
     QCOMPARE(backwards.exitCode, 1);
     QVERIFY2(
@@ -496,10 +470,11 @@ void TestCli::importSeveralTraces()
 void TestCli::importCrlf()
 {
     const QString output = m_dir.filePath(QStringLiteral("crlf.memhist"));
-    const RunResult imported
-        = run({ QStringLiteral("import"), dataDir() + QStringLiteral("/crlf.csv"), QStringLiteral("-o"), output });
+    const CliResult imported
+        = runCli({ QStringLiteral("import"), dataDir() + QStringLiteral("/crlf.csv"), QStringLiteral("-o"), output });
     QCOMPARE(imported.exitCode, 0);
-    const RunResult rows = run({ QStringLiteral("query"), output, QStringLiteral("--format"), QStringLiteral("csv") });
+    const CliResult rows
+        = runCli({ QStringLiteral("query"), output, QStringLiteral("--format"), QStringLiteral("csv") });
     QCOMPARE(rows.out,
         QByteArray("rowid,transition,operation,address,linear,size\n"
                    "1,0,R,0x1000,0x1000,8\n"
@@ -510,7 +485,7 @@ void TestCli::importCrlf()
 void TestCli::importReportsWriterRejectionWithLine()
 {
     const QString output = m_dir.filePath(QStringLiteral("decreasing.memhist"));
-    const RunResult result = run(
+    const CliResult result = runCli(
         { QStringLiteral("import"), dataDir() + QStringLiteral("/decreasing.csv"), QStringLiteral("-o"), output });
     QCOMPARE(result.exitCode, 1);
     QVERIFY2(
@@ -529,16 +504,16 @@ void TestCli::importFailureKeepsPreviousOutput()
         QVERIFY(previous.open(QIODevice::WriteOnly));
         previous.write("previous content");
     }
-    const RunResult result
-        = run({ QStringLiteral("import"), dataDir() + QStringLiteral("/bad-size.csv"), QStringLiteral("-o"), output });
+    const CliResult result = runCli(
+        { QStringLiteral("import"), dataDir() + QStringLiteral("/bad-size.csv"), QStringLiteral("-o"), output });
     QCOMPARE(result.exitCode, 1);
     QCOMPARE(readFile(output), QByteArray("previous content"));
     // No temporary file left beside it.
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList { QStringLiteral("kept.memhist") });
 
     // On success the file is replaced.
-    const RunResult replaced
-        = run({ QStringLiteral("import"), dataDir() + QStringLiteral("/small.csv"), QStringLiteral("-o"), output });
+    const CliResult replaced
+        = runCli({ QStringLiteral("import"), dataDir() + QStringLiteral("/small.csv"), QStringLiteral("-o"), output });
     QCOMPARE(replaced.exitCode, 0);
     QVERIFY(readFile(output).startsWith("SQLite format 3"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList { QStringLiteral("kept.memhist") });
@@ -550,12 +525,12 @@ void TestCli::checkFailure()
     const QString broken = m_dir.filePath(QStringLiteral("broken.memhist"));
     QVERIFY(test::writeForeignDatabase(broken, { { 0, 1 } }, { { 1, 0x1000, 0x1007, Operation::Read } },
         { { 1, 5, 0x1000, 0x1000, 8, Operation::Read } }));
-    const RunResult result = run({ QStringLiteral("check"), broken });
+    const CliResult result = runCli({ QStringLiteral("check"), broken });
     QCOMPARE(result.exitCode, 1);
     QCOMPARE(result.out, QByteArray());
     QVERIFY2(result.err.startsWith("FAILED: "), result.err.constData());
 
-    const RunResult foreign = run({ QStringLiteral("check"), m_foreign });
+    const CliResult foreign = runCli({ QStringLiteral("check"), m_foreign });
     QCOMPARE(foreign.exitCode, 0);
     QVERIFY(foreign.out.startsWith("OK: 1 slices, 2 chunks, 3 accesses; every property holds\n"));
 }
@@ -567,16 +542,18 @@ void TestCli::bundledExample()
     const QString example = QStringLiteral(MEMHIST_TEST_DATA_DIR "/../../resources/examples/true.csv");
     QVERIFY(QFile::exists(example));
     const QString output = m_dir.filePath(QStringLiteral("true.memhist"));
-    const RunResult imported = run({ QStringLiteral("import"), example, QStringLiteral("-o"), output });
+    const CliResult imported = runCli({ QStringLiteral("import"), example, QStringLiteral("-o"), output });
     QCOMPARE(imported.exitCode, 0);
-    QVERIFY2(imported.out.startsWith("imported 41797 accesses (30027 reads, 11770 writes, 0 executes; transitions 1..131062)"), imported.out.constData());
+    QVERIFY2(imported.out.startsWith(
+                 "imported 41797 accesses (30027 reads, 11770 writes, 0 executes; transitions 1..131062)"),
+        imported.out.constData());
 
-    const RunResult info = run({ QStringLiteral("info"), output });
+    const CliResult info = runCli({ QStringLiteral("info"), output });
     QVERIFY(info.out.contains("accesses:         41797 (reads 30027, writes 11770, executes 0)\n"));
-    QCOMPARE(run({ QStringLiteral("check"), output }).exitCode, 0);
+    QCOMPARE(runCli({ QStringLiteral("check"), output }).exitCode, 0);
 
     const QString exported = m_dir.filePath(QStringLiteral("true.csv"));
-    const RunResult all = run({ QStringLiteral("export"), output, QStringLiteral("-o"), exported,
+    const CliResult all = runCli({ QStringLiteral("export"), output, QStringLiteral("-o"), exported,
         QStringLiteral("--ops"), QStringLiteral("rwx") });
     QCOMPARE(all.exitCode, 0);
     QVERIFY(readFile(exported) == readFile(example));
@@ -605,7 +582,7 @@ void TestCli::helpAndVersion()
     QFETCH(QStringList, arguments);
     QFETCH(QString, start);
 
-    const RunResult result = run(arguments);
+    const CliResult result = runCli(arguments);
     QCOMPARE(result.exitCode, 0);
     QCOMPARE(result.err, QByteArray());
     QVERIFY2(result.out.startsWith(start.toUtf8()), result.out.constData());
@@ -778,7 +755,7 @@ void TestCli::errors()
     QFETCH(QString, message);
     QFETCH(QString, absent);
 
-    const RunResult result = run(expand(arguments));
+    const CliResult result = runCli(expand(arguments));
     QCOMPARE(QString::fromUtf8(result.err), expand(message));
     QCOMPARE(result.exitCode, exitCode);
     QCOMPARE(result.out, QByteArray());

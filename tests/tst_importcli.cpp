@@ -1,30 +1,17 @@
 // `memhist import` of Lackey logs and Tenet traces through the real binary (DESIGN.md §3): formats
 // recognised by content, the summary and skipped lines it prints, warnings for traces that end
 // early, exit status 1 and nothing at the output path for a broken (or truncated gzip) trace.
+#include "testsupport.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
+using namespace memhist::test;
+
 namespace {
-
-struct RunResult
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-RunResult run(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(MEMHIST_CLI_PATH), arguments);
-    if (!process.waitForFinished(120'000))
-        return {};
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
-        process.readAllStandardError() };
-}
 
 QString data(const QString &name)
 {
@@ -107,7 +94,7 @@ void TestImportCli::imports()
     for (QString &trace : traces)
         trace = trace == QLatin1String("cut") ? cut : data(trace);
     const QString output = m_dir.filePath(QStringLiteral("out.memhist"));
-    const RunResult result = run(
+    const CliResult result = runCli(
         QStringList { QStringLiteral("import") } + traces + QStringList { QStringLiteral("-o"), output } + options);
     QVERIFY2(result.exitCode == 0, result.err.constData());
     const QStringList lines = QString::fromUtf8(result.out).split(u'\n');
@@ -120,7 +107,7 @@ void TestImportCli::imports()
             err += line + u'\n';
     QCOMPARE(err, QString(warnings).replace(QStringLiteral("FILE"), cut));
 
-    const RunResult check = run({ QStringLiteral("check"), output });
+    const CliResult check = runCli({ QStringLiteral("check"), output });
     QVERIFY2(check.exitCode == 0, check.err.constData());
 }
 
@@ -159,8 +146,8 @@ void TestImportCli::brokenTrace()
     QFETCH(QString, expected);
     const QString trace = write(QStringLiteral("broken.trace"), content);
     const QString output = m_dir.filePath(QStringLiteral("broken.memhist"));
-    const RunResult result
-        = run(QStringList { QStringLiteral("import"), trace, QStringLiteral("-o"), output } + options);
+    const CliResult result
+        = runCli(QStringList { QStringLiteral("import"), trace, QStringLiteral("-o"), output } + options);
     QCOMPARE(result.exitCode, 1);
     QCOMPARE(QString::fromUtf8(result.err), expected.replace(QStringLiteral("FILE"), trace));
     QCOMPARE(result.out, QByteArray());

@@ -24,12 +24,6 @@ QString dataPath(const QString &name)
     return QStringLiteral(MEMHIST_TEST_DATA_DIR "/lackey/") + name;
 }
 
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 constexpr Operation R = Operation::Read;
 constexpr Operation W = Operation::Write;
 constexpr Operation X = Operation::Execute;

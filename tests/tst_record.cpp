@@ -2,6 +2,8 @@
 // the real binary: recordings of tiny real programs under valgrind, proven complete by the checker
 // and equal, row for row, to an import of the Lackey log kept beside them; the program's output and
 // exit status; Ctrl-C; and every way a recording cannot start. Skipped when valgrind is missing.
+#include "testsupport.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -10,22 +12,9 @@
 #include <QTest>
 #include <csignal>
 
-namespace {
+using namespace memhist::test;
 
-struct RunResult
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-} // namespace
+namespace { } // namespace
 
 class TestRecord : public QObject
 {
@@ -41,7 +30,6 @@ private slots:
     void cannotRecord();
 
 private:
-    RunResult run(const QStringList &arguments, const QProcessEnvironment &environment = {});
     QTemporaryDir m_dir;
 };
 
@@ -50,18 +38,6 @@ void TestRecord::initTestCase()
     if (QStandardPaths::findExecutable(QStringLiteral("valgrind")).isEmpty())
         QSKIP("valgrind is not installed");
     QVERIFY(m_dir.isValid());
-}
-
-RunResult TestRecord::run(const QStringList &arguments, const QProcessEnvironment &environment)
-{
-    QProcess process;
-    if (!environment.isEmpty())
-        process.setProcessEnvironment(environment);
-    process.start(QStringLiteral(MEMHIST_CLI_PATH), arguments);
-    if (!process.waitForFinished(300'000))
-        return {};
-    return { process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1, process.readAllStandardOutput(),
-        process.readAllStandardError() };
 }
 
 void TestRecord::keptLogImportsTheSameHistory_data()
@@ -89,7 +65,7 @@ void TestRecord::keptLogImportsTheSameHistory()
     const QString recorded = m_dir.filePath(QStringLiteral("recorded.memhist"));
     const QString log = m_dir.filePath(QStringLiteral("kept.lackey"));
     const QString imported = m_dir.filePath(QStringLiteral("imported.memhist"));
-    const RunResult record = run(
+    const CliResult record = runCli(
         QStringList { QStringLiteral("record"), QStringLiteral("-o"), recorded, QStringLiteral("--keep-log"), log }
         + options + QStringList { QStringLiteral("--"), QStringLiteral("/bin/echo"), QStringLiteral("hi") });
     QVERIFY2(record.exitCode == 0, record.err.constData());
@@ -97,24 +73,24 @@ void TestRecord::keptLogImportsTheSameHistory()
     QCOMPARE(record.out, programOutput);
     QVERIFY2(QString::fromUtf8(record.err).contains(outcome), record.err.constData());
 
-    const RunResult check = run({ QStringLiteral("check"), recorded });
+    const CliResult check = runCli({ QStringLiteral("check"), recorded });
     QVERIFY2(check.exitCode == 0, check.err.constData());
     QVERIFY(check.out.startsWith("OK: "));
 
     QStringList importArguments { QStringLiteral("import"), log, QStringLiteral("-o"), imported };
     if (options.contains(QStringLiteral("--with-exec")))
         importArguments << QStringLiteral("--with-exec");
-    const RunResult import = run(importArguments);
+    const CliResult import = runCli(importArguments);
     QVERIFY2(import.exitCode == 0, import.err.constData());
 
     const QString recordedCsv = m_dir.filePath(QStringLiteral("recorded.csv"));
     const QString importedCsv = m_dir.filePath(QStringLiteral("imported.csv"));
-    QCOMPARE(run({ QStringLiteral("export"), recorded, QStringLiteral("-o"), recordedCsv, QStringLiteral("--ops"),
-                     QStringLiteral("rwx") })
+    QCOMPARE(runCli({ QStringLiteral("export"), recorded, QStringLiteral("-o"), recordedCsv, QStringLiteral("--ops"),
+                        QStringLiteral("rwx") })
                  .exitCode,
         0);
-    QCOMPARE(run({ QStringLiteral("export"), imported, QStringLiteral("-o"), importedCsv, QStringLiteral("--ops"),
-                     QStringLiteral("rwx") })
+    QCOMPARE(runCli({ QStringLiteral("export"), imported, QStringLiteral("-o"), importedCsv, QStringLiteral("--ops"),
+                        QStringLiteral("rwx") })
                  .exitCode,
         0);
     const QByteArray expected = readFile(importedCsv);
@@ -125,7 +101,7 @@ void TestRecord::keptLogImportsTheSameHistory()
 void TestRecord::programExitStatusIsReported()
 {
     const QString output = m_dir.filePath(QStringLiteral("status.memhist"));
-    const RunResult record = run({ QStringLiteral("record"), QStringLiteral("-o"), output, QStringLiteral("--"),
+    const CliResult record = runCli({ QStringLiteral("record"), QStringLiteral("-o"), output, QStringLiteral("--"),
         QStringLiteral("/bin/sh"), QStringLiteral("-c"), QStringLiteral("echo oops >&2; exit 3") });
     // memhist's status says whether the recording worked; the program's is in the message.
     QCOMPARE(record.exitCode, 0);
@@ -150,7 +126,7 @@ void TestRecord::interruptKeepsACompleteDatabase()
     QCOMPARE(process.exitStatus(), QProcess::NormalExit);
     QVERIFY2(process.exitCode() == 0, err.constData());
     QVERIFY2(err.contains("memhist record: interrupted: stopped the program after "), err.constData());
-    const RunResult check = run({ QStringLiteral("check"), output });
+    const CliResult check = runCli({ QStringLiteral("check"), output });
     QVERIFY2(check.exitCode == 0, check.err.constData());
 }
 
@@ -206,8 +182,8 @@ void TestRecord::cannotRecord()
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     if (!path.isEmpty())
         environment.insert(QStringLiteral("PATH"), path);
-    const RunResult result
-        = run(QStringList { QStringLiteral("record"), QStringLiteral("-o"), output } + arguments, environment);
+    const CliResult result
+        = runCli(QStringList { QStringLiteral("record"), QStringLiteral("-o"), output } + arguments, environment);
     QCOMPARE(result.exitCode, exitCode);
     QCOMPARE(QString::fromUtf8(result.err), expected.replace(QStringLiteral("DIR"), m_dir.path()));
     QVERIFY(!QFile::exists(output));

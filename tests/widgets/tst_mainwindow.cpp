@@ -12,6 +12,7 @@
 #include "recorddialog.h"
 #include "recordjob.h"
 #include "storage/historydatabase.h"
+#include "testsupport.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -38,6 +39,7 @@
 #include <memory>
 
 using namespace memhist;
+using namespace memhist::test;
 using namespace memhist::viewer;
 
 namespace {
@@ -113,18 +115,6 @@ RecordedCounts recordedCounts(const QString &summary)
     if (!match.hasMatch())
         return {};
     return { match.captured(1).toLongLong(), match.captured(2).toLongLong() };
-}
-
-// Runs the command line at MEMHIST_CLI_PATH and returns its exit status and stderr.
-std::pair<int, QString> runCli(const QStringList &arguments)
-{
-    QProcess cli;
-    cli.setStandardInputFile(QProcess::nullDevice());
-    cli.start(QStringLiteral(MEMHIST_CLI_PATH), arguments);
-    if (!cli.waitForFinished(60000))
-        return { -1, QStringLiteral("timed out") };
-    return { cli.exitStatus() == QProcess::NormalExit ? cli.exitCode() : -1,
-        QString::fromLocal8Bit(cli.readAllStandardError()) };
 }
 
 CheckReport checkHistory(const QString &path)
@@ -415,10 +405,11 @@ private slots:
     {
         QTemporaryDir directory;
         const QString fromCli = directory.filePath(QStringLiteral("cli.memhist"));
-        const auto [status, cliErr]
+        const CliResult cli
             = runCli({ QStringLiteral("record"), QStringLiteral("-o"), fromCli, QStringLiteral("--max-instructions"),
                 QStringLiteral("50000"), QStringLiteral("--"), QStringLiteral("/bin/echo"), QStringLiteral("hi") });
-        QVERIFY2(status == 0, qPrintable(cliErr));
+        const QString cliErr = QString::fromLocal8Bit(cli.err);
+        QVERIFY2(cli.exitCode == 0, qPrintable(cliErr));
         const RecordedCounts expected = recordedCounts(cliErr);
         QCOMPARE(expected.instructions, 50000);
         QVERIFY(expected.accesses > 0);

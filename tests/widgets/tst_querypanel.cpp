@@ -2,6 +2,7 @@
 // and Export writes the complete result set byte for byte as `memhist export`.
 #include "query/querypanel.h"
 #include "query/resultsmodel.h"
+#include "testsupport.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -19,25 +20,9 @@
 #include <QTest>
 
 using namespace memhist;
+using namespace memhist::test;
 
 namespace {
-
-QByteArray runCli(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(MEMHIST_CLI_PATH), arguments);
-    if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-        qWarning() << "memhist" << arguments << "failed:" << process.readAllStandardError();
-        return {};
-    }
-    return process.readAllStandardOutput();
-}
-
-QByteArray readFile(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
 
 // The table as the command line's CSV, read through the model's display text.
 QByteArray tableAsCsv(const ResultsModel &model)
@@ -92,14 +77,14 @@ void TestQueryPanel::initTestCase()
     QVERIFY(m_dir.isValid());
     m_small = m_dir.filePath(QStringLiteral("small.memhist"));
     m_example = m_dir.filePath(QStringLiteral("true.memhist"));
-    QVERIFY(!runCli({ QStringLiteral("import"), QStringLiteral(MEMHIST_TEST_DATA_DIR "/csv/small.csv"),
-                        QStringLiteral("-o"), m_small })
+    QVERIFY(!cliOutput({ QStringLiteral("import"), QStringLiteral(MEMHIST_TEST_DATA_DIR "/csv/small.csv"),
+                           QStringLiteral("-o"), m_small })
                  .isEmpty());
     // The bundled example: 41,797 accesses, far more than one page, for the export.
-    QVERIFY(
-        !runCli({ QStringLiteral("import"), QStringLiteral(MEMHIST_TEST_DATA_DIR "/../../resources/examples/true.csv"),
-                    QStringLiteral("-o"), m_example })
-             .isEmpty());
+    QVERIFY(!cliOutput(
+        { QStringLiteral("import"), QStringLiteral(MEMHIST_TEST_DATA_DIR "/../../resources/examples/true.csv"),
+            QStringLiteral("-o"), m_example })
+                 .isEmpty());
 }
 
 void TestQueryPanel::setHistoryRunsTheDefaultQuery()
@@ -199,8 +184,8 @@ void TestQueryPanel::typedQueryMatchesCommandLine()
     ResultsModel *model = panel.resultsModel();
     QVERIFY(model->isExhausted());
     QCOMPARE(model->rowCount(), rows);
-    const QByteArray cli = runCli(QStringList { QStringLiteral("query"), m_small, QStringLiteral("--format"),
-                                      QStringLiteral("csv"), QStringLiteral("--limit"), QStringLiteral("1000") }
+    const QByteArray cli = cliOutput(QStringList { QStringLiteral("query"), m_small, QStringLiteral("--format"),
+                                         QStringLiteral("csv"), QStringLiteral("--limit"), QStringLiteral("1000") }
         + cliOptions);
     QCOMPARE(tableAsCsv(*model), cli);
     QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(),
@@ -337,7 +322,7 @@ void TestQueryPanel::scrollingToTheEndLoadsEveryRowOnce()
     QCOMPARE(model->rowCount(), 41797);
     QCOMPARE(pageSpy.size(), 84);
     const QString cli = m_dir.filePath(QStringLiteral("backward.csv"));
-    QVERIFY(!runCli({ QStringLiteral("export"), m_example, QStringLiteral("-o"), cli, QStringLiteral("--backward") })
+    QVERIFY(!cliOutput({ QStringLiteral("export"), m_example, QStringLiteral("-o"), cli, QStringLiteral("--backward") })
                  .isEmpty());
     QCOMPARE(tableAsCsv(*model), readFile(cli));
     QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(),
@@ -396,7 +381,7 @@ void TestQueryPanel::exportMatchesCommandLine()
     QVERIFY(!panel.isExporting());
     QVERIFY(panel.exportAction()->isEnabled());
 
-    QVERIFY(!runCli(QStringList { QStringLiteral("export"), m_example, QStringLiteral("-o"), theirs } + cliOptions)
+    QVERIFY(!cliOutput(QStringList { QStringLiteral("export"), m_example, QStringLiteral("-o"), theirs } + cliOptions)
                  .isEmpty());
     const QByteArray exported = readFile(ours);
     QCOMPARE(exported, readFile(theirs));

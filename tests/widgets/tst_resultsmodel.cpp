@@ -3,6 +3,7 @@
 #include "csv/csvaccessformat.h"
 #include "query/resultsmodel.h"
 #include "storage/historydatabase.h"
+#include "testsupport.h"
 #include "writer/historywriter.h"
 
 #include <QAbstractItemModelTester>
@@ -13,24 +14,13 @@
 #include <QTest>
 
 using namespace memhist;
+using namespace memhist::test;
 
 namespace {
 
 QString smallCsv()
 {
     return QStringLiteral(MEMHIST_TEST_DATA_DIR "/csv/small.csv");
-}
-
-// Runs the memhist command line; returns its standard output, or fails the test.
-QByteArray runCli(const QStringList &arguments)
-{
-    QProcess process;
-    process.start(QStringLiteral(MEMHIST_CLI_PATH), arguments);
-    if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
-        qWarning() << "memhist" << arguments << "failed:" << process.readAllStandardError();
-        return {};
-    }
-    return process.readAllStandardOutput();
 }
 
 // A deterministic history of 3000 accesses with small caps, so that a query crosses many slices
@@ -139,7 +129,7 @@ void TestResultsModel::initTestCase()
     m_small = m_dir.filePath(QStringLiteral("small.memhist"));
     QVERIFY(writeSyntheticHistory(m_synthetic, false));
     QVERIFY(writeSyntheticHistory(m_withThreads, true));
-    QVERIFY(!runCli({ QStringLiteral("import"), smallCsv(), QStringLiteral("-o"), m_small }).isEmpty());
+    QVERIFY(!cliOutput({ QStringLiteral("import"), smallCsv(), QStringLiteral("-o"), m_small }).isEmpty());
 }
 
 void TestResultsModel::fetchesEveryRowExactlyOnce_data()
@@ -238,8 +228,8 @@ void TestResultsModel::matchesCommandLine()
     QFETCH(HalfAxisQuery, query);
     QFETCH(int, rows);
 
-    const QByteArray cli = runCli(QStringList { QStringLiteral("query"), m_small, QStringLiteral("--format"),
-                                      QStringLiteral("csv"), QStringLiteral("--limit"), QStringLiteral("1000") }
+    const QByteArray cli = cliOutput(QStringList { QStringLiteral("query"), m_small, QStringLiteral("--format"),
+                                         QStringLiteral("csv"), QStringLiteral("--limit"), QStringLiteral("1000") }
         + options);
     QVERIFY(!cli.isEmpty());
 
