@@ -3,14 +3,13 @@
 #include "csv/csvaccessformat.h"
 #include "importers/csvimporter.h"
 #include "importers/drmemtraceimporter.h"
+#include "importers/gzipstart.h"
 #include "importers/lackeyimporter.h"
 #include "importers/lackeyparser.h"
 #include "importers/tenetimporter.h"
 
 #include <QFile>
 #include <QFileInfo>
-
-#include <zlib.h>
 
 namespace memhist {
 
@@ -126,23 +125,6 @@ const FormatEntry *entryFor(TraceFormat format)
     return nullptr;
 }
 
-// The first bytes of a gzip member, decompressed; what a truncated member holds is enough here.
-QByteArray gunzipHead(const QByteArray &compressed)
-{
-    z_stream stream {};
-    if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
-        return {};
-    QByteArray out(headSize, Qt::Uninitialized);
-    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(compressed.constData()));
-    stream.avail_in = uInt(compressed.size());
-    stream.next_out = reinterpret_cast<Bytef *>(out.data());
-    stream.avail_out = uInt(out.size());
-    inflate(&stream, Z_SYNC_FLUSH);
-    out.truncate(out.size() - qsizetype(stream.avail_out));
-    inflateEnd(&stream);
-    return out;
-}
-
 } // namespace
 
 QString traceFormatName(TraceFormat format)
@@ -163,7 +145,8 @@ QString traceFormatName(TraceFormat format)
 QStringList traceFormatNames()
 {
     QStringList names;
-    for (const TraceFormat format : { TraceFormat::Csv, TraceFormat::Lackey, TraceFormat::DrMemtrace, TraceFormat::Tenet })
+    for (const TraceFormat format :
+        { TraceFormat::Csv, TraceFormat::Lackey, TraceFormat::DrMemtrace, TraceFormat::Tenet })
         names << traceFormatName(format);
     return names;
 }
@@ -203,7 +186,7 @@ bool detectTraceFormat(const QString &path, TraceFormat *format, QString *error)
         }
         if (head.bytes.startsWith("\x1f\x8b")) {
             head.gzipped = true;
-            head.bytes = gunzipHead(head.bytes);
+            head.bytes = gunzipStart(head.bytes, headSize);
         }
     }
     for (const FormatEntry &entry : formats) {

@@ -5,12 +5,12 @@
 #include "importers/drmemtrace/snappyframestream.h"
 #include "importers/drmemtrace/tracerecord.h"
 #include "importers/drmemtrace/zipchunkstream.h"
+#include "importers/gzipstart.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QtEndian>
-#include <zlib.h>
 
 namespace memhist::drmemtrace {
 
@@ -23,23 +23,6 @@ constexpr QByteArrayView snappyMagic("\xff\x06\x00\x00sNaPpY", 10);
 // Versions so far are 1..7; a wider bound keeps newer traces recognised while a text file whose
 // first bytes happen to match stays out.
 constexpr quint64 maxPlausibleVersion = 1000;
-
-// The start of a gzip file's content; a truncated or partial file gives what it holds.
-QByteArray gunzipStart(QByteArrayView compressed)
-{
-    z_stream stream {};
-    if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK)
-        return {};
-    QByteArray out(256, Qt::Uninitialized);
-    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(compressed.data()));
-    stream.avail_in = uInt(compressed.size());
-    stream.next_out = reinterpret_cast<Bytef *>(out.data());
-    stream.avail_out = uInt(out.size());
-    inflate(&stream, Z_SYNC_FLUSH);
-    out.truncate(out.size() - qsizetype(stream.avail_out));
-    inflateEnd(&stream);
-    return out;
-}
 
 bool zipStartsWithChunk(QByteArrayView head)
 {
@@ -110,7 +93,7 @@ std::optional<Container> probeTraceFile(const QString &path, QString *reason)
         *reason = QStringLiteral("empty file");
         return std::nullopt;
     }
-    const QByteArray decompressed = head.startsWith(gzipMagic) ? gunzipStart(head) : QByteArray();
+    const QByteArray decompressed = head.startsWith(gzipMagic) ? gunzipStart(head, 256) : QByteArray();
     const std::optional<Container> container = recogniseTraceHead(head, decompressed);
     if (!container)
         *reason = QStringLiteral("not a drmemtrace trace (expected a zip of chunk.NNNN members, or gzip, snappy or "
