@@ -1,6 +1,7 @@
 #include "tenetimporter.h"
 
 #include "importers/progressthrottle.h"
+#include "importers/textpiecereader.h"
 #include "importers/tracefilereader.h"
 
 #include <algorithm>
@@ -11,7 +12,6 @@ namespace memhist {
 
 namespace {
 
-constexpr qsizetype readSize = 1 << 20;
 // The longest line accepted: far above any instruction's register deltas and memory bytes (an
 // AVX-512 scatter writes 1 KiB); a longer line means binary data, and the bound keeps memory bounded.
 constexpr qsizetype maxLineLength = 64 << 10;
@@ -318,56 +318,40 @@ bool TenetImporter::runInto(const QString &path, AccessSink &sink, const ImportO
     };
     const QString binary = QStringLiteral("binary data, not a Tenet trace");
 
-    QByteArray buffer(readSize + maxLineLength, Qt::Uninitialized);
-    char *const data = buffer.data();
-    qsizetype filled = 0;
-    bool anyInput = false;
-    ProgressThrottle throttle(progress);
-    const auto reportProgress = [&](bool atEnd) {
-        return atEnd ? throttle.finish() : throttle.update(reader.inputPosition(), reader.inputSize());
-    };
-
-    for (;;) {
-        const qint64 n = reader.read(data + filled, buffer.size() - filled);
-        if (n < 0) {
-            // The complete lines before the error are parsed: the data stops in the next one.
-            parser.fillReport(&counts);
-            *error = reader.errorString(parser.lineNumber() + 1);
-            return false;
-        }
-        if (n == 0)
-            break;
-        anyInput = true;
-        filled += n;
-        const auto *nul = static_cast<const char *>(std::memchr(data, 0, size_t(filled)));
-        const qsizetype scanEnd = nul ? nul - data : filled;
+    // Splits each piece into lines itself: the parser takes one line at a time.
+    const auto consume = [&](const char *data, qsizetype size) -> qsizetype {
+        const auto failAt = [&](const QString &reason) {
+            *error = path + u':' + QString::number(parser.lineNumber() + 1) + QStringLiteral(": ") + reason;
+            return qsizetype(-1);
+        };
+        const auto *nul = static_cast<const char *>(std::memchr(data, 0, size_t(size)));
+        const qsizetype scanEnd = nul ? nul - data : size;
         qsizetype pos = 0;
         while (const auto *newline = static_cast<const char *>(std::memchr(data + pos, '\n', size_t(scanEnd - pos)))) {
             const qsizetype lineEnd = newline - data;
             if (lineEnd - pos > maxLineLength)
-                return failLine(
-                    parser.lineNumber() + 1, QStringLiteral("line longer than %1 bytes: ").arg(maxLineLength) + binary);
-            if (!parser.handleLine(QByteArrayView(data + pos, lineEnd - pos), error)) {
-                parser.fillReport(&counts);
-                return false;
-            }
+                return failAt(QStringLiteral("line longer than %1 bytes: ").arg(maxLineLength) + binary);
+            if (!parser.handleLine(QByteArrayView(data + pos, lineEnd - pos), error))
+                return -1;
             pos = lineEnd + 1;
         }
         if (nul)
-            return failLine(parser.lineNumber() + 1, QStringLiteral("a NUL byte: ") + binary);
-        if (filled - pos > maxLineLength)
-            return failLine(
-                parser.lineNumber() + 1, QStringLiteral("line longer than %1 bytes: ").arg(maxLineLength) + binary);
-        filled -= pos;
-        std::memmove(data, data + pos, size_t(filled));
-        if (!reportProgress(false))
-            return failFile(QStringLiteral("import cancelled"));
+            return failAt(QStringLiteral("a NUL byte: ") + binary);
+        if (size - pos > maxLineLength)
+            return failAt(QStringLiteral("line longer than %1 bytes: ").arg(maxLineLength) + binary);
+        return pos;
+    };
+    ProgressThrottle throttle(progress);
+    QByteArray buffer;
+    QByteArrayView piecesRest;
+    if (!readTextInPieces(reader, path, maxLineLength, { consume, [&] { return parser.lineNumber(); } }, throttle,
+            &buffer, &piecesRest, error)) {
+        parser.fillReport(&counts);
+        return false;
     }
-    if (!anyInput)
-        return failFile(QStringLiteral("empty file"));
 
     QStringList warnings;
-    const QByteArrayView rest = withoutLineEnd(QByteArrayView(data, filled));
+    const QByteArrayView rest = withoutLineEnd(piecesRest);
     if (!rest.isEmpty()) {
         if (rest.contains('\0'))
             return failLine(parser.lineNumber() + 1, QStringLiteral("a NUL byte: ") + binary);
@@ -394,7 +378,7 @@ bool TenetImporter::runInto(const QString &path, AccessSink &sink, const ImportO
     counts.warnings = warnings;
     if (parser.instructions() == 0)
         return failFile(QStringLiteral("no Tenet lines in it: not a Tenet trace"));
-    if (!reportProgress(true))
+    if (!throttle.finish())
         return failFile(QStringLiteral("import cancelled"));
     return true;
 }
