@@ -1,20 +1,24 @@
 #include "recordreader.h"
 
 #include <QtEndian>
+#include <algorithm>
 #include <cstring>
 
 namespace memhist::drmemtrace {
 
 namespace {
-// A multiple of the record size; large enough that the stream is asked rarely.
+// Large enough that the stream is asked rarely. The buffers start at firstBufferRecords and double
+// each time the stream fills them, up to bufferRecords: a small thread file (a trace directory may
+// hold hundreds) then costs a small buffer, and a large one reaches the full size within a few reads.
 constexpr qsizetype bufferRecords = 16384;
+constexpr qsizetype firstBufferRecords = 256;
 } // namespace
 
 RecordReader::RecordReader(QString path, std::unique_ptr<ByteStream> stream)
     : m_path(std::move(path))
     , m_stream(std::move(stream))
-    , m_bytes(size_t(bufferRecords * recordSize))
-    , m_records(size_t(bufferRecords))
+    , m_bytes(size_t(firstBufferRecords * recordSize))
+    , m_records(size_t(firstBufferRecords))
 { }
 
 bool RecordReader::open()
@@ -81,6 +85,12 @@ const TraceRecord *RecordReader::refill()
         return failWith(m_pendingError);
     m_partRecordBase += m_count;
     m_fileRecordBase += m_count;
+    if (m_count == qsizetype(m_records.size()) && m_count < bufferRecords) {
+        // The last read filled the buffer: the file is not small. The carried bytes stay in place.
+        const qsizetype records = std::min(2 * m_count, bufferRecords);
+        m_bytes.resize(size_t(records * recordSize));
+        m_records.resize(size_t(records));
+    }
     m_pos = m_count = 0;
 
     char *const bytes = m_bytes.data();
