@@ -131,6 +131,7 @@ private slots:
     void coverageMemoryStaysBounded();
     void progressAndCancel();
     void writerOutputPasses();
+    void sqliteDamage();
 
 private:
     QTemporaryDir m_dir;
@@ -573,6 +574,23 @@ void TestHistoryChecker::writerOutputPasses()
     QCOMPARE(report.chunks, writer.stats().chunks);
     QVERIFY(report.largestChunk >= 1 && report.largestChunk <= 50);
     QCOMPARE(report.notes, QStringList());
+}
+
+// A database whose SQLite structure is damaged where no property looks (found by the
+// historydatabase fuzzer): the properties read fine, but queries hit the damaged cells.
+void TestHistoryChecker::sqliteDamage()
+{
+    const QString path = QFINDTESTDATA("data/fuzz/historydatabase-overflow-list.memhist");
+    QVERIFY(!path.isEmpty());
+    QString error;
+    auto database = HistoryDatabase::open(path, &error);
+    QVERIFY2(database, qPrintable(error));
+    const CheckReport report = HistoryChecker(*database).run();
+    QVERIFY(!report.ok);
+    QCOMPARE(report.violation,
+        QStringLiteral("the SQLite file: SQLite's integrity check reports \"*** in database main *** On tree page 11 "
+                       "cell 11: overflow list length is 0 but should be 18\" [the file passes SQLite's integrity "
+                       "check]"));
 }
 
 QTEST_GUILESS_MAIN(TestHistoryChecker)

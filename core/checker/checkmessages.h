@@ -12,6 +12,7 @@ namespace memhist::check {
 
 // The property each violation breaks, quoted in brackets at the end of its message.
 namespace property {
+inline constexpr auto sqliteIntegrity = "the file passes SQLite's integrity check";
 inline constexpr auto sliceBounds = "a slice's first transition is not after its last";
 inline constexpr auto slicesDisjoint = "slices are stored in transition order and do not overlap";
 inline constexpr auto chunkSlice = "a chunk belongs to an existing slice";
