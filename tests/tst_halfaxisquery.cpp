@@ -161,6 +161,7 @@ private slots:
     void rejectsInvalidQueries_data();
     void rejectsInvalidQueries();
     void answersForeignDatabaseExactly();
+    void damagedFileGivesSqliteReason();
 
 private:
     QTemporaryDir m_dir;
@@ -436,6 +437,23 @@ void TestHalfAxisQuery::answersForeignDatabaseExactly()
         QVERIFY(page.accesses[1].linear == Address { 0x1008 });
         QVERIFY(!page.accesses[0].linear.has_value()); // NULL in the database
     }
+}
+
+// A database with a damaged page under the accesses' last rowid (found by the historydatabase
+// fuzzer): the query fails with SQLite's reason, not the "not an error" read after the statements
+// that failed were finalized.
+void TestHalfAxisQuery::damagedFileGivesSqliteReason()
+{
+    const QString path = QFINDTESTDATA("data/fuzz/historydatabase-corrupt-rowid-page.memhist");
+    QVERIFY(!path.isEmpty());
+    QString error;
+    auto database = HistoryDatabase::open(path, &error);
+    QVERIFY2(database, qPrintable(error));
+    HalfAxisQueryEngine engine(*database);
+    QueryPage page;
+    QVERIFY(!engine.run(HalfAxisQuery {}, &page, &error));
+    QCOMPARE(error, QStringLiteral("cannot read the accesses' rowids: database disk image is malformed"));
+    QVERIFY(page.accesses.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestHalfAxisQuery)

@@ -237,8 +237,13 @@ bool HalfAxisQueryEngine::Private::load(QString *error)
             units.push_back({ { id }, first, last, std::nullopt });
         }
     }
-    if (rc != SQLITE_DONE || !rowids.load()) {
+    if (rc != SQLITE_DONE) {
         *error = QStringLiteral("cannot read slices: ") + db.lastError();
+        return false;
+    }
+    QString rowIdError;
+    if (!rowids.load(&rowIdError)) {
+        *error = QStringLiteral("cannot read the accesses' rowids: ") + rowIdError;
         return false;
     }
     loaded = true;

@@ -8,25 +8,30 @@ namespace memhist {
 
 RowIdSearch::RowIdSearch(sqlite::Connection &db)
     : m_db(db)
-{
-}
+{ }
 
-bool RowIdSearch::load()
+bool RowIdSearch::load(QString *error)
 {
+    // SQLite's message is read where the failure happens: finalizing the statements at the end of
+    // this function resets it to "not an error".
+    const auto failed = [&] {
+        *error = m_db.lastError();
+        return false;
+    };
     m_atOrAfter = m_db.prepare(statements::rowAtOrAfter);
     m_atOrBefore = m_db.prepare(statements::rowAtOrBefore);
     sqlite::Statement first = m_db.prepare(statements::firstRowId);
     sqlite::Statement last = m_db.prepare(statements::lastRowId);
     if (!m_atOrAfter.isValid() || !m_atOrBefore.isValid() || !first.isValid() || !last.isValid())
-        return false;
+        return failed();
     const int rc = first.step();
-    if (rc == SQLITE_ROW && last.step() == SQLITE_ROW) {
-        m_first = first.int64(0);
-        m_last = last.int64(0);
-        return true;
-    }
-    return rc == SQLITE_DONE; // an empty history keeps first > last
-
+    if (rc == SQLITE_DONE)
+        return true; // an empty history keeps first > last
+    if (rc != SQLITE_ROW || last.step() != SQLITE_ROW)
+        return failed();
+    m_first = first.int64(0);
+    m_last = last.int64(0);
+    return true;
 }
 
 std::optional<RowPosition> RowIdSearch::fetch(sqlite::Statement &statement, std::int64_t rowId)

@@ -5,6 +5,7 @@
 
 #include "storage/sqlite.h"
 
+#include <QString>
 #include <cstdint>
 #include <optional>
 
@@ -21,8 +22,9 @@ class RowIdSearch
 public:
     explicit RowIdSearch(sqlite::Connection &db);
 
-    // Prepares statements and reads the rowid bounds. False on a database error.
-    bool load();
+    // Prepares statements and reads the rowid bounds. False + *error (SQLite's message) on a
+    // database error.
+    bool load(QString *error);
 
     std::optional<RowPosition> rowAtOrAfter(std::int64_t rowId);
     std::optional<RowPosition> rowAtOrBefore(std::int64_t rowId);
