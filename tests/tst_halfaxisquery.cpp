@@ -161,6 +161,7 @@ private slots:
     void rejectsInvalidQueries_data();
     void rejectsInvalidQueries();
     void answersForeignDatabaseExactly();
+    void damagedFileGivesSqliteReason_data();
     void damagedFileGivesSqliteReason();
 
 private:
@@ -439,21 +440,41 @@ void TestHalfAxisQuery::answersForeignDatabaseExactly()
     }
 }
 
-// A database with a damaged page under the accesses' last rowid (found by the historydatabase
-// fuzzer): the query fails with SQLite's reason, not the "not an error" read after the statements
-// that failed were finalized.
+// Databases with a damaged page (found by the historydatabase fuzzer): the query fails with
+// SQLite's reason, not the "not an error" read after the statements that failed were finalized or
+// another statement was reset.
+void TestHalfAxisQuery::damagedFileGivesSqliteReason_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("backward");
+    QTest::addColumn<int>("cursorCost"); // 1000: the engine scans rows rather than merging chunks
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("page under the last rowid, met when loading")
+        << QStringLiteral("historydatabase-corrupt-rowid-page.memhist") << false << 16
+        << QStringLiteral("cannot read the accesses' rowids: database disk image is malformed");
+    QTest::newRow("page met while scanning a slice")
+        << QStringLiteral("historydatabase-corrupt-chunk-page.memhist") << false << 1000
+        << QStringLiteral("query failed: database disk image is malformed");
+}
+
 void TestHalfAxisQuery::damagedFileGivesSqliteReason()
 {
-    const QString path = QFINDTESTDATA("data/fuzz/historydatabase-corrupt-rowid-page.memhist");
+    QFETCH(QString, file);
+    QFETCH(bool, backward);
+    QFETCH(int, cursorCost);
+    QFETCH(QString, expected);
+    const QString path = QFINDTESTDATA(QStringLiteral("data/fuzz/") + file);
     QVERIFY(!path.isEmpty());
     QString error;
     auto database = HistoryDatabase::open(path, &error);
     QVERIFY2(database, qPrintable(error));
-    HalfAxisQueryEngine engine(*database);
+    HalfAxisQueryEngine engine(*database, QueryTuning { 1, cursorCost });
+    HalfAxisQuery query;
+    query.direction = backward ? Direction::Backward : Direction::Forward;
+    query.operations = allOperations();
     QueryPage page;
-    QVERIFY(!engine.run(HalfAxisQuery {}, &page, &error));
-    QCOMPARE(error, QStringLiteral("cannot read the accesses' rowids: database disk image is malformed"));
-    QVERIFY(page.accesses.isEmpty());
+    QVERIFY(!engine.run(query, &page, &error));
+    QCOMPARE(error, expected);
 }
 
 QTEST_GUILESS_MAIN(TestHalfAxisQuery)

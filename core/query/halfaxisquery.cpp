@@ -189,8 +189,9 @@ public:
     bool scan(bool forward, std::int64_t from, std::int64_t to, Operations operations, const Window &window,
               quint64 limit, QList<Access> *out);
     std::pair<std::int64_t, std::int64_t> rowsOf(Unit &unit);
+    // False + *error (SQLite's message) on a database error.
     bool answerUnit(Unit &unit, const HalfAxisQuery &query, const Window &window, std::int64_t transition,
-                    std::int64_t rowBound, QList<Access> *out);
+        std::int64_t rowBound, QList<Access> *out, QString *error);
 
     QueryTuning tuning;
     sqlite::Connection &db;
@@ -351,10 +352,16 @@ std::pair<std::int64_t, std::int64_t> HalfAxisQueryEngine::Private::rowsOf(Unit 
 }
 
 bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &query, const Window &window,
-                                              std::int64_t transition, std::int64_t rowBound, QList<Access> *out)
+    std::int64_t transition, std::int64_t rowBound, QList<Access> *out, QString *error)
 {
     const bool forward = query.direction == Direction::Forward;
     ChunkCollector collector(chunkLookup, unit, query.operations, window);
+    // SQLite's message is read at the failure: resetting the collector's statement when it goes
+    // out of scope clears it ("not an error").
+    const auto failed = [&] {
+        *error = db.lastError();
+        return false;
+    };
     std::vector<ChunkRef> chunks;
     const std::int64_t cursorCost = std::max<std::int64_t>(1, tuning.cursorCostInRows);
     const std::int64_t scanStep = std::max<std::int64_t>(1, tuning.scanStep);
@@ -383,16 +390,17 @@ bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &q
 
     for (;;) {
         if (!collector.isDone() && !collector.collect(collectStep, &chunks))
-            return false;
+            return failed();
         if (collector.isDone()) {
             if (chunks.empty())
                 return true;
             if (!position || std::int64_t(chunks.size()) * cursorCost <= rowsLeft()) {
                 // Rows already scanned are behind `position`; the cursors start there.
                 const std::int64_t bound = position ? *position : rowBound;
-                return gather(chunks, forward, transition, bound, query.limit, out);
+                return gather(chunks, forward, transition, bound, query.limit, out) || failed();
             }
-            return rowsLeft() <= 0 || scan(forward, *position, end, query.operations, window, query.limit, out);
+            return rowsLeft() <= 0 || scan(forward, *position, end, query.operations, window, query.limit, out)
+                || failed();
         }
         // Many chunks so far: matches may be dense, so read the next rows too.
         if (!position)
@@ -402,7 +410,7 @@ bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &q
         const std::int64_t stepEnd = forward ? (end - *position < scanStep ? end : *position + scanStep - 1)
                                              : (*position - end < scanStep ? end : *position - scanStep + 1);
         if (!scan(forward, *position, stepEnd, query.operations, window, query.limit, out))
-            return false;
+            return failed();
         if (quint64(out->size()) >= query.limit || stepEnd == end)
             return true;
         position = forward ? stepEnd + 1 : stepEnd - 1;
@@ -460,8 +468,10 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
     }
     for (; index >= 0 && index < std::ptrdiff_t(units.size()) && quint64(page->accesses.size()) < query.limit;
          index += forward ? 1 : -1) {
-        if (!d->answerUnit(d->units[std::size_t(index)], query, window, transition, rowBound, &page->accesses)) {
-            *error = QStringLiteral("query failed: ") + d->db.lastError();
+        QString reason;
+        if (!d->answerUnit(
+                d->units[std::size_t(index)], query, window, transition, rowBound, &page->accesses, &reason)) {
+            *error = QStringLiteral("query failed: ") + reason;
             return false;
         }
     }
