@@ -1,0 +1,15 @@
+// drmemtrace's gzip-compressed traces (core/importers/drmemtrace/gzipfilestream.h), concatenated
+// members included, read through the record reader as the importer reads them and straight with
+// odd read sizes; both must agree.
+#include "fuzzsupport.h"
+#include "importers/drmemtrace/gzipfilestream.h"
+
+using namespace memhist;
+using namespace memhist::fuzz;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const MemoryFile file(QByteArrayView(data, qsizetype(size)));
+    readContainer(file.path(), [&] { return std::make_unique<drmemtrace::GzipFileStream>(file.path()); });
+    return 0;
+}
