@@ -242,9 +242,8 @@ bool HalfAxisQueryEngine::Private::load(QString *error)
         *error = QStringLiteral("cannot read slices: ") + db.lastError();
         return false;
     }
-    QString rowIdError;
-    if (!rowids.load(&rowIdError)) {
-        *error = QStringLiteral("cannot read the accesses' rowids: ") + rowIdError;
+    if (!rowids.load()) {
+        *error = QStringLiteral("cannot read the accesses' rowids: ") + rowids.errorString();
         return false;
     }
     loaded = true;

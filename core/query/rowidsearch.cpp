@@ -10,12 +10,12 @@ RowIdSearch::RowIdSearch(sqlite::Connection &db)
     : m_db(db)
 { }
 
-bool RowIdSearch::load(QString *error)
+bool RowIdSearch::load()
 {
     // SQLite's message is read where the failure happens: finalizing the statements at the end of
     // this function resets it to "not an error".
     const auto failed = [&] {
-        *error = m_db.lastError();
+        m_error = m_db.lastError();
         return false;
     };
     m_atOrAfter = m_db.prepare(statements::rowAtOrAfter);

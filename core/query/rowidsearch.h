@@ -22,9 +22,10 @@ class RowIdSearch
 public:
     explicit RowIdSearch(sqlite::Connection &db);
 
-    // Prepares statements and reads the rowid bounds. False + *error (SQLite's message) on a
-    // database error.
-    bool load(QString *error);
+    // Prepares statements and reads the rowid bounds. False on a database error, whose SQLite
+    // message errorString() keeps.
+    bool load();
+    const QString &errorString() const { return m_error; }
 
     std::optional<RowPosition> rowAtOrAfter(std::int64_t rowId);
     std::optional<RowPosition> rowAtOrBefore(std::int64_t rowId);
@@ -43,6 +44,7 @@ private:
     sqlite::Statement m_atOrBefore;
     std::int64_t m_first = 1;
     std::int64_t m_last = 0;
+    QString m_error;
 };
 
 } // namespace memhist
