@@ -5,13 +5,13 @@
 
 #include "checker/historychecker.h"
 #include "query/halfaxisquery.h"
+#include "query/rowidsearch.h"
 #include "storage/historydatabase.h"
 #include "testsupport.h"
 #include "writer/historywriter.h"
 
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <random>
 
 using namespace memhist;
@@ -163,6 +163,7 @@ private slots:
     void answersForeignDatabaseExactly();
     void damagedFileGivesSqliteReason_data();
     void damagedFileGivesSqliteReason();
+    void timeSearchEndsOnDamagedRowOrder();
 
 private:
     QTemporaryDir m_dir;
@@ -475,6 +476,30 @@ void TestHalfAxisQuery::damagedFileGivesSqliteReason()
     QueryPage page;
     QVERIFY(!engine.run(query, &page, &error));
     QCOMPARE(error, expected);
+}
+
+// A damaged table that answers "the first row at or after rowid 160" with row 141 (found by the
+// historydatabase fuzzer as a hang: the binary search over rowids never ended). The search, and so
+// the query, must end.
+void TestHalfAxisQuery::timeSearchEndsOnDamagedRowOrder()
+{
+    const QString path = QFINDTESTDATA("data/fuzz/historydatabase-rowids-out-of-order.memhist");
+    QVERIFY(!path.isEmpty());
+    QString error;
+    auto database = HistoryDatabase::open(path, &error);
+    QVERIFY2(database, qPrintable(error));
+    RowIdSearch search(database->connection());
+    QVERIFY(search.load());
+    QCOMPARE(search.lastRowIdAtOrBefore(119), 140);
+
+    HalfAxisQueryEngine engine(*database, QueryTuning { 1, 1000 });
+    HalfAxisQuery query;
+    query.direction = Direction::Backward;
+    query.operations = allOperations();
+    query.limit = 16;
+    QueryPage page;
+    // It ends with a page or an error (an engine that checks what it reads may refuse the rows).
+    QVERIFY(engine.run(query, &page, &error) || !error.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestHalfAxisQuery)

@@ -2,6 +2,7 @@
 
 #include "query/querystatements.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace memhist {
@@ -65,8 +66,8 @@ std::int64_t RowIdSearch::firstRowIdAtOrAfter(std::int64_t transition)
         const auto row = rowAtOrAfter(middle);
         if (!row || row->transition >= transition)
             high = middle;
-        else
-            low = row->rowId + 1;
+        else // a damaged file may answer a row before `middle`: the search must still move on
+            low = std::max(row->rowId, middle) + 1;
     }
     const auto row = rowAtOrAfter(low);
     return row ? row->rowId : m_last + 1;
