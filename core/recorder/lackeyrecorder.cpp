@@ -3,9 +3,9 @@
 #include "importers/accesssink.h"
 #include "importers/lackeyparser.h"
 #include "writer/historywriter.h"
+#include "writer/partialfile.h"
 
 #include <QElapsedTimer>
-#include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
 #include <atomic>
@@ -78,9 +78,11 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
     QElapsedTimer timer;
     timer.start();
 
-    QFile keptLog(options.keepLogPath);
-    if (!options.keepLogPath.isEmpty() && !keptLog.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        *error = options.keepLogPath + QStringLiteral(": cannot write: ") + keptLog.errorString();
+    // Written beside its path and renamed into place once complete, like the history.
+    const bool keepingLog = !options.keepLogPath.isEmpty();
+    PartialFile keptLog(options.keepLogPath);
+    if (keepingLog && !keptLog.create()) {
+        *error = options.keepLogPath + QStringLiteral(": ") + keptLog.errorString();
         return false;
     }
 
@@ -142,7 +144,7 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
         return false;
     };
     const auto keep = [&](const char *data, qsizetype size) {
-        return !keptLog.isOpen() || size == 0 || keptLog.write(data, size) == size;
+        return !keepingLog || size == 0 || keptLog.write(QByteArrayView(data, size));
     };
     const QString keepError = QStringLiteral("%1: cannot write: %2");
 
@@ -193,7 +195,7 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
         if (consumed < 0)
             return fail(parser.errorString());
         if (!keep(data, consumed))
-            return fail(keepError.arg(options.keepLogPath, keptLog.errorString()));
+            return fail(keepError.arg(options.keepLogPath, keptLog.reason()));
         filled -= consumed;
         std::memmove(data, data + consumed, size_t(filled));
         if (parser.stopped()) {
@@ -206,7 +208,7 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
         // The log's last line, if valgrind was cut off before its newline, is treated as an import
         // of the kept log would treat it, and kept too, so that both agree.
         if (!keep(data, filled))
-            return fail(keepError.arg(options.keepLogPath, keptLog.errorString()));
+            return fail(keepError.arg(options.keepLogPath, keptLog.reason()));
         if (!parser.finish(QByteArrayView(data, filled), false))
             return fail(parser.errorString());
         if (parser.stopped())
@@ -225,10 +227,6 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
     // For a crash, QProcess's exit code on Unix is the number of the signal that ended the process.
     report->exitStatus = valgrind.exitCode();
 
-    if (keptLog.isOpen() && !keptLog.flush())
-        return fail(keepError.arg(options.keepLogPath, keptLog.errorString()));
-    keptLog.close();
-
     if (report->end == RecordEnd::ProgramExited && parser.instructions() == 0) {
         QString message = report->programCrashed
             ? QStringLiteral("valgrind could not run %1 (valgrind was killed by signal %2 before the first "
@@ -244,6 +242,8 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
         *error = message;
         return false;
     }
+    if (keepingLog && !keptLog.commit())
+        return fail(options.keepLogPath + QStringLiteral(": ") + keptLog.errorString());
     return true;
 }
 

@@ -23,7 +23,7 @@ struct RecordOptions
     QString program;
     QStringList arguments;
     qint64 maxInstructions = -1; // stop the program after this many instructions; negative: no limit
-    QString keepLogPath; // also save the raw Lackey log here; empty: no log file
+    QString keepLogPath; // also save the raw Lackey log here (renamed into place once complete); empty: none
     bool withExecute = false; // store `I` lines as Execute accesses, as import --with-exec does
 };
 
@@ -62,11 +62,11 @@ public:
     // meant for a SIGINT handler. The request stays until clearStopRequest().
     static void requestStop();
     static void clearStopRequest();
-
     // Runs the program and records it into `writer` (opened; record() neither finishes nor cancels
     // it). True when the recording is complete up to where it ended (see report->end); the caller
     // then finishes the writer. False + *error when valgrind cannot run, the program does not start
-    // (no instruction recorded) or the log cannot be read or written; the program is then stopped.
+    // (no instruction recorded) or the log cannot be read or written; the program is then stopped
+    // and no kept log is left.
     bool record(HistoryWriter &writer, const RecordOptions &options, RecordReport *report, QString *error,
         const RecordProgressCallback &progress);
 };
