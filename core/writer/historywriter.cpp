@@ -88,6 +88,7 @@ public:
     bool waitForStore();
     bool store(const SliceJob &job);
     bool writeMeta(const QDateTime &createdAt);
+    bool writeReferenceMetadata(const QDateTime &createdAt);
     bool writeThreadSpans();
     void discard();
 
@@ -331,6 +332,29 @@ bool HistoryWriter::Private::writeMeta(const QDateTime &createdAt)
     return true;
 }
 
+// The row the reference readers require (schema.h). tool_info says where the history came from.
+bool HistoryWriter::Private::writeReferenceMetadata(const QDateTime &createdAt)
+{
+    if (!connection.execute(schema::createReferenceMetadataTable))
+        return false;
+    QStringList sourceTexts;
+    for (const SourceDescription &source : std::as_const(sources))
+        sourceTexts << source.format + u' ' + source.path;
+    QString toolInfo
+        = QStringLiteral("memhist %1, format %2").arg(QStringLiteral(MEMHIST_VERSION)).arg(schema::formatVersion);
+    if (!sourceTexts.isEmpty())
+        toolInfo += QStringLiteral(", from ") + sourceTexts.join(QStringLiteral("; "));
+    sqlite::Statement insert = connection.prepare(schema::insertReferenceMetadata);
+    insert.bind(1, schema::referenceMetadata::metadataVersion);
+    insert.bind(2, schema::referenceMetadata::memoryHistoryType);
+    insert.bind(3, QString::fromLatin1(schema::referenceMetadata::formatVersion));
+    insert.bind(4, QString::fromLatin1(schema::referenceMetadata::toolName));
+    insert.bind(5, QStringLiteral(MEMHIST_VERSION));
+    insert.bind(6, toolInfo);
+    insert.bind(7, createdAt.toSecsSinceEpoch());
+    return insert.run();
+}
+
 void HistoryWriter::Private::discard()
 {
     if (storeThread) {
@@ -485,7 +509,8 @@ bool HistoryWriter::finish()
     // file, and the rows above went in without index maintenance). The file only becomes a history
     // when it is renamed into place below, so nobody can see it without its indexes.
     const QDateTime createdAt = QDateTime::currentDateTimeUtc();
-    if (!d->writeThreadSpans() || !d->writeMeta(createdAt) || !db.execute(schema::createBaseIndexes) || !db.execute("COMMIT"))
+    if (!d->writeThreadSpans() || !d->writeMeta(createdAt) || !d->writeReferenceMetadata(createdAt)
+        || !db.execute(schema::createBaseIndexes) || !db.execute("COMMIT"))
         return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db)));
     d->insertSlice = {};
     d->insertChunk = {};
