@@ -7,12 +7,15 @@
 
 #include <QElapsedTimer>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include <vector>
 
@@ -23,6 +26,11 @@ namespace {
 // Set from a signal handler: a lock-free atomic is async-signal-safe.
 std::atomic<bool> stopRequested { false };
 static_assert(std::atomic<bool>::is_always_lock_free);
+// The process group (and session) of the program being recorded, which is valgrind's PID; 0 when
+// none. Read by killProgram() from a signal handler. Cleared before valgrind is reaped: once reaped
+// and its group empty, the number may be given to an unrelated process.
+std::atomic<pid_t> programGroup { 0 };
+static_assert(std::atomic<pid_t>::is_always_lock_free);
 
 constexpr qsizetype readSize = 1 << 20;
 // How long a poll() waits before looking at the stop request and the progress again.
@@ -69,6 +77,13 @@ void LackeyRecorder::requestStop()
 void LackeyRecorder::clearStopRequest()
 {
     stopRequested.store(false, std::memory_order_relaxed);
+}
+
+void LackeyRecorder::killProgram() noexcept
+{
+    const pid_t group = programGroup.load();
+    if (group > 0)
+        ::kill(-group, SIGKILL);
 }
 
 bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options, RecordReport *report, QString *error,
@@ -122,20 +137,40 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
     valgrind.setProcessChannelMode(QProcess::ForwardedChannels);
     valgrind.setInputChannelMode(QProcess::ForwardedInputChannel);
     const int childLogFd = pipe.write;
-    valgrind.setChildProcessModifier([childLogFd] { ::fcntl(childLogFd, F_SETFD, 0); });
+    const pid_t recorder = ::getpid();
+    // In the child, between fork and exec: async-signal-safe calls only.
+    valgrind.setChildProcessModifier([childLogFd, recorder] {
+        ::fcntl(childLogFd, F_SETFD, 0);
+        // Its own session and process group (see the header).
+        ::setsid();
+        // Killed when the thread that started it ends (it runs record() until the program is gone):
+        // memhist killed by SIGKILL, or crashed.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        // memhist may have died before prctl(), which would then never fire.
+        if (::getppid() != recorder)
+            ::_exit(127);
+        // memhist ignores SIGXFSZ to report "File too large" itself; the program gets the default.
+        ::signal(SIGXFSZ, SIG_DFL);
+    });
+    const auto forgetProgramGroup = qScopeGuard([] { programGroup.store(0); });
     valgrind.start();
     if (!valgrind.waitForStarted(-1)) {
         *error = QStringLiteral("cannot run %1: %2").arg(options.valgrind, valgrind.errorString());
         return false;
     }
+    const pid_t valgrindPid = pid_t(valgrind.processId());
+    programGroup.store(valgrindPid);
     // Our copy of the write end must go, or the pipe would never report the end of the trace.
     pipe.closeWrite();
 
+    // The whole group: valgrind, the program and the children the program started.
     const auto stopValgrind = [&] {
         if (valgrind.state() != QProcess::NotRunning) {
-            valgrind.kill();
+            killProgram();
+            programGroup.store(0);
             valgrind.waitForFinished(-1);
         }
+        programGroup.store(0);
     };
     const auto fail = [&](const QString &message) {
         stopValgrind();
@@ -171,10 +206,14 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
         if (ready <= 0) {
             // A child of the program that valgrind does not trace may hold the pipe open after
             // valgrind has ended: once valgrind is gone, what the pipe holds now is all there is.
-            if (!valgrindFinished && valgrind.waitForFinished(0)) {
-                valgrindFinished = true;
-                ::fcntl(pipe.read, F_SETFL, ::fcntl(pipe.read, F_GETFL) | O_NONBLOCK);
-            } else if (valgrindFinished) {
+            if (!valgrindFinished) {
+                programGroup.store(0); // waitForFinished() reaps valgrind when it has ended
+                valgrindFinished = valgrind.waitForFinished(0);
+                if (valgrindFinished)
+                    ::fcntl(pipe.read, F_SETFL, ::fcntl(pipe.read, F_GETFL) | O_NONBLOCK);
+                else
+                    programGroup.store(valgrindPid);
+            } else {
                 atEnd = true;
             }
             continue;
@@ -214,10 +253,12 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
         if (parser.stopped())
             report->end = RecordEnd::InstructionLimit;
     }
-    if (report->end != RecordEnd::ProgramExited)
+    if (report->end != RecordEnd::ProgramExited) {
         stopValgrind();
-    else
+    } else {
+        programGroup.store(0);
         valgrind.waitForFinished(-1);
+    }
     parser.fillReport(&report->import);
     if (report->end != RecordEnd::ProgramExited) {
         // The early end is the user's choice, not a cut trace: drop the parser's guesses about it.
