@@ -87,11 +87,14 @@ QList<qint64> childrenOf(qint64 pid)
 class BlockedImport
 {
 public:
-    BlockedImport(const QString &directory, const QString &output)
+    // With ignoreHangup, memhist starts with SIGHUP ignored, as under nohup.
+    BlockedImport(const QString &directory, const QString &output, bool ignoreHangup = false)
         : m_fifo(directory + QStringLiteral("/trace.fifo"))
     {
         if (!QFile::exists(m_fifo) && ::mkfifo(QFile::encodeName(m_fifo).constData(), 0600) != 0)
             qFatal("cannot create %s", qPrintable(m_fifo));
+        if (ignoreHangup)
+            m_process.setChildProcessModifier([] { ::signal(SIGHUP, SIG_IGN); });
         m_process.start(QStringLiteral(MEMHIST_CLI_PATH),
             { QStringLiteral("import"), m_fifo, QStringLiteral("--format"), QStringLiteral("lackey"),
                 QStringLiteral("-o"), output });
@@ -179,6 +182,7 @@ private slots:
     void importSignal();
     void killedImportLeavesATemporaryTheNextImportRemoves();
     void importKeepsALiveWritersTemporary();
+    void signalIgnoredOnEntryStaysIgnored();
     void recordSignal_data();
     void recordSignal();
     void killedRecordTakesValgrindWithIt();
@@ -269,6 +273,23 @@ void TestInterrupts::importKeepsALiveWritersTemporary()
     QCOMPARE(running.process().exitCode(), 143);
     QCOMPARE(entries(dir.path()), (QStringList { QStringLiteral("out.memhist"), QStringLiteral("trace.fifo") }));
     QVERIFY(readFile(output) == written);
+}
+
+void TestInterrupts::signalIgnoredOnEntryStaysIgnored()
+{
+    QTemporaryDir dir;
+    const QString output = dir.filePath(QStringLiteral("out.memhist"));
+    BlockedImport import(dir.path(), output, true);
+    QVERIFY(import.waitUntilReading());
+    // An ignored signal is discarded when sent. Were SIGHUP handled, it would be delivered before
+    // SIGTERM (lower numbers first) and the import would end with 129.
+    QCOMPARE(::kill(pid_t(import.pid()), SIGHUP), 0);
+    QCOMPARE(::kill(pid_t(import.pid()), SIGTERM), 0);
+    QVERIFY(import.process().waitForFinished(waitMilliseconds));
+    QCOMPARE(import.process().exitCode(), 143);
+    QCOMPARE(QString::fromUtf8(import.process().readAllStandardError()),
+        QStringLiteral("memhist import: interrupted by SIGTERM; %1 left as it was\n").arg(output));
+    QCOMPARE(entries(dir.path()), QStringList { QStringLiteral("trace.fifo") });
 }
 
 void TestInterrupts::recordSignal_data()

@@ -90,8 +90,13 @@ SignalGuard::SignalGuard(const QString &command, const QString &outputPath, Sign
     for (int signal : handledSignals)
         sigaddset(&action.sa_mask, signal); // one handler at a time
     action.sa_flags = SA_RESTART;
-    for (int i = 0; i < handledCount; ++i)
-        sigaction(handledSignals[i], &action, &previousActions[i]);
+    for (int i = 0; i < handledCount; ++i) {
+        // A signal ignored on entry stays ignored: `nohup memhist ...` must survive a hangup, and a
+        // background job of a shell script (SIGINT ignored) the terminal's Ctrl-C.
+        sigaction(handledSignals[i], nullptr, &previousActions[i]);
+        if (previousActions[i].sa_handler != SIG_IGN)
+            sigaction(handledSignals[i], &action, nullptr);
+    }
 
     struct sigaction ignore
     {

@@ -5,6 +5,8 @@
 // rather than setting a flag for the command to look at: an import blocked reading a slow input (a
 // pipe, a FIFO) would never get to look.
 //
+// A signal ignored when memhist starts (nohup, a shell's background job) stays ignored.
+//
 // A command may take SIGINT's first delivery for itself (`record`: stop the program and keep what
 // was recorded); a second SIGINT then ends memhist as above. While a guard lives, SIGXFSZ is ignored
 // so that a write beyond the file size limit (`ulimit -f`) fails with "File too large", which the
