@@ -10,6 +10,7 @@ packages=(
     libsqlite3-dev sqlite3
     zlib1g-dev libminizip-dev libsnappy-dev
     valgrind xvfb xauth
+    strace
 )
 
 missing=()

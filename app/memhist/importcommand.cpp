@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "importers/importsession.h"
 #include "progressline.h"
+#include "signalguard.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -17,7 +18,8 @@ const CommandHelp help {
     QStringLiteral("TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]"),
     QStringLiteral("Store the accesses of one or more traces (files or trace directories), one after another in\n"
                    "the order given, in a new memhist database. Each trace's transitions continue after the\n"
-                   "previous one's. OUT.memhist appears (or is replaced) only once complete."),
+                   "previous one's. OUT.memhist appears (or is replaced) only once complete; SIGINT, SIGTERM\n"
+                   "or SIGHUP leave it as it was (exit status 130, 143, 129)."),
 };
 
 QString skippedSummary(const QMap<QString, qint64> &skipped)
@@ -87,6 +89,8 @@ int runImport(const QStringList &arguments)
     ImportSummary summary;
     bool ok = false;
     {
+        // SIGINT, SIGTERM, SIGHUP: the temporary file goes, the output stays as it was.
+        const SignalGuard signalGuard(help.name, output);
         ProgressLine progressLine;
         ok = importTraces(
             inputs, output, options,
