@@ -186,10 +186,9 @@ bool writeFixture(const QString &path, const QList<Access> &stream, const Writer
     }
     if (!writer.finish())
         return false;
-    std::atomic<bool> cancelled { false };
     fixture->path = path;
     fixture->stream = stream;
-    fixture->overview = loadOverview(path, cancelled);
+    fixture->overview = loadOverview(path, never);
     QString error;
     fixture->db = HistoryDatabase::open(path, &error);
     return fixture->overview && fixture->overview->error.isEmpty() && fixture->db;

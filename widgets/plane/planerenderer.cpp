@@ -7,7 +7,6 @@
 #include <QElapsedTimer>
 #include <QPainter>
 #include <algorithm>
-#include <limits>
 
 namespace memhist::plane {
 
@@ -69,78 +68,54 @@ std::shared_ptr<RenderResult> renderPlane(
     return result;
 }
 
-namespace {
-
 // Lives on the render thread and owns that thread's connection.
-class RenderWorker : public QObject
+class RenderWorker : public ConnectionWorker
 {
 public:
-    std::unique_ptr<HistoryDatabase> database;
-    QString databasePath;
+    sqlite::Connection &connection() { return m_database->connection(); }
 
-    sqlite::Connection *connectionFor(const QString &path)
+protected:
+    bool openConnection(const QString &path, QString *error) override
     {
-        if (!database || databasePath != path) {
-            database.reset();
-            databasePath = path;
-            QString error;
-            database = HistoryDatabase::open(path, &error);
-            if (database)
-                database->connection().execute(statements::connectionPragmas);
-        }
-        return database ? &database->connection() : nullptr;
+        m_database = HistoryDatabase::open(path, error);
+        if (!m_database)
+            return false;
+        m_database->connection().execute(statements::connectionPragmas);
+        return true;
     }
-};
+    void closeConnection() override { m_database.reset(); }
 
-} // namespace
+private:
+    std::unique_ptr<HistoryDatabase> m_database;
+};
 
 PlaneRenderer::PlaneRenderer(QObject *parent)
     : QObject(parent)
-    , m_latest(std::make_shared<std::atomic<quint64>>(0))
-{
-    m_thread.setObjectName(QStringLiteral("memhist plane renderer"));
-    m_worker = new RenderWorker;
-    m_worker->moveToThread(&m_thread);
-    m_thread.start();
-}
+    , m_thread(std::make_unique<ConnectionThread<RenderWorker>>(this, QStringLiteral("memhist plane renderer")))
+{ }
 
-PlaneRenderer::~PlaneRenderer()
-{
-    cancel();
-    m_thread.quit();
-    m_thread.wait();
-    delete m_worker; // its thread has finished: no event can reach it any more
-}
+PlaneRenderer::~PlaneRenderer() = default;
 
 void PlaneRenderer::cancel()
 {
-    // No request has this generation: whatever runs sees itself stale and stops.
-    m_latest->store(std::numeric_limits<quint64>::max());
+    m_thread->cancel();
 }
 
 void PlaneRenderer::render(RenderRequest request)
 {
-    const quint64 generation = request.generation;
-    m_latest->store(generation);
-    auto *worker = static_cast<RenderWorker *>(m_worker);
-    const std::shared_ptr<std::atomic<quint64>> latest = m_latest;
-    QMetaObject::invokeMethod(
-        worker,
-        [this, worker, latest, request = std::move(request)] {
-            const auto stale = [&latest, generation = request.generation] { return latest->load() != generation; };
-            if (stale())
-                return; // a newer request is already queued behind this one
-            sqlite::Connection *db = worker->connectionFor(request.overview ? request.overview->path : QString());
-            if (!db)
-                return;
-            std::shared_ptr<const RenderResult> result = renderPlane(request, *db, stale);
-            if (!result || stale())
-                return;
-            // Back to the renderer's thread; dropped by Qt if the renderer is gone by then.
-            QMetaObject::invokeMethod(
-                this, [this, result] { emit rendered(result); }, Qt::QueuedConnection);
+    m_thread->post(
+        m_thread->supersede(),
+        [request = std::move(request)](RenderWorker &worker, const JobTicket &ticket) {
+            QString error;
+            std::shared_ptr<const RenderResult> result;
+            if (worker.ensureOpen(request.overview ? request.overview->path : QString(), &error))
+                result = renderPlane(request, worker.connection(), ticket.cancelPredicate());
+            return result;
         },
-        Qt::QueuedConnection);
+        [this](const std::shared_ptr<const RenderResult> &result) {
+            if (result)
+                emit rendered(result);
+        });
 }
 
 } // namespace memhist::plane

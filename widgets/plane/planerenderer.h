@@ -4,6 +4,7 @@
 // newer view is requested.
 #pragma once
 
+#include "common/connectionthread.h"
 #include "model/types.h"
 #include "plane/planecoordinates.h"
 #include "plane/planedetail.h"
@@ -12,8 +13,6 @@
 
 #include <QImage>
 #include <QObject>
-#include <QThread>
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -55,9 +54,11 @@ struct RenderResult
 std::shared_ptr<RenderResult> renderPlane(
     const RenderRequest &request, sqlite::Connection &db, const std::function<bool()> &cancelled);
 
-// Runs renderPlane() on one worker thread that keeps its own connection. A new request supersedes
-// every older one: a stale request still queued is skipped, one being read is cancelled between
-// rows, and nothing older than the newest request is ever delivered.
+class RenderWorker;
+
+// Runs renderPlane() on one worker thread that keeps its own connection (a ConnectionThread). A new
+// request supersedes every older one: a stale request still queued is skipped, one being read is
+// cancelled between rows, and nothing older than the newest request is ever delivered.
 class PlaneRenderer : public QObject
 {
     Q_OBJECT
@@ -75,9 +76,7 @@ signals:
     void rendered(const std::shared_ptr<const memhist::plane::RenderResult> &result);
 
 private:
-    QThread m_thread;
-    QObject *m_worker = nullptr; // lives in m_thread
-    std::shared_ptr<std::atomic<quint64>> m_latest;
+    std::unique_ptr<ConnectionThread<RenderWorker>> m_thread;
 };
 
 } // namespace memhist::plane

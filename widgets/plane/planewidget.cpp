@@ -3,7 +3,6 @@
 #include "plane/planeoverview.h"
 #include "plane/planerenderer.h"
 
-#include <QFutureWatcher>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -11,7 +10,6 @@
 #include <QPainterPath>
 #include <QToolTip>
 #include <QWheelEvent>
-#include <QtConcurrent>
 #include <cmath>
 
 namespace memhist {
@@ -106,11 +104,8 @@ PlaneWidget::PlaneWidget(QWidget *parent)
     connect(&m_rangeTimer, &QTimer::timeout, this, [this] { emit visibleRangeChanged(visibleRange()); });
 }
 
-PlaneWidget::~PlaneWidget()
-{
-    if (m_loadCancelled)
-        m_loadCancelled->store(true);
-}
+// An overview still loading sees itself cancelled and stops (~JobTracker).
+PlaneWidget::~PlaneWidget() = default;
 
 bool PlaneWidget::hasHistory() const
 {
@@ -129,10 +124,8 @@ bool PlaneWidget::isHistoryLoaded() const
 
 void PlaneWidget::setHistory(const QString &databasePath)
 {
-    if (m_loadCancelled)
-        m_loadCancelled->store(true);
+    m_loader.cancel();
     m_renderer->cancel();
-    ++m_loadId;
     m_path = databasePath;
     m_overview.reset();
     m_result.reset();
@@ -152,19 +145,12 @@ void PlaneWidget::setHistory(const QString &databasePath)
     m_status = tr("Loading %1…").arg(databasePath);
     update();
 
-    auto cancelled = std::make_shared<std::atomic<bool>>(false);
-    m_loadCancelled = cancelled;
-    const quint64 loadId = m_loadId;
-    // A watcher owned by the widget: if the widget goes first, the result is simply not delivered
-    // (the worker sees `cancelled` and stops early).
-    auto *watcher = new QFutureWatcher<std::shared_ptr<const HistoryOverview>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, loadId] {
-        watcher->deleteLater();
-        std::shared_ptr<const HistoryOverview> overview = watcher->result();
-        if (loadId == m_loadId && overview)
-            applyOverview(std::move(overview));
-    });
-    watcher->setFuture(QtConcurrent::run([databasePath, cancelled] { return loadOverview(databasePath, *cancelled); }));
+    m_loader.start(
+        [databasePath](const JobTicket &ticket) { return loadOverview(databasePath, ticket.cancelPredicate()); },
+        [this](std::shared_ptr<const HistoryOverview> overview) {
+            if (overview)
+                applyOverview(std::move(overview));
+        });
 }
 
 void PlaneWidget::applyOverview(std::shared_ptr<const HistoryOverview> overview)

@@ -17,6 +17,7 @@
 // the new view until the new one arrives.
 #pragma once
 
+#include "common/jobtracker.h"
 #include "common/viewrange.h"
 #include "model/types.h"
 #include "plane/planecoordinates.h"
@@ -26,7 +27,6 @@
 #include <QList>
 #include <QTimer>
 #include <QWidget>
-#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -137,8 +137,7 @@ private:
 
     QString m_path;
     std::shared_ptr<const plane::HistoryOverview> m_overview;
-    std::shared_ptr<std::atomic<bool>> m_loadCancelled;
-    quint64 m_loadId = 0;
+    JobTracker m_loader { this }; // the overview of the history being opened
     QString m_status; // shown instead of the plane while loading or after an error
 
     plane::PlaneExtent m_extent;
