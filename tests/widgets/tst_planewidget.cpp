@@ -1,6 +1,7 @@
 // The plane widget on a small real history written with HistoryWriter: loading, clicking an access,
 // zoom history, wheel zoom anchored at the cursor, bringing the current access into view.
 #include "plane/planewidget.h"
+#include "testsupport.h"
 #include "writer/historywriter.h"
 
 #include <QSignalSpy>
@@ -9,6 +10,7 @@
 #include <QWheelEvent>
 
 using namespace memhist;
+using memhist::test::userAccess;
 
 namespace {
 
@@ -16,28 +18,17 @@ constexpr std::uint64_t codeBase = 0x401000;
 constexpr std::uint64_t heapBase = 0x601000;
 constexpr std::uint64_t stackBase = 0x7ffc0000;
 
-Access makeAccess(std::uint64_t transition, Operation op, std::uint64_t address, std::uint32_t size)
-{
-    Access access;
-    access.transition = Transition { transition };
-    access.operation = op;
-    access.physical = Address { address };
-    access.linear = Address { address };
-    access.size = size;
-    return access;
-}
-
 // 100 transitions: an instruction fetch each, a heap read every other transition, and a stack
 // write every fifth. Three regions far apart: code, heap, stack.
 QList<Access> smallStream()
 {
     QList<Access> stream;
     for (std::uint64_t t = 0; t < 100; ++t) {
-        stream << makeAccess(t, Operation::Execute, codeBase + 4 * t, 4);
+        stream << userAccess(t, Operation::Execute, codeBase + 4 * t, 4);
         if (t % 2 == 0)
-            stream << makeAccess(t, Operation::Read, heapBase + 8 * (t % 16), 8);
+            stream << userAccess(t, Operation::Read, heapBase + 8 * (t % 16), 8);
         if (t % 5 == 0)
-            stream << makeAccess(t, Operation::Write, stackBase + 0x10 + 8 * (t % 20), 8);
+            stream << userAccess(t, Operation::Write, stackBase + 0x10 + 8 * (t % 20), 8);
     }
     return stream;
 }
@@ -109,7 +100,7 @@ private slots:
         auto plane = loadedPlane();
         QVERIFY(plane);
         QVERIFY(plane->isHistoryLoaded());
-        QVERIFY(plane->showsAccesses()); // 140 accesses: drawn one by one
+        QVERIFY(plane->showsAccesses()); // 170 accesses: drawn one by one
         const ViewRange range = plane->visibleRange();
         QCOMPARE(range.firstTransition, Transition { 0 });
         QCOMPARE(range.lastTransition, Transition { 99 });

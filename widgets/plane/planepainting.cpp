@@ -95,11 +95,7 @@ QRect accessBarRect(const Access &access, const PixelMapping &mapping, const Add
         --x1;
     if (x1 <= x0)
         x1 = x0 + 1;
-    const std::uint64_t size = std::max<std::uint32_t>(access.size, 1);
-    const std::uint64_t last = access.physical.value > std::numeric_limits<std::uint64_t>::max() - (size - 1)
-        ? std::numeric_limits<std::uint64_t>::max()
-        : access.physical.value + size - 1;
-    const int y0 = toPixel(std::floor(mapping.yToPixel(fold.toDisplayEnd(last))));
+    const int y0 = toPixel(std::floor(mapping.yToPixel(fold.toDisplayEnd(lastByteOf(access)))));
     int y1 = toPixel(std::ceil(mapping.yToPixel(fold.toDisplay(access.physical.value))));
     if (y1 <= y0)
         y1 = y0 + 1;
