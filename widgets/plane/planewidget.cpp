@@ -258,8 +258,8 @@ void PlaneWidget::startRender()
 
 void PlaneWidget::onRendered(const std::shared_ptr<const RenderResult> &result)
 {
-    // The renderer delivers only its newest request, but a result can still cross a newer request
-    // in the event queue: never replace a newer image by an older one.
+    // The renderer delivers only results of its newest request (one overtaken on its way is dropped
+    // on arrival); a newer image is never replaced by an older one all the same.
     if (result->generation <= m_shownGeneration && m_result)
         return;
     m_result = result;
