@@ -3,10 +3,10 @@
 // trace), Cancel in the status bar stops an import and leaves nothing behind, and one import or
 // recording runs at a time (the recording is the real `memhist record`, ended by Cancel).
 #include "historyinfo.h"
-#include "importers/importsession.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "recordjob.h"
+#include "testsupport.h"
 
 #include <QDir>
 #include <QFile>
@@ -17,6 +17,7 @@
 #include <QThreadPool>
 
 using namespace memhist;
+using namespace memhist::test;
 using namespace memhist::viewer;
 
 Q_DECLARE_METATYPE(memhist::viewer::HistoryInfo)
@@ -28,13 +29,16 @@ QString smallCsv()
     return QFINDTESTDATA("../data/csv/small.csv");
 }
 
-bool importFixture(const QString &trace, const QString &output)
+bool importSmallCsv(const QString &output)
 {
-    QList<TraceInput> inputs;
-    QString error;
-    ImportSummary summary;
-    return recogniseTraces({ trace }, std::nullopt, &inputs, &error)
-        && importTraces(inputs, output, ImportOptions {}, {}, &summary, &error);
+    return runCli({ QStringLiteral("import"), smallCsv(), QStringLiteral("-o"), output }).exitCode == 0;
+}
+
+// small.csv copied into `directory`, so that what is written beside it stays there.
+QString copySmallCsv(const QTemporaryDir &directory)
+{
+    const QString trace = directory.filePath(QStringLiteral("small.csv"));
+    return QFile::copy(smallCsv(), trace) ? trace : QString();
 }
 
 // A CSV trace of `rows` accesses: long enough that its importer reports progress many times.
@@ -74,8 +78,8 @@ private slots:
         QTemporaryDir directory;
         const QString first = directory.filePath(QStringLiteral("first.memhist"));
         const QString second = directory.filePath(QStringLiteral("second.memhist"));
-        QVERIFY(importFixture(smallCsv(), first));
-        QVERIFY(importFixture(smallCsv(), second));
+        QVERIFY(importSmallCsv(first));
+        QVERIFY(importSmallCsv(second));
         JobProgressWidget progress;
         JobController jobs(&progress);
         QSignalSpy ready(&jobs, &JobController::historyReady);
@@ -129,8 +133,8 @@ private slots:
         QFETCH(QString, chosen);
         QFETCH(QStringList, files);
         QTemporaryDir directory;
-        const QString trace = directory.filePath(QStringLiteral("small.csv"));
-        QVERIFY(QFile::copy(smallCsv(), trace));
+        const QString trace = copySmallCsv(directory);
+        QVERIFY(!trace.isEmpty());
         JobProgressWidget progress;
         JobController jobs(&progress);
         QStringList suggested;
@@ -159,8 +163,8 @@ private slots:
     void anImportMayNotReplaceItsTrace()
     {
         QTemporaryDir directory;
-        const QString trace = directory.filePath(QStringLiteral("small.csv"));
-        QVERIFY(QFile::copy(smallCsv(), trace));
+        const QString trace = copySmallCsv(directory);
+        QVERIFY(!trace.isEmpty());
         JobProgressWidget progress;
         JobController jobs(&progress);
         jobs.setOutputChooser([&](const QString &) { return trace; });
@@ -203,8 +207,8 @@ private slots:
     void oneJobAtATime()
     {
         QTemporaryDir directory;
-        const QString trace = directory.filePath(QStringLiteral("small.csv"));
-        QVERIFY(QFile::copy(smallCsv(), trace));
+        const QString trace = copySmallCsv(directory);
+        QVERIFY(!trace.isEmpty());
         JobProgressWidget progress;
         JobController jobs(&progress);
         jobs.setMemhistCli(QStringLiteral(MEMHIST_CLI_PATH));

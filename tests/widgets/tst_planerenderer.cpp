@@ -7,6 +7,7 @@
 #include "plane/planepainting.h"
 #include "plane/planereads.h"
 #include "plane/planerenderer.h"
+#include "planestreams.h"
 #include "storage/historydatabase.h"
 #include "testsupport.h"
 #include "writer/historywriter.h"
@@ -19,7 +20,7 @@
 
 using namespace memhist;
 using namespace memhist::plane;
-using memhist::test::userAccess;
+using namespace memhist::test;
 
 Q_DECLARE_METATYPE(memhist::plane::ChunkSource)
 Q_DECLARE_METATYPE(memhist::plane::AccessSource)
@@ -27,36 +28,16 @@ Q_DECLARE_METATYPE(memhist::plane::DetailLimits)
 
 namespace {
 
-constexpr std::uint64_t codeBase = 0x401000;
-constexpr std::uint64_t heapBase = 0x601000;
-constexpr std::uint64_t stackBase = 0x7ffc0000;
-
-// 100 transitions, 170 accesses in one slice: an instruction fetch each, a heap read every other
-// transition and a stack write every fifth. Each operation has an address region of its own, so a
-// pixel of a region shows one operation's colour.
-QList<Access> smallStream()
-{
-    QList<Access> stream;
-    for (std::uint64_t t = 0; t < 100; ++t) {
-        stream << userAccess(t, Operation::Execute, codeBase + 4 * t, 4);
-        if (t % 2 == 0)
-            stream << userAccess(t, Operation::Read, heapBase + 8 * (t % 16), 8);
-        if (t % 5 == 0)
-            stream << userAccess(t, Operation::Write, stackBase + 0x10 + 8 * (t % 20), 8);
-    }
-    return stream;
-}
-
 // 6000 transitions, 14,000 accesses in four slices (a slice cap of 4096) and about two thousand
 // chunks: more rows than any pass reads between two cancellation checks.
 QList<Access> denseStream()
 {
     QList<Access> stream;
     for (std::uint64_t t = 0; t < 6000; ++t) {
-        stream << userAccess(t, Operation::Execute, codeBase + 4 * (t % 512), 4);
-        stream << userAccess(t, Operation::Read, heapBase + 8 * ((t * 37) % 2048), 8);
+        stream << userAccess(t, Operation::Execute, planeCodeBase + 4 * (t % 512), 4);
+        stream << userAccess(t, Operation::Read, planeHeapBase + 8 * ((t * 37) % 2048), 8);
         if (t % 3 == 0)
-            stream << userAccess(t, Operation::Write, stackBase + 8 * (t % 64), 8);
+            stream << userAccess(t, Operation::Write, planeStackBase + 8 * (t % 64), 8);
     }
     return stream;
 }
@@ -230,7 +211,7 @@ private slots:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        QVERIFY(writeFixture(m_dir.filePath(QStringLiteral("small.memhist")), smallStream(), {}, &m_small));
+        QVERIFY(writeFixture(m_dir.filePath(QStringLiteral("small.memhist")), smallPlaneStream(), {}, &m_small));
         WriterOptions dense;
         dense.sliceAccessCap = 4096;
         QVERIFY(writeFixture(m_dir.filePath(QStringLiteral("dense.memhist")), denseStream(), dense, &m_dense));
@@ -443,7 +424,7 @@ private slots:
         QFETCH(ChunkSource, chunks);
         QFETCH(AccessSource, accesses);
         const Fixture &f = m_small;
-        const PlaneViewport view = stackOnly ? f.regionOf(stackBase + 0x10) : f.whole();
+        const PlaneViewport view = stackOnly ? f.regionOf(planeStackBase + 0x10) : f.whole();
         const QSize pixels(400, 300);
         const auto result = f.render(view, pixels, limits);
         QVERIFY(result);
@@ -492,7 +473,7 @@ private slots:
             }
         }
         if (!stackOnly) {
-            for (const std::uint64_t region : { codeBase, heapBase }) {
+            for (const std::uint64_t region : { planeCodeBase, planeHeapBase }) {
                 const int y = int(mapping.yToPixel(f.gapAbove(region)));
                 for (const int x : { 1, 200, 399 }) // column 0 is the slice's edge
                     QCOMPARE(result->image.pixel(x, y), testColors.background.rgb());
@@ -509,7 +490,7 @@ private slots:
         QCOMPARE(result->plan.chunks, ChunkSource::ChunkRows);
         const PixelMapping mapping(f.whole(), QSizeF(pixels));
         // In the folded gap between code and heap: no chunk, only the bands.
-        const int y = int(mapping.yToPixel(f.gapAbove(codeBase)));
+        const int y = int(mapping.yToPixel(f.gapAbove(planeCodeBase)));
         for (std::size_t i = 0; i < f.overview->slices.size(); ++i) {
             const auto [x0, x1] = sliceColumns(f.overview->slices[i], mapping, pixels.width());
             QVERIFY2(x1 - x0 >= minEdgedBandPixels, "each band is wide enough for its edge");
@@ -524,9 +505,9 @@ private slots:
         QTest::addColumn<quint64>("region");
         QTest::addColumn<quint64>("firstTransition");
         QTest::addColumn<quint64>("lastTransition");
-        QTest::newRow("the heap, every transition") << quint64(heapBase) << quint64(0) << quint64(5999);
-        QTest::newRow("the heap, transitions 1000 to 1999") << quint64(heapBase) << quint64(1000) << quint64(1999);
-        QTest::newRow("the code across two slices") << quint64(codeBase) << quint64(3900) << quint64(4300);
+        QTest::newRow("the heap, every transition") << quint64(planeHeapBase) << quint64(0) << quint64(5999);
+        QTest::newRow("the heap, transitions 1000 to 1999") << quint64(planeHeapBase) << quint64(1000) << quint64(1999);
+        QTest::newRow("the code across two slices") << quint64(planeCodeBase) << quint64(3900) << quint64(4300);
     }
     void rowScanAndChunkQueriesAgree()
     {

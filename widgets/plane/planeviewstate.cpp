@@ -34,19 +34,20 @@ void PlaneViewState::record(const PlaneViewport &view)
 
 bool PlaneViewState::back()
 {
-    if (m_back.isEmpty())
-        return false;
-    m_forward.append(m_view);
-    m_view = clampViewport(m_back.takeLast(), m_extent);
-    return true;
+    return step(m_back, m_forward);
 }
 
 bool PlaneViewState::forward()
 {
-    if (m_forward.isEmpty())
+    return step(m_forward, m_back);
+}
+
+bool PlaneViewState::step(QList<PlaneViewport> &from, QList<PlaneViewport> &to)
+{
+    if (from.isEmpty())
         return false;
-    m_back.append(m_view);
-    m_view = clampViewport(m_forward.takeLast(), m_extent);
+    to.append(m_view);
+    m_view = clampViewport(from.takeLast(), m_extent);
     return true;
 }
 

@@ -49,6 +49,9 @@ public:
     PlaneViewport centredOn(double x, double y) const;
 
 private:
+    // The view on top of `from` becomes current; the current one goes on top of `to`.
+    bool step(QList<PlaneViewport> &from, QList<PlaneViewport> &to);
+
     PlaneExtent m_extent;
     PlaneViewport m_view;
     QList<PlaneViewport> m_back;
