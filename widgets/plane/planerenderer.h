@@ -30,7 +30,7 @@ struct RenderRequest
     PlaneViewport view;
     QSize pixels; // device pixels of the image
     PlaneColors colors;
-    DetailLimits limits;
+    DetailLimits limits; // the level-of-detail thresholds (tests lower them)
 };
 
 struct RenderResult
