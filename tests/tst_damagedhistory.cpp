@@ -5,6 +5,7 @@
 // paths, and otherwise answers exactly what the accesses table holds; `query`, `export` and `check` exit 1;
 // a database error keeps SQLite's reason, prefixed once.
 
+#include "checker/checkmessages.h"
 #include "checker/historychecker.h"
 #include "query/halfaxisquery.h"
 #include "storage/historydatabase.h"
@@ -77,6 +78,27 @@ QList<Access> tableStream(const QString &path)
     return stream;
 }
 
+// The checker's words for a slice or an access whose transitions are stored negative (how it
+// prints such a value is its own choice): "{slice 2 [10..-1]}" and "{access 8 (transition -1)}" in
+// an expected message stand for check::describe() and check::describeAccess() of those values.
+QString describedRows(QString text)
+{
+    static const QRegularExpression slice(QStringLiteral("\\{slice (\\d+) \\[(-?\\d+)\\.\\.(-?\\d+)\\]\\}"));
+    static const QRegularExpression access(QStringLiteral("\\{access (\\d+) \\(transition (-?\\d+)\\)\\}"));
+    for (QRegularExpressionMatch m = slice.match(text); m.hasMatch(); m = slice.match(text)) {
+        check::SliceRecord record;
+        record.id = m.captured(1).toLongLong();
+        record.first = decltype(record.first)(m.captured(2).toLongLong());
+        record.last = decltype(record.last)(m.captured(3).toLongLong());
+        text.replace(m.capturedStart(), m.capturedLength(), check::describe(record));
+    }
+    for (QRegularExpressionMatch m = access.match(text); m.hasMatch(); m = access.match(text)) {
+        text.replace(m.capturedStart(), m.capturedLength(),
+            check::describeAccess(m.captured(1).toLongLong(), m.captured(2).toLongLong()));
+    }
+    return text;
+}
+
 QString damagedSuffix(const QString &path)
 {
     return QStringLiteral("; the database is damaged: run 'memhist check %1'").arg(path);
@@ -114,11 +136,11 @@ const Damage damages[] = {
     { "transitions of 2^63 and more stored negative",
         "UPDATE slices SET transition_last = -1 WHERE rowid = 2; UPDATE accesses SET transition = -2 WHERE rowid = 9; "
         "UPDATE accesses SET transition = -1 WHERE rowid = 10",
-        "slice 2 [10..18446744073709551615]: transition_last is stored as -1: a writer stored a transition of 2^63 "
-        "or more as a negative int8 [a transition is stored as an int8 in [0, 2^63-1]]" },
+        "{slice 2 [10..-1]}: transition_last -1 is negative: 18446744073709551615 (2^63 or more) stored as its two's "
+        "complement [transitions are in [0, 2^63-1]]" },
     { "last access stored negative", "UPDATE accesses SET transition = -1 WHERE rowid = 10",
-        "access 10 (transition 18446744073709551615): its transition is stored as -1: a writer stored a transition "
-        "of 2^63 or more as a negative int8 [a transition is stored as an int8 in [0, 2^63-1]]" },
+        "{access 10 (transition -1)}: transition -1 is negative: 18446744073709551615 (2^63 or more) stored as its "
+        "two's complement [transitions are in [0, 2^63-1]]" },
     { "access of size 0", "UPDATE accesses SET size = 0 WHERE rowid = 8",
         "access 8 (transition 12): size is 0 [an access covers at least one byte]" },
     { "chunk first after last", "UPDATE chunks SET phy_last = 0xfff WHERE rowid = 4",
@@ -224,9 +246,8 @@ void TestDamagedHistory::engineRefusesWhatItReads_data()
     // never read it, backward cursors do.
     QTest::newRow("one access stored negative, cursors, backward")
         << QStringLiteral("UPDATE accesses SET transition = -1 WHERE rowid = 8") << cursorsOnly << false
-        << QStringLiteral("access 8 (transition 18446744073709551615): its transition is stored as -1: a writer "
-                          "stored a transition of 2^63 or more as a negative int8 [a transition is stored as an int8 "
-                          "in [0, 2^63-1]]");
+        << QStringLiteral("{access 8 (transition -1)}: transition -1 is negative: 18446744073709551615 (2^63 or more) "
+                          "stored as its two's complement [transitions are in [0, 2^63-1]]");
 
     // The rowid scan reads every row of its range, whatever its chunk: it answers from the table
     // alone, so chunk damage does not change its answer, and it refuses what it sees.
@@ -255,9 +276,8 @@ void TestDamagedHistory::engineRefusesWhatItReads_data()
         << QString::fromLatin1(damages[8].sql) << scanOnly << true << QString::fromUtf8(damages[8].violation);
     QTest::newRow("one access stored negative, scan")
         << QStringLiteral("UPDATE accesses SET transition = -1 WHERE rowid = 8") << scanOnly << true
-        << QStringLiteral("access 8 (transition 18446744073709551615): its transition is stored as -1: a writer "
-                          "stored a transition of 2^63 or more as a negative int8 [a transition is stored as an int8 "
-                          "in [0, 2^63-1]]");
+        << QStringLiteral("{access 8 (transition -1)}: transition -1 is negative: 18446744073709551615 (2^63 or more) "
+                          "stored as its two's complement [transitions are in [0, 2^63-1]]");
     // A damaged row that matches nothing is not on the page and not in the right answer either:
     // the engine, which never reads it, answers what the table holds.
     QTest::newRow("operation 8 matching no mask, scan: the table's answer")
@@ -294,11 +314,11 @@ void TestDamagedHistory::engineRefusesWhatItReads()
         return;
     }
     QVERIFY2(!ok, "a damaged history answered");
-    QCOMPARE(error, violation + damagedSuffix(path));
+    QCOMPARE(error, describedRows(violation) + damagedSuffix(path));
     QVERIFY(page.accesses.isEmpty());
     // The same engine fails the same way again: nothing of the failed query stays behind.
     QVERIFY(!engine.run(query, &page, &error));
-    QCOMPARE(error, violation + damagedSuffix(path));
+    QCOMPARE(error, describedRows(violation) + damagedSuffix(path));
 }
 
 void TestDamagedHistory::commandsRefuse_data()
@@ -334,7 +354,8 @@ void TestDamagedHistory::commandsRefuse()
 
     const QString path = damagedCopy(QString::fromUtf8(QTest::currentDataTag()), sql);
     QVERIFY(!path.isEmpty());
-    const QString expected = path + QStringLiteral(": query failed: ") + violation + damagedSuffix(path) + u'\n';
+    const QString expected
+        = path + QStringLiteral(": query failed: ") + describedRows(violation) + damagedSuffix(path) + u'\n';
 
     const CliResult query = runCli(
         QStringList { QStringLiteral("query"), path, QStringLiteral("--format"), QStringLiteral("csv") } + options);

@@ -341,7 +341,7 @@ void TestHistoryDatabase::walFramesInReadOnlyDirectoryAreNamed()
 
 void TestHistoryDatabase::referenceMetadataForForeignFiles_data()
 {
-    QTest::addColumn<QByteArray>("sql"); // run on a copy of the good history, after dropping meta
+    QTest::addColumn<QByteArray>("sql"); // run on a copy of the good history, after dropping meta and _metadata
     QTest::addColumn<QStringList>("lines");
 
     const QByteArray create = "CREATE TABLE _metadata(metadata_version int, type int, format_version text, "
@@ -392,7 +392,7 @@ void TestHistoryDatabase::referenceMetadataForForeignFiles()
 
     const QString path = copyOfGood(
         QStringLiteral("foreign-%1.memhist").arg(QString::fromUtf8(QTest::currentDataTag())).replace(u' ', u'-'),
-        "DROP TABLE meta");
+        "DROP TABLE meta; DROP TABLE IF EXISTS _metadata");
     QVERIFY(!path.isEmpty());
     QVERIFY(execute(path, sql.constData()));
     const QStringList output = infoLines(path);

@@ -1,5 +1,4 @@
 // memhist info DB
-#include "checker/checkmessages.h"
 #include "commandline.h"
 #include "commands.h"
 #include "storage/historydatabase.h"
@@ -158,8 +157,7 @@ int runInfo(const QStringList &arguments)
     constexpr std::uint64_t firstUnstorable = std::uint64_t(1) << 63;
     if ((summary.firstTransition && summary.firstTransition->value >= firstUnstorable)
         || (summary.lastTransition && summary.lastTransition->value >= firstUnstorable)) {
-        transitions += QStringLiteral(" (stored negative: [%1]; run 'memhist check')")
-                           .arg(QLatin1String(check::property::storedTransition));
+        transitions += QStringLiteral(" (2^63 or more, stored negative; run 'memhist check')");
     }
     const QString bytesPerAccess = summary.accesses > 0
         ? QString::number(double(summary.fileBytes) / double(summary.accesses), 'f', 1)

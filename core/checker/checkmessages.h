@@ -13,7 +13,6 @@ namespace memhist::check {
 // The property each violation breaks, quoted in brackets at the end of its message.
 namespace property {
 inline constexpr auto sliceBounds = "a slice's first transition is not after its last";
-inline constexpr auto storedTransition = "a transition is stored as an int8 in [0, 2^63-1]";
 inline constexpr auto slicesDisjoint = "slices are stored in transition order and do not overlap";
 inline constexpr auto chunkSlice = "a chunk belongs to an existing slice";
 inline constexpr auto chunkOperation = "a chunk holds one operation: 1 (X), 2 (W) or 4 (R)";

@@ -9,9 +9,14 @@ namespace {
 
 using namespace memhist::check;
 
+// Field by field: the record's types are the checker's to choose (stored or unsigned values).
 SliceRecord record(const SliceRow &slice)
 {
-    return { slice.id, fromStored(slice.first), fromStored(slice.last) };
+    SliceRecord result;
+    result.id = slice.id;
+    result.first = decltype(result.first)(slice.first);
+    result.last = decltype(result.last)(slice.last);
+    return result;
 }
 
 ChunkRecord record(const ChunkRow &chunk)
@@ -21,14 +26,15 @@ ChunkRecord record(const ChunkRow &chunk)
 
 QString describe(const AccessRow &access)
 {
-    return describeAccess(access.rowId, fromStored(access.transition));
+    return describeAccess(access.rowId, access.transition);
 }
 
-QString negativeTransition(const QString &column, std::int64_t stored)
+// A transition stored negative, in the checker's words for it (memhist check says the same).
+constexpr auto transitionRange = "transitions are in [0, 2^63-1]";
+QString negativeTransition(const char *column, std::int64_t stored)
 {
-    return QStringLiteral("%1 is stored as %2: a writer stored a transition of 2^63 or more as a negative int8")
-        .arg(column)
-        .arg(stored);
+    return QStringLiteral("%1 %2 is negative: %3 (2^63 or more) stored as its two's complement")
+        .arg(QLatin1String(column), QString::number(stored), QString::number(fromStored(stored)));
 }
 
 // Size, wrap: what an access needs before its bytes can be compared with anything.
@@ -50,12 +56,10 @@ QString byteProblem(const AccessRow &access)
 QString sliceProblem(const SliceRow &slice, const SliceRow *previous)
 {
     if (slice.first < 0) {
-        return violation(describe(record(slice)), negativeTransition(QStringLiteral("transition_first"), slice.first),
-            property::storedTransition);
+        return violation(describe(record(slice)), negativeTransition("transition_first", slice.first), transitionRange);
     }
     if (slice.last < 0) {
-        return violation(describe(record(slice)), negativeTransition(QStringLiteral("transition_last"), slice.last),
-            property::storedTransition);
+        return violation(describe(record(slice)), negativeTransition("transition_last", slice.last), transitionRange);
     }
     if (slice.first > slice.last) {
         return violation(describe(record(slice)),
@@ -108,8 +112,7 @@ QString chunkProblem(const ChunkRow &chunk, const ChunkRow *previous)
 QString accessInChunkProblem(const AccessRow &access, const ChunkRow &chunk, const SliceRow &slice)
 {
     if (access.transition < 0) {
-        return violation(describe(access), negativeTransition(QStringLiteral("its transition"), access.transition),
-            property::storedTransition);
+        return violation(describe(access), negativeTransition("transition", access.transition), transitionRange);
     }
     if (access.operation != chunk.operation) {
         return violation(describe(access),
@@ -138,8 +141,7 @@ QString accessInChunkProblem(const AccessRow &access, const ChunkRow &chunk, con
 QString scannedAccessProblem(const AccessRow &access, std::int64_t lowest, std::int64_t highest)
 {
     if (access.transition < 0) {
-        return violation(describe(access), negativeTransition(QStringLiteral("its transition"), access.transition),
-            property::storedTransition);
+        return violation(describe(access), negativeTransition("transition", access.transition), transitionRange);
     }
     if (!isValidOperationCode(access.operation)) {
         return violation(describe(access),
@@ -164,12 +166,19 @@ QString orderProblem(
 {
     if (laterTransition >= earlierTransition)
         return {};
-    return violation(describeAccess(laterRowId, fromStored(laterTransition)),
+    return violation(describeAccess(laterRowId, laterTransition),
         QStringLiteral("transition %1 is before transition %2 of the earlier access %3")
             .arg(laterTransition)
             .arg(earlierTransition)
             .arg(earlierRowId),
         property::accessOrder);
+}
+
+QString negativeTransitionProblem(qint64 rowId, std::int64_t transition)
+{
+    if (transition >= 0)
+        return {};
+    return violation(describeAccess(rowId, transition), negativeTransition("transition", transition), transitionRange);
 }
 
 } // namespace memhist::query

@@ -59,4 +59,7 @@ QString scannedAccessProblem(const AccessRow &access, std::int64_t lowest, std::
 QString orderProblem(
     qint64 earlierRowId, std::int64_t earlierTransition, qint64 laterRowId, std::int64_t laterTransition);
 
+// An access read anywhere else (the binary search over rowids) whose transition is stored negative.
+QString negativeTransitionProblem(qint64 rowId, std::int64_t transition);
+
 } // namespace memhist::query

@@ -1,7 +1,5 @@
 #include "rowidsearch.h"
 
-#include "checker/checkmessages.h"
-#include "model/types.h"
 #include "query/querystatements.h"
 #include "query/rowchecks.h"
 
@@ -55,12 +53,9 @@ std::optional<RowPosition> RowIdSearch::read(sqlite::Statement &statement)
     else if (rc != SQLITE_DONE)
         m_failure.database(QStringLiteral("cannot read accesses"), m_db, rc); // before the reset
     statement.reset();
-    if (row && row->transition < 0) {
-        m_failure.violation(check::violation(check::describeAccess(row->rowId, fromStored(row->transition)),
-            QStringLiteral("its transition is stored as %1: a writer stored a transition of 2^63 or more as a "
-                           "negative int8")
-                .arg(row->transition),
-            check::property::storedTransition));
+    if (row) {
+        if (const QString problem = query::negativeTransitionProblem(row->rowId, row->transition); !problem.isEmpty())
+            m_failure.violation(problem);
     }
     return row;
 }
