@@ -29,14 +29,6 @@ QString describe(const AccessRow &access)
     return describeAccess(access.rowId, access.transition);
 }
 
-// A transition stored negative, in the checker's words for it (memhist check says the same).
-constexpr auto transitionRange = "transitions are in [0, 2^63-1]";
-QString negativeTransition(const char *column, std::int64_t stored)
-{
-    return QStringLiteral("%1 %2 is negative: %3 (2^63 or more) stored as its two's complement")
-        .arg(QLatin1String(column), QString::number(stored), QString::number(fromStored(stored)));
-}
-
 // Size, wrap: what an access needs before its bytes can be compared with anything.
 QString byteProblem(const AccessRow &access)
 {
@@ -56,10 +48,12 @@ QString byteProblem(const AccessRow &access)
 QString sliceProblem(const SliceRow &slice, const SliceRow *previous)
 {
     if (slice.first < 0) {
-        return violation(describe(record(slice)), negativeTransition("transition_first", slice.first), transitionRange);
+        return violation(describe(record(slice)), describeNegativeTransition("transition_first", slice.first),
+            property::transitionRange);
     }
     if (slice.last < 0) {
-        return violation(describe(record(slice)), negativeTransition("transition_last", slice.last), transitionRange);
+        return violation(describe(record(slice)), describeNegativeTransition("transition_last", slice.last),
+            property::transitionRange);
     }
     if (slice.first > slice.last) {
         return violation(describe(record(slice)),
@@ -112,7 +106,8 @@ QString chunkProblem(const ChunkRow &chunk, const ChunkRow *previous)
 QString accessInChunkProblem(const AccessRow &access, const ChunkRow &chunk, const SliceRow &slice)
 {
     if (access.transition < 0) {
-        return violation(describe(access), negativeTransition("transition", access.transition), transitionRange);
+        return violation(
+            describe(access), describeNegativeTransition("transition", access.transition), property::transitionRange);
     }
     if (access.operation != chunk.operation) {
         return violation(describe(access),
@@ -141,7 +136,8 @@ QString accessInChunkProblem(const AccessRow &access, const ChunkRow &chunk, con
 QString scannedAccessProblem(const AccessRow &access, std::int64_t lowest, std::int64_t highest)
 {
     if (access.transition < 0) {
-        return violation(describe(access), negativeTransition("transition", access.transition), transitionRange);
+        return violation(
+            describe(access), describeNegativeTransition("transition", access.transition), property::transitionRange);
     }
     if (!isValidOperationCode(access.operation)) {
         return violation(describe(access),
@@ -178,7 +174,8 @@ QString negativeTransitionProblem(qint64 rowId, std::int64_t transition)
 {
     if (transition >= 0)
         return {};
-    return violation(describeAccess(rowId, transition), negativeTransition("transition", transition), transitionRange);
+    return violation(describeAccess(rowId, transition), describeNegativeTransition("transition", transition),
+        property::transitionRange);
 }
 
 } // namespace memhist::query
