@@ -38,6 +38,32 @@ bool RecordReader::open()
     return true;
 }
 
+bool RecordReader::seekPart(int index)
+{
+    if (!m_stream->seekPart(index) || !m_stream->nextPart()) {
+        m_error = m_path + QStringLiteral(": ") + m_stream->errorString();
+        return false;
+    }
+    if (const qint64 size = m_stream->partSize(); size >= 0 && size % recordSize != 0) {
+        m_error = sizeError();
+        return false;
+    }
+    // The records of the parts before it, as the container states their sizes, keep the count of
+    // records read true to the file.
+    m_fileRecordBase = 0;
+    for (int i = 0; i < index; ++i)
+        m_fileRecordBase += m_stream->partSizeAt(i) / recordSize;
+    m_partIndex = index;
+    m_partRecordBase = 0;
+    m_pos = m_count = 0;
+    m_carry = 0;
+    m_partStart = false;
+    m_freshPart = true;
+    m_atEnd = false;
+    m_pendingError.clear();
+    return true;
+}
+
 QString RecordReader::placeOf(qint64 partRecord) const
 {
     QString text;

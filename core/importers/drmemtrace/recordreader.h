@@ -19,6 +19,11 @@ public:
 
     // Opens the file and its first part. False + error().
     bool open();
+    // Containers of several parts (zip): goes on at the start of part `index`, without reading the
+    // parts before it; whatever was buffered is dropped. False + error().
+    bool seekPart(int index);
+    // The container, to look at its parts before reading (ZipChunkStream::readPartHead).
+    ByteStream &stream() { return *m_stream; }
 
     // The next record, or null at the end of the file or on an error (then error() is set).
     const TraceRecord *next()
