@@ -3,6 +3,7 @@
 // directory, per thread, thread spans, the checker on every result, every container, the damaged
 // inputs with their exact messages, progress and cancellation, and the command line.
 #include "checker/historychecker.h"
+#include "historycontents.h"
 #include "importers/drmemtrace/crc32c.h"
 #include "importers/drmemtrace/zipchunkstream.h"
 #include "importers/drmemtraceimporter.h"
@@ -105,49 +106,6 @@ Imported importInto(
         result.error = writer.errorString();
     result.stats = writer.stats();
     return result;
-}
-
-struct ThreadCounts
-{
-    qint64 reads = 0;
-    qint64 writes = 0;
-    qint64 instructions = 0;
-};
-
-// Per thread: the transitions its spans cover, and the reads and writes at those transitions (one
-// pass over the accesses in rowid order, which is transition order, beside the spans in time order).
-QMap<qint64, ThreadCounts> countsPerThread(HistoryDatabase &database)
-{
-    QMap<qint64, ThreadCounts> counts;
-    const ThreadSpans spans(database);
-    for (const ThreadSummary &thread : spans.threads())
-        counts[thread.threadId].instructions = thread.transitions;
-    const QList<ThreadSpan> timeline
-        = spans.spansBetween(Transition { 0 }, Transition { std::numeric_limits<std::int64_t>::max() });
-    sqlite::Statement rows = database.connection().prepare("SELECT transition, operation FROM accesses ORDER BY rowid");
-    qsizetype span = 0;
-    while (rows.step() == SQLITE_ROW) {
-        const auto transition = fromStored(rows.int64(0));
-        while (span < timeline.size() && timeline[span].last.value < transition)
-            ++span;
-        if (span == timeline.size() || timeline[span].first.value > transition)
-            continue;
-        ThreadCounts &thread = counts[timeline[span].threadId];
-        thread.reads += rows.int64(1) == int(Operation::Read);
-        thread.writes += rows.int64(1) == int(Operation::Write);
-    }
-    return counts;
-}
-
-QList<QList<qint64>> allAccesses(HistoryDatabase &database)
-{
-    QList<QList<qint64>> rows;
-    sqlite::Statement statement = database.connection().prepare(
-        "SELECT transition, operation, phy_first, linear, size FROM accesses ORDER BY rowid");
-    while (statement.step() == SQLITE_ROW)
-        rows.append(
-            { statement.int64(0), statement.int64(1), statement.int64(2), statement.int64(3), statement.int64(4) });
-    return rows;
 }
 
 } // namespace
