@@ -80,6 +80,11 @@ bool DrMemtraceImporter::run(const QString &path, HistoryWriter &writer, const I
     }
 
     FileHandlePool pool(m_maxOpenFiles > 0 ? m_maxOpenFiles : FileHandlePool::defaultMaxOpen());
+    // Every file keeps its decoded records while the others run: with many threads each gets fewer,
+    // so that the buffers of the whole directory stay within about a million records (28 MB).
+    constexpr qsizetype recordsForAllBuffers = 1 << 20;
+    const qsizetype bufferRecords = std::clamp<qsizetype>(
+        recordsForAllBuffers / std::max<qsizetype>(files.size(), 1), 256, RecordReader::defaultBufferRecords);
     qint64 totalBytes = 0;
     std::vector<std::unique_ptr<RecordReader>> openReaders;
     std::vector<Container> containers;
@@ -90,7 +95,7 @@ bool DrMemtraceImporter::run(const QString &path, HistoryWriter &writer, const I
             *error = file + QStringLiteral(": ") + reason;
             return false;
         }
-        auto reader = std::make_unique<RecordReader>(file, openContainer(file, *container, &pool));
+        auto reader = std::make_unique<RecordReader>(file, openContainer(file, *container, &pool), bufferRecords);
         if (!reader->open()) {
             *error = reader->error();
             return false;

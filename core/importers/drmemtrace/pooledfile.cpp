@@ -13,6 +13,9 @@ namespace memhist::drmemtrace {
 
 namespace {
 
+// Reads smaller than this go through the buffer.
+constexpr qint64 bufferSize = 16 << 10;
+
 QString systemReason(int error)
 {
     return QString::fromLocal8Bit(std::strerror(error));
@@ -67,6 +70,8 @@ void PooledFile::closeDescriptor()
         return;
     ::close(m_fd);
     m_fd = -1;
+    m_buffer.clear();
+    m_buffer.shrink_to_fit();
     if (m_pool)
         m_pool->forget(this);
 }
@@ -125,12 +130,44 @@ qint64 PooledFile::read(char *data, qint64 maxSize)
         m_error = QStringLiteral("cannot reopen: ") + m_error;
         return -1;
     }
-    for (;;) {
-        const ssize_t n = ::pread(m_fd, data, size_t(maxSize), off_t(m_pos));
-        if (n >= 0) {
+    // As fread does: the whole request unless the file ends (minizip takes a short read for an error).
+    qint64 done = 0;
+    while (done < maxSize) {
+        if (m_pos >= m_bufferStart && m_pos < m_bufferStart + qint64(m_buffer.size())) {
+            const qint64 n = std::min(maxSize - done, m_bufferStart + qint64(m_buffer.size()) - m_pos);
+            std::memcpy(data + done, m_buffer.data() + (m_pos - m_bufferStart), size_t(n));
             m_pos += n;
-            return qint64(n);
+            done += n;
+            continue;
         }
+        if (maxSize - done >= bufferSize) {
+            const qint64 n = readAt(data + done, maxSize - done, m_pos);
+            if (n < 0)
+                return done > 0 ? done : -1;
+            m_pos += n;
+            done += n;
+            if (n == 0)
+                break;
+            continue;
+        }
+        m_buffer.resize(size_t(bufferSize));
+        const qint64 n = readAt(m_buffer.data(), bufferSize, m_pos);
+        m_buffer.resize(size_t(std::max<qint64>(n, 0)));
+        m_bufferStart = m_pos;
+        if (n < 0)
+            return done > 0 ? done : -1;
+        if (n == 0)
+            break;
+    }
+    return done;
+}
+
+qint64 PooledFile::readAt(char *data, qint64 size, qint64 offset)
+{
+    for (;;) {
+        const ssize_t n = ::pread(m_fd, data, size_t(size), off_t(offset));
+        if (n >= 0)
+            return qint64(n);
         if (errno != EINTR) {
             m_error = systemReason(errno);
             return -1;

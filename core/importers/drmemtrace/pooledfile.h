@@ -3,12 +3,14 @@
 // open all at once they would exceed the open-file limit (RLIMIT_NOFILE). Each PooledFile keeps its
 // position and its decompression state in memory, and holds a descriptor only while it is among the
 // most recently used: when the pool is full, opening one closes the least recently used other, which
-// reopens itself (and reads on at its position) when it is read again.
+// reopens itself (and reads on at its position) when it is read again. Small reads (minizip reads
+// its directory a few bytes at a time) are served from a buffer held while the descriptor is.
 #pragma once
 
 #include <QByteArray>
 #include <QString>
 #include <list>
+#include <vector>
 
 namespace memhist::drmemtrace {
 
@@ -70,6 +72,7 @@ private:
     friend class FileHandlePool;
     bool ensureOpen();
     void closeDescriptor();
+    qint64 readAt(char *data, qint64 size, qint64 offset);
 
     QByteArray m_encodedPath;
     FileHandlePool *m_pool;
@@ -78,6 +81,8 @@ private:
     bool m_opened = false; // open() succeeded: the descriptor may come and go
     qint64 m_pos = 0;
     qint64 m_size = 0;
+    std::vector<char> m_buffer; // the file's bytes from m_bufferStart, while the descriptor is held
+    qint64 m_bufferStart = 0;
     QString m_error;
 };
 

@@ -5,12 +5,7 @@
 
 namespace memhist::drmemtrace {
 
-namespace {
-// A multiple of the record size; large enough that the stream is asked rarely.
-constexpr qsizetype bufferRecords = 16384;
-} // namespace
-
-RecordReader::RecordReader(QString path, std::unique_ptr<ByteStream> stream)
+RecordReader::RecordReader(QString path, std::unique_ptr<ByteStream> stream, qsizetype bufferRecords)
     : m_path(std::move(path))
     , m_stream(std::move(stream))
     , m_bytes(size_t(bufferRecords * recordSize))

@@ -15,7 +15,12 @@ namespace memhist::drmemtrace {
 class RecordReader
 {
 public:
-    RecordReader(QString path, std::unique_ptr<ByteStream> stream);
+    // A multiple of the record size; large enough that the stream is asked rarely.
+    static constexpr qsizetype defaultBufferRecords = 16384;
+
+    // `bufferRecords`: how many records are decoded at a time (a trace directory of thousands of
+    // threads gives each a smaller buffer, so that memory stays bounded).
+    RecordReader(QString path, std::unique_ptr<ByteStream> stream, qsizetype bufferRecords = defaultBufferRecords);
 
     // Opens the file and its first part. False + error().
     bool open();

@@ -90,8 +90,11 @@ bool ZipChunkStream::open()
         return fail(QStringLiteral("not a readable zip archive: truncated or corrupt (no central directory)"));
 
     // The member table, from the central directory alone.
+    quint64 nextEntry = 0; // where the central directory entry after the last one listed starts
     for (int status = unzGoToFirstFile(m_zip); status != UNZ_END_OF_LIST_OF_FILE; status = unzGoToNextFile(m_zip)) {
         const QString after = m_members.empty() ? QStringLiteral("the start") : m_members.back().name;
+        if (status != UNZ_OK && m_members.size() >= 0xffff && endOfDirectoryAt(nextEntry))
+            break;
         if (status != UNZ_OK)
             return fail(QStringLiteral("corrupt zip directory after member %1").arg(after));
         unz_file_info64 info {};
@@ -100,12 +103,30 @@ bool ZipChunkStream::open()
         if (unzGetCurrentFileInfo64(m_zip, &info, name, sizeof name - 1, nullptr, 0, nullptr, 0) != UNZ_OK
             || unzGetFilePos64(m_zip, &position) != UNZ_OK)
             return fail(QStringLiteral("corrupt zip directory after member %1").arg(after));
+        // The central directory entry's fixed part is 46 bytes.
+        nextEntry = quint64(position.pos_in_zip_directory) + 46 + info.size_filename + info.size_file_extra
+            + info.size_file_comment;
         const qint64 before
             = m_members.empty() ? 0 : m_members.back().compressedBefore + m_members.back().compressedSize;
         m_members.push_back({ QString::fromUtf8(name), qint64(info.uncompressed_size), qint64(info.compressed_size),
             before, quint64(position.pos_in_zip_directory), quint64(position.num_of_file) });
     }
     return true;
+}
+
+bool ZipChunkStream::endOfDirectoryAt(quint64 offset)
+{
+    // An archive of more than 65,534 members whose writer (minizip, as DynamoRIO's) left out the
+    // zip64 end records says 0xffff members; minizip then reads on past the last entry and fails.
+    // The end-of-directory record (or its zip64 form) where the next entry would be says the list
+    // ended there.
+    const qint64 saved = m_file.pos();
+    char signature[4] = {};
+    m_file.seek(qint64(offset));
+    const qint64 n = m_file.read(signature, 4);
+    m_file.seek(saved);
+    return n == 4 && signature[0] == 'P' && signature[1] == 'K'
+        && ((signature[2] == 5 && signature[3] == 6) || (signature[2] == 6 && signature[3] == 6));
 }
 
 bool ZipChunkStream::closeMember()

@@ -56,6 +56,7 @@ private:
     };
 
     bool closeMember();
+    bool endOfDirectoryAt(quint64 offset);
     bool openMember(int index);
 
     PooledFile m_file;
