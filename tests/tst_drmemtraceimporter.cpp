@@ -144,6 +144,7 @@ private slots:
     void recordsOfEveryKind();
     void manyThreadFilesStayUnderTheOpenFileBound();
     void manyThreadFilesUnderALowOpenFileLimit();
+    void zipOfMoreMembersThanAClassicDirectoryCounts();
 
 private:
     // `count` thread files made from the start of a real thread (872805), each with its own thread
@@ -864,6 +865,53 @@ void TestDrMemtraceImporter::manyThreadFilesUnderALowOpenFileLimit()
     QVERIFY(info.waitForFinished(120000));
     QVERIFY(QString::fromLocal8Bit(info.readAllStandardOutput())
                 .contains(QStringLiteral("threads:          1024 (thread id: times scheduled, transitions run)\n")));
+}
+
+void TestDrMemtraceImporter::zipOfMoreMembersThanAClassicDirectoryCounts()
+{
+    // 70,000 chunks of one instruction: minizip writes 0xffff as the member count and no zip64 end
+    // records (as DynamoRIO's writer does), so the list ends where the end record is.
+    using namespace memhist::test;
+    Records records { record(type::header, 0, 7), record(type::thread, 4, 7), record(type::pid, 4, 7),
+        marker(markerType::chunkInstructionCount, 1), marker(markerType::timestamp, 100),
+        marker(markerType::cpuId, 0) };
+    for (quint64 i = 0; i < 70000; ++i) {
+        records.push_back(record(type::instruction, 4, 0x1000 + 4 * i));
+        records.push_back(record(type::write, 8, 0x8000 + 8 * i));
+    }
+    records.push_back(record(type::threadExit, 4, 7));
+    records.push_back(record(type::footer, 0, 0));
+    const std::vector<Records> chunks = splitIntoChunks(records, 1);
+    // The thread exit opens a last chunk of its own.
+    QCOMPARE(chunks.size(), size_t(70001));
+    const QString trace = m_dir.filePath(QStringLiteral("many-chunks.trace.zip"));
+    QString error;
+    QVERIFY2(writeChunkedZip(trace, chunks, &error), qPrintable(error));
+    QCOMPARE(qFromLittleEndian<quint16>(readAll(trace).right(22).constData() + 10), quint16(0xffff));
+
+    const QString output = m_dir.filePath(QStringLiteral("many-chunks.memhist"));
+    const Imported whole = importInto(trace, output);
+    QVERIFY2(whole.ok, qPrintable(whole.error));
+    QCOMPARE(whole.report.instructions, 70000);
+    QCOMPARE(whole.report.writes, 70000);
+    QVERIFY2(whole.report.warnings.isEmpty(), qPrintable(whole.report.warnings.join(u'\n')));
+
+    // The window at the end starts in member 69,990, found in the directory past the 65,535th: the
+    // members 69,990 to 70,000 are read, each restating the timestamp and cpu.
+    QFile::remove(output);
+    ImportOptions options;
+    options.skipInstructions = 69990;
+    const Imported window = importInto(trace, output, options);
+    QVERIFY2(window.ok, qPrintable(window.error));
+    QCOMPARE(window.report.instructions, 10);
+    QCOMPARE(window.report.skipped.value(beforeWindowKind()), 69990);
+    QCOMPARE(window.report.skipped.value(QStringLiteral("repeated chunk headers (timestamp, cpu)")), 22);
+    QString openError;
+    const auto database = HistoryDatabase::open(output, &openError);
+    QVERIFY2(database, qPrintable(openError));
+    const QList<AccessRow> rows = allAccesses(*database);
+    QCOMPARE(rows.size(), 10);
+    QCOMPARE(rows.first(), (AccessRow { 69990, int(Operation::Write), 0x8000 + 8 * 69990, 0x8000 + 8 * 69990, 8 }));
 }
 
 QTEST_GUILESS_MAIN(TestDrMemtraceImporter)
