@@ -153,18 +153,24 @@ public:
         , m_sink(sink)
         , m_first(options.firstTransition.value)
         , m_withExecute(options.withExecute)
+        , m_window(TransitionWindow::of(options))
     { }
 
-    // One line without its '\n'. False + *error on a malformed line or a sink error.
+    // One line without its '\n'. False + *error on a malformed line or a sink error. A line whose
+    // transitions are all at or after the window's end is left unread, and stopped() is then true.
     bool handleLine(QByteArrayView line, QString *error)
     {
-        ++m_lineNumber;
         line = withoutLineEnd(line);
-        if (line.isEmpty())
-            return true;
         const std::uint64_t transition = m_first + m_instructions;
         // This line's memory fields belong to the previous line's instruction (see the header).
         const std::uint64_t memoryTransition = m_instructions > 0 ? transition - 1 : transition;
+        if (!line.isEmpty() && memoryTransition >= m_window.end) {
+            m_stopped = true;
+            return true;
+        }
+        ++m_lineNumber;
+        if (line.isEmpty())
+            return true;
         // Every field is checked before any access is stored: a malformed (or cut) line stores none.
         m_memory.clear();
         int index = 0;
@@ -194,6 +200,9 @@ public:
                 m_memory.push_back(memory);
             }
         }
+        // Lines before the window are checked and counted; what they hold is not stored.
+        if (!m_window.contains(memoryTransition))
+            m_memory.clear();
         for (const MemoryField &memory : m_memory) {
             m_access.transition = Transition { memoryTransition };
             m_access.physical = Address { memory.address };
@@ -214,7 +223,7 @@ public:
         }
         ++m_instructions;
         // A line without a program counter executes at the same one (a rep-prefixed instruction).
-        if (m_withExecute && m_knowsPc) {
+        if (m_withExecute && m_knowsPc && m_window.contains(transition)) {
             m_access.transition = Transition { transition };
             m_access.operation = Operation::Execute;
             m_access.physical = Address { m_pc };
@@ -234,12 +243,19 @@ public:
         report->writes = m_writes;
         report->executes = m_executes;
         report->accesses = m_reads + m_writes + m_executes;
-        report->instructions = m_instructions;
-        report->nextTransition = Transition { m_first + m_instructions };
+        // The line at the window's end was read for its memory fields only (they belong to the
+        // instruction before it).
+        const std::uint64_t next = std::min(m_first + std::uint64_t(m_instructions), std::max(m_window.end, m_first));
+        const std::uint64_t begin = std::max(m_window.begin, m_first);
+        report->instructions = next > begin ? qint64(next - begin) : 0;
+        report->nextTransition = Transition { next };
+        if (const std::uint64_t before = std::min(next, begin) - m_first; before > 0)
+            report->skipped[beforeWindowKind()] = qint64(before);
     }
 
     qint64 lineNumber() const { return m_lineNumber; }
     qint64 instructions() const { return m_instructions; }
+    bool stopped() const { return m_stopped; }
 
 private:
     bool add(QString *error)
@@ -254,6 +270,8 @@ private:
     AccessSink &m_sink;
     std::uint64_t m_first;
     bool m_withExecute;
+    TransitionWindow m_window;
+    bool m_stopped = false;
     qint64 m_lineNumber = 0;
     qint64 m_instructions = 0;
     qint64 m_reads = 0;
@@ -333,6 +351,8 @@ bool TenetImporter::runInto(const QString &path, AccessSink &sink, const ImportO
                 return failAt(QStringLiteral("line longer than %1 bytes: ").arg(maxLineLength) + binary);
             if (!parser.handleLine(QByteArrayView(data + pos, lineEnd - pos), error))
                 return -1;
+            if (parser.stopped())
+                return pos;
             pos = lineEnd + 1;
         }
         if (nul)
@@ -344,14 +364,14 @@ bool TenetImporter::runInto(const QString &path, AccessSink &sink, const ImportO
     ProgressThrottle throttle(progress);
     QByteArray buffer;
     QByteArrayView piecesRest;
-    if (!readTextInPieces(reader, path, maxLineLength, { consume, [&] { return parser.lineNumber(); } }, throttle,
-            &buffer, &piecesRest, error)) {
+    const TextPieceParser pieces { consume, [&] { return parser.lineNumber(); }, [&] { return parser.stopped(); } };
+    if (!readTextInPieces(reader, path, maxLineLength, pieces, throttle, &buffer, &piecesRest, error)) {
         parser.fillReport(&counts);
         return false;
     }
 
     QStringList warnings;
-    const QByteArrayView rest = withoutLineEnd(piecesRest);
+    const QByteArrayView rest = parser.stopped() ? QByteArrayView() : withoutLineEnd(piecesRest);
     if (!rest.isEmpty()) {
         if (rest.contains('\0'))
             return failLine(parser.lineNumber() + 1, QStringLiteral("a NUL byte: ") + binary);
@@ -361,9 +381,11 @@ bool TenetImporter::runInto(const QString &path, AccessSink &sink, const ImportO
         const qint64 line = parser.lineNumber() + 1;
         QString lineError;
         if (parser.handleLine(rest, &lineError)) {
-            warnings << QStringLiteral("%1:%2: no newline at the end of the file: the last line was imported, "
-                                       "but it may be cut")
-                            .arg(path, QString::number(line));
+            // After the window's end the line is not imported, whole or not.
+            if (!parser.stopped())
+                warnings << QStringLiteral("%1:%2: no newline at the end of the file: the last line was imported, "
+                                           "but it may be cut")
+                                .arg(path, QString::number(line));
         } else if (lineError.startsWith(path + u':' + QString::number(line) + QStringLiteral(": field"))) {
             counts.skipped[QStringLiteral("cut last lines")] = 1;
             warnings << QStringLiteral("%1:%2: the last line is cut: the trace ends early (was the tracer killed?); "
@@ -376,6 +398,7 @@ bool TenetImporter::runInto(const QString &path, AccessSink &sink, const ImportO
     }
     parser.fillReport(&counts);
     counts.warnings = warnings;
+    counts.reachedWindowEnd = parser.stopped();
     if (parser.instructions() == 0)
         return failFile(QStringLiteral("no Tenet lines in it: not a Tenet trace"));
     if (!throttle.finish())

@@ -5,12 +5,7 @@
 
 namespace memhist::drmemtrace {
 
-namespace {
-// A multiple of the record size; large enough that the stream is asked rarely.
-constexpr qsizetype bufferRecords = 16384;
-} // namespace
-
-RecordReader::RecordReader(QString path, std::unique_ptr<ByteStream> stream)
+RecordReader::RecordReader(QString path, std::unique_ptr<ByteStream> stream, qsizetype bufferRecords)
     : m_path(std::move(path))
     , m_stream(std::move(stream))
     , m_bytes(size_t(bufferRecords * recordSize))
@@ -35,6 +30,32 @@ bool RecordReader::open()
     }
     m_partIndex = 0;
     m_freshPart = true;
+    return true;
+}
+
+bool RecordReader::seekPart(int index)
+{
+    if (!m_stream->seekPart(index) || !m_stream->nextPart()) {
+        m_error = m_path + QStringLiteral(": ") + m_stream->errorString();
+        return false;
+    }
+    if (const qint64 size = m_stream->partSize(); size >= 0 && size % recordSize != 0) {
+        m_error = sizeError();
+        return false;
+    }
+    // The records of the parts before it, as the container states their sizes, keep the count of
+    // records read true to the file.
+    m_fileRecordBase = 0;
+    for (int i = 0; i < index; ++i)
+        m_fileRecordBase += m_stream->partSizeAt(i) / recordSize;
+    m_partIndex = index;
+    m_partRecordBase = 0;
+    m_pos = m_count = 0;
+    m_carry = 0;
+    m_partStart = false;
+    m_freshPart = true;
+    m_atEnd = false;
+    m_pendingError.clear();
     return true;
 }
 
