@@ -11,7 +11,9 @@ packages=(
     qt6-base-dev qt6-charts-dev libqt6opengl6-dev libxkbcommon-dev libqt6sql6-sqlite
     libsqlite3-dev sqlite3
     zlib1g-dev libminizip-dev libsnappy-dev
+    libdw-dev libcapstone-dev
     valgrind xvfb xauth
+    strace
 )
 case "${1:-}" in
 "") ;;

@@ -1,8 +1,12 @@
 // The drmemtrace importer against DynamoRIO's own test traces (tests/data/drmemtrace, see
 // shared/traces/README.md for where the expected counts come from): exact counts for every file and
 // directory, per thread, thread spans, the checker on every result, every container, the damaged
-// inputs with their exact messages, progress and cancellation, and the command line.
+// inputs with their exact messages, progress and cancellation, and the command line. Then the
+// limits: records written here for bundles, size-0 accesses and scatter/gather references, and
+// directories of more thread files than the importer may keep open.
 #include "checker/historychecker.h"
+#include "drmemtracewriter.h"
+#include "historycontents.h"
 #include "importers/drmemtrace/crc32c.h"
 #include "importers/drmemtrace/zipchunkstream.h"
 #include "importers/drmemtraceimporter.h"
@@ -13,17 +17,22 @@
 #include "writer/historywriter.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QtEndian>
+#include <set>
 #include <snappy-c.h>
+#include <sys/resource.h>
 #include <zlib.h>
 
 using namespace memhist;
 using namespace memhist::test;
+
+Q_DECLARE_METATYPE(std::optional<quint64>)
 
 namespace {
 
@@ -107,49 +116,6 @@ Imported importInto(
     return result;
 }
 
-struct ThreadCounts
-{
-    qint64 reads = 0;
-    qint64 writes = 0;
-    qint64 instructions = 0;
-};
-
-// Per thread: the transitions its spans cover, and the reads and writes at those transitions (one
-// pass over the accesses in rowid order, which is transition order, beside the spans in time order).
-QMap<qint64, ThreadCounts> countsPerThread(HistoryDatabase &database)
-{
-    QMap<qint64, ThreadCounts> counts;
-    const ThreadSpans spans(database);
-    for (const ThreadSummary &thread : spans.threads())
-        counts[thread.threadId].instructions = thread.transitions;
-    const QList<ThreadSpan> timeline
-        = spans.spansBetween(Transition { 0 }, Transition { std::numeric_limits<std::int64_t>::max() });
-    sqlite::Statement rows = database.connection().prepare("SELECT transition, operation FROM accesses ORDER BY rowid");
-    qsizetype span = 0;
-    while (rows.step() == SQLITE_ROW) {
-        const auto transition = fromStored(rows.int64(0));
-        while (span < timeline.size() && timeline[span].last.value < transition)
-            ++span;
-        if (span == timeline.size() || timeline[span].first.value > transition)
-            continue;
-        ThreadCounts &thread = counts[timeline[span].threadId];
-        thread.reads += rows.int64(1) == int(Operation::Read);
-        thread.writes += rows.int64(1) == int(Operation::Write);
-    }
-    return counts;
-}
-
-QList<QList<qint64>> allAccesses(HistoryDatabase &database)
-{
-    QList<QList<qint64>> rows;
-    sqlite::Statement statement = database.connection().prepare(
-        "SELECT transition, operation, phy_first, linear, size FROM accesses ORDER BY rowid");
-    while (statement.step() == SQLITE_ROW)
-        rows.append(
-            { statement.int64(0), statement.int64(1), statement.int64(2), statement.int64(3), statement.int64(4) });
-    return rows;
-}
-
 } // namespace
 
 class TestDrMemtraceImporter : public QObject
@@ -174,6 +140,16 @@ private slots:
     void missingFooterWarns();
     void progressAndCancel();
     void commandLine();
+    void recordsOfEveryKind_data();
+    void recordsOfEveryKind();
+    void manyThreadFilesStayUnderTheOpenFileBound();
+    void manyThreadFilesUnderALowOpenFileLimit();
+    void zipOfMoreMembersThanAClassicDirectoryCounts();
+
+private:
+    // `count` thread files made from the start of a real thread (872805), each with its own thread
+    // id, half raw and half zipped, in a new directory; *each gets the counts of one of them.
+    QString writeManyThreads(const QString &name, int count, memhist::test::RecordCounts *each);
 
 private:
     QTemporaryDir m_dir;
@@ -628,6 +604,324 @@ void TestDrMemtraceImporter::commandLine()
     QCOMPARE(QString::fromLocal8Bit(refused.readAllStandardError()).trimmed(),
         empty.path() + QStringLiteral(": no drmemtrace trace files in this directory"));
     QVERIFY(!QFile::exists(empty.filePath(QStringLiteral("x.memhist"))));
+}
+
+namespace {
+
+using drmemtrace::TraceRecord;
+namespace type = drmemtrace::type;
+namespace markerType = drmemtrace::marker;
+
+// A thread written record by record: one of each kind the importer must decode or count.
+memhist::test::Records everyKindOfRecord()
+{
+    constexpr quint16 versionMarker = 12;
+    constexpr quint16 cacheLineMarker = 10;
+    return {
+        record(type::header, 0, 7),
+        marker(versionMarker, 7),
+        marker(markerType::fileType, 0x240),
+        record(type::thread, 4, 4242),
+        record(type::pid, 4, 4242),
+        marker(cacheLineMarker, 64),
+        marker(markerType::timestamp, 1000),
+        marker(markerType::cpuId, 0),
+        record(type::instruction, 4, 0x1000), // 0
+        record(type::read, 8, 0x7000),
+        record(type::instruction, 2, 0x1004), // 1
+        // A bundle: three more instructions after the one before, 3, 1 and 5 bytes long (2, 3, 4).
+        record(type::instructionBundle, 3, 0x050103),
+        record(type::write, 4, 0x7100), // the bundle's last instruction's
+        // xsave: the size of its references depends on processor state, and says 0.
+        record(type::instruction, 4, 0x1010), // 5
+        record(type::write, 0, 0x8000),
+        record(type::read, 0, 0x8040),
+        // A gather of 8 lanes with lane 5 masked off: one read per lane loaded.
+        record(type::instruction, 6, 0x1020), // 6
+        record(type::read, 4, 0x9000),
+        record(type::read, 4, 0x9100),
+        record(type::read, 4, 0x9010),
+        record(type::read, 4, 0x9300),
+        record(type::read, 4, 0x9004),
+        record(type::read, 4, 0x9020),
+        record(type::read, 4, 0x9f00),
+        // A scatter of 3 lanes.
+        record(type::instruction, 6, 0x1030), // 7
+        record(type::write, 8, 0xa000),
+        record(type::write, 8, 0xa800),
+        record(type::write, 8, 0xa010),
+        // A rep-string iteration without a fetch: its read belongs to the scatter's transition.
+        record(type::instructionNoFetch, 2, 0x1036),
+        record(type::read, 1, 0xb000),
+        record(type::instructionTakenJump, 2, 0x1040), // 8
+        record(type::threadExit, 4, 4242),
+        record(type::footer, 0, 0),
+    };
+}
+
+} // namespace
+
+void TestDrMemtraceImporter::recordsOfEveryKind_data()
+{
+    QTest::addColumn<quint64>("skip");
+    QTest::addColumn<std::optional<quint64>>("max");
+    QTest::addColumn<QList<QList<qint64>>>("accesses"); // transition, operation, address, size
+    QTest::addColumn<qint64>("instructions");
+    QTest::addColumn<QString>("bundled"); // the meta counts, empty when absent
+    QTest::addColumn<QString>("unknownSize");
+    QTest::addColumn<QString>("multiReference");
+    QTest::addColumn<qint64>("noFetch");
+
+    const int R = int(Operation::Read);
+    const int W = int(Operation::Write);
+    const QList<QList<qint64>> all {
+        { 0, R, 0x7000, 8 },
+        { 4, W, 0x7100, 4 },
+        { 5, W, 0x8000, 1 },
+        { 5, R, 0x8040, 1 },
+        { 6, R, 0x9000, 4 },
+        { 6, R, 0x9100, 4 },
+        { 6, R, 0x9010, 4 },
+        { 6, R, 0x9300, 4 },
+        { 6, R, 0x9004, 4 },
+        { 6, R, 0x9020, 4 },
+        { 6, R, 0x9f00, 4 },
+        { 7, W, 0xa000, 8 },
+        { 7, W, 0xa800, 8 },
+        { 7, W, 0xa010, 8 },
+        { 7, R, 0xb000, 1 },
+    };
+    QTest::newRow("the whole thread") << quint64(0) << std::optional<quint64>() << all << qint64(9) << "3"
+                                      << "2"
+                                      << "2" << qint64(1);
+    QTest::newRow("a window starting inside the bundle")
+        << quint64(3) << std::optional<quint64>(3) << all.mid(1, 3) << qint64(3) << "2"
+        << "2" << QString() << qint64(0);
+    QTest::newRow("a window ending inside the bundle") << quint64(0) << std::optional<quint64>(3) << all.mid(0, 1)
+                                                       << qint64(3) << "1" << QString() << QString() << qint64(0);
+    QTest::newRow("a window of the gather and the scatter") << quint64(6) << std::optional<quint64>(2) << all.mid(4)
+                                                            << qint64(2) << QString() << QString() << "2" << qint64(1);
+}
+
+void TestDrMemtraceImporter::recordsOfEveryKind()
+{
+    QFETCH(quint64, skip);
+    QFETCH(std::optional<quint64>, max);
+    QFETCH(QList<QList<qint64>>, accesses);
+    QFETCH(qint64, instructions);
+    QFETCH(QString, bundled);
+    QFETCH(QString, unknownSize);
+    QFETCH(QString, multiReference);
+    QFETCH(qint64, noFetch);
+
+    const QString trace = m_dir.filePath(QStringLiteral("every-kind.trace"));
+    QVERIFY(writeAll(trace, memhist::test::recordBytes(everyKindOfRecord())));
+    const QString output = m_dir.filePath(QStringLiteral("every-kind.memhist"));
+    QFile::remove(output);
+    ImportOptions options;
+    options.skipInstructions = skip;
+    options.maxInstructions = max;
+    const Imported imported = importInto(trace, output, options);
+    QVERIFY2(imported.ok, qPrintable(imported.error));
+    QCOMPARE(imported.report.instructions, instructions);
+    QCOMPARE(imported.report.skipped.value(QStringLiteral("non-fetched instructions")), noFetch);
+    QVERIFY2(imported.report.warnings.isEmpty(), qPrintable(imported.report.warnings.join(u'\n')));
+
+    QString error;
+    const auto database = HistoryDatabase::open(output, &error);
+    QVERIFY2(database, qPrintable(error));
+    QList<QList<qint64>> stored;
+    for (const QList<qint64> &row : allAccesses(*database)) {
+        QCOMPARE(row[2], row[3]); // virtual addresses: physical = linear
+        stored.append({ row[0], row[1], row[2], row[4] });
+    }
+    QCOMPARE(stored, accesses);
+    const QMap<QString, QString> meta = database->meta();
+    QCOMPARE(meta.value(QStringLiteral("drmemtrace: instructions from bundle records")), bundled);
+    QCOMPARE(meta.value(QStringLiteral("drmemtrace: accesses of unknown size stored as 1 byte")), unknownSize);
+    QCOMPARE(meta.value(QStringLiteral(
+                 "drmemtrace: instructions with more than two data references (scatter, gather, string)")),
+        multiReference);
+}
+
+QString TestDrMemtraceImporter::writeManyThreads(const QString &name, int count, memhist::test::RecordCounts *each)
+{
+    using namespace memhist::test;
+    Records real;
+    QString error;
+    if (!readTraceRecords(dataPath(QStringLiteral("threadsig.x64.tracedir/drmemtrace.threadsig.872805.4975.trace.zip")),
+            &real, &error)) {
+        qWarning("%s", qPrintable(error));
+        return {};
+    }
+    // The start of the thread, cut before an instruction once 300 have gone by, then its end.
+    Records start;
+    qint64 instructions = 0;
+    for (size_t i = 0; i < real.size(); ++i) {
+        if (instructions >= 300 && startsInstructionGroup(real, i))
+            break;
+        start.push_back(real[i]);
+        instructions += isFetchedInstruction(real[i]);
+    }
+    start.push_back(record(type::threadExit, 4, 0));
+    start.push_back(record(type::footer, 0, 0));
+    *each = countRecords(start);
+
+    const QString directory = m_dir.filePath(name);
+    if (!QDir().mkpath(directory))
+        return {};
+    for (int i = 0; i < count; ++i) {
+        Records thread = start;
+        const quint64 tid = 1000000 + quint64(i);
+        for (TraceRecord &r : thread) {
+            if (r.type == type::thread || r.type == type::threadExit)
+                r.addr = tid;
+        }
+        const QString base = QDir(directory).filePath(QStringLiteral("drmemtrace.many.%1.0000.trace").arg(tid));
+        const bool written = i % 2 == 0 ? writeAll(base, recordBytes(thread))
+                                        : writeChunkedZip(base + QStringLiteral(".zip"), { thread }, &error);
+        if (!written) {
+            qWarning("cannot write %s: %s", qPrintable(base), qPrintable(error));
+            return {};
+        }
+    }
+    return directory;
+}
+
+void TestDrMemtraceImporter::manyThreadFilesStayUnderTheOpenFileBound()
+{
+    // 200 thread files, all at the same timestamps: the interleaver switches between all of them at
+    // every scheduling point, and each must reopen where it was. The process may open only 24 more
+    // files: a bound of 8 imports them all, no bound fails.
+    memhist::test::RecordCounts each;
+    const QString directory = writeManyThreads(QStringLiteral("many"), 200, &each);
+    QVERIFY(!directory.isEmpty());
+    // The lowest descriptor numbers are the ones open() hands out: the limit leaves 24 of them free.
+    std::set<int> openDescriptors;
+    QDirIterator descriptors(QStringLiteral("/proc/self/fd"), QDir::System | QDir::Files | QDir::NoDotAndDotDot);
+    while (descriptors.hasNext())
+        openDescriptors.insert(QFileInfo(descriptors.next()).fileName().toInt());
+    int limit = 0;
+    for (int free = 0; free < 24; ++limit)
+        free += openDescriptors.count(limit) ? 0 : 1;
+    rlimit saved {};
+    QCOMPARE(getrlimit(RLIMIT_NOFILE, &saved), 0);
+    rlimit low = saved;
+    low.rlim_cur = rlim_t(limit);
+    const auto importUnderTheLimit = [&](int maxOpenFiles, const QString &output) {
+        Imported result;
+        if (setrlimit(RLIMIT_NOFILE, &low) != 0) {
+            result.error = QStringLiteral("setrlimit failed");
+            return result;
+        }
+        HistoryWriter writer(output);
+        result.ok = writer.open()
+            && DrMemtraceImporter(maxOpenFiles).run(directory, writer, {}, &result.report, &result.error, {});
+        result.ok = result.ok && writer.finish();
+        if (!result.ok)
+            writer.cancel();
+        if (setrlimit(RLIMIT_NOFILE, &saved) != 0)
+            qFatal("cannot restore RLIMIT_NOFILE");
+        return result;
+    };
+
+    const Imported unbounded = importUnderTheLimit(1000, m_dir.filePath(QStringLiteral("unbounded.memhist")));
+    QVERIFY(!unbounded.ok);
+    QVERIFY2(
+        unbounded.error.endsWith(QStringLiteral(": cannot open: Too many open files")), qPrintable(unbounded.error));
+
+    const QString output = m_dir.filePath(QStringLiteral("many.memhist"));
+    const Imported bounded = importUnderTheLimit(8, output);
+    QVERIFY2(bounded.ok, qPrintable(bounded.error));
+    QCOMPARE(bounded.report.instructions, 200 * each.instructions);
+    QCOMPARE(bounded.report.reads, 200 * each.reads);
+    QCOMPARE(bounded.report.writes, 200 * each.writes);
+    QVERIFY2(bounded.report.warnings.isEmpty(), qPrintable(bounded.report.warnings.join(u'\n')));
+
+    QString error;
+    const auto database = HistoryDatabase::open(output, &error);
+    QVERIFY2(database, qPrintable(error));
+    const QMap<qint64, memhist::test::ThreadCounts> counts = memhist::test::countsPerThread(*database);
+    QCOMPARE(counts.size(), 200);
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+        QCOMPARE(it.value().instructions, each.instructions);
+        QCOMPARE(it.value().reads, each.reads);
+        QCOMPARE(it.value().writes, each.writes);
+    }
+}
+
+void TestDrMemtraceImporter::manyThreadFilesUnderALowOpenFileLimit()
+{
+    // 1,024 thread files under `ulimit -n 64`: keeping each open would fail after sixty of them.
+    memhist::test::RecordCounts each;
+    const QString directory = writeManyThreads(QStringLiteral("thousand"), 1024, &each);
+    QVERIFY(!directory.isEmpty());
+    const QString output = m_dir.filePath(QStringLiteral("thousand.memhist"));
+    QProcess import;
+    import.start(QStringLiteral("/bin/sh"),
+        { QStringLiteral("-c"), QStringLiteral("ulimit -n 64 && exec \"$0\" \"$@\""), QStringLiteral(MEMHIST_CLI_PATH),
+            QStringLiteral("import"), directory, QStringLiteral("-o"), output });
+    QVERIFY(import.waitForFinished(300000));
+    const QString err = QString::fromLocal8Bit(import.readAllStandardError());
+    QVERIFY2(import.exitCode() == 0, qPrintable(err));
+    const QString out = QString::fromLocal8Bit(import.readAllStandardOutput());
+    QVERIFY2(out.startsWith(QStringLiteral("imported %1 accesses (%2 reads, %3 writes, 0 executes;")
+                                .arg(1024 * (each.reads + each.writes))
+                                .arg(1024 * each.reads)
+                                .arg(1024 * each.writes)),
+        qPrintable(out));
+    QProcess info;
+    info.start(QStringLiteral(MEMHIST_CLI_PATH), { QStringLiteral("info"), output });
+    QVERIFY(info.waitForFinished(120000));
+    QVERIFY(QString::fromLocal8Bit(info.readAllStandardOutput())
+                .contains(QStringLiteral("threads:          1024 (thread id: times scheduled, transitions run)\n")));
+}
+
+void TestDrMemtraceImporter::zipOfMoreMembersThanAClassicDirectoryCounts()
+{
+    // 70,000 chunks of one instruction: minizip writes 0xffff as the member count and no zip64 end
+    // records (as DynamoRIO's writer does), so the list ends where the end record is.
+    using namespace memhist::test;
+    Records records { record(type::header, 0, 7), record(type::thread, 4, 7), record(type::pid, 4, 7),
+        marker(markerType::chunkInstructionCount, 1), marker(markerType::timestamp, 100),
+        marker(markerType::cpuId, 0) };
+    for (quint64 i = 0; i < 70000; ++i) {
+        records.push_back(record(type::instruction, 4, 0x1000 + 4 * i));
+        records.push_back(record(type::write, 8, 0x8000 + 8 * i));
+    }
+    records.push_back(record(type::threadExit, 4, 7));
+    records.push_back(record(type::footer, 0, 0));
+    const std::vector<Records> chunks = splitIntoChunks(records, 1);
+    // The thread exit opens a last chunk of its own.
+    QCOMPARE(chunks.size(), size_t(70001));
+    const QString trace = m_dir.filePath(QStringLiteral("many-chunks.trace.zip"));
+    QString error;
+    QVERIFY2(writeChunkedZip(trace, chunks, &error), qPrintable(error));
+    QCOMPARE(qFromLittleEndian<quint16>(readAll(trace).right(22).constData() + 10), quint16(0xffff));
+
+    const QString output = m_dir.filePath(QStringLiteral("many-chunks.memhist"));
+    const Imported whole = importInto(trace, output);
+    QVERIFY2(whole.ok, qPrintable(whole.error));
+    QCOMPARE(whole.report.instructions, 70000);
+    QCOMPARE(whole.report.writes, 70000);
+    QVERIFY2(whole.report.warnings.isEmpty(), qPrintable(whole.report.warnings.join(u'\n')));
+
+    // The window at the end starts in member 69,990, found in the directory past the 65,535th: the
+    // members 69,990 to 70,000 are read, each restating the timestamp and cpu.
+    QFile::remove(output);
+    ImportOptions options;
+    options.skipInstructions = 69990;
+    const Imported window = importInto(trace, output, options);
+    QVERIFY2(window.ok, qPrintable(window.error));
+    QCOMPARE(window.report.instructions, 10);
+    QCOMPARE(window.report.skipped.value(beforeWindowKind()), 69990);
+    QCOMPARE(window.report.skipped.value(QStringLiteral("repeated chunk headers (timestamp, cpu)")), 22);
+    QString openError;
+    const auto database = HistoryDatabase::open(output, &openError);
+    QVERIFY2(database, qPrintable(openError));
+    const QList<AccessRow> rows = allAccesses(*database);
+    QCOMPARE(rows.size(), 10);
+    QCOMPARE(rows.first(), (AccessRow { 69990, int(Operation::Write), 0x8000 + 8 * 69990, 0x8000 + 8 * 69990, 8 }));
 }
 
 QTEST_GUILESS_MAIN(TestDrMemtraceImporter)

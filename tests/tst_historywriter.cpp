@@ -7,11 +7,14 @@
 #include "storage/sqlite.h"
 #include "writer/historywriter.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <unistd.h>
 
 using namespace memhist;
 
@@ -56,8 +59,8 @@ void TestHistoryWriter::rejectsBadAccesses_data()
     QTest::addColumn<Access>("bad");
     QTest::addColumn<QString>("message");
     QTest::newRow("size 0") << read(5, 0x1000, 0) << QStringLiteral("access at 0x1000, transition 5 has size 0");
-    QTest::newRow("address wraps") << read(5, 0xfffffffffffffffcull, 8)
-                                   << QStringLiteral("access at 0xfffffffffffffffc of 8 bytes wraps past 0xffffffffffffffff");
+    QTest::newRow("address wraps") << read(5, 0xfffffffffffffffcull,
+        8) << QStringLiteral("access at 0xfffffffffffffffc of 8 bytes wraps past 0xffffffffffffffff");
     QTest::newRow("straddles 2^63")
         << read(5, 0x7ffffffffffffffcull, 8)
         << QStringLiteral("access at 0x7ffffffffffffffc of 8 bytes straddles 0x8000000000000000, which no canonical "
@@ -66,8 +69,8 @@ void TestHistoryWriter::rejectsBadAccesses_data()
         << read(3, 0x1000) << QStringLiteral("transition 3 comes after transition 4: accesses must be in trace order");
     QTest::newRow("bad operation") << read(5, 0x1000, 8, Operation(3))
                                    << QStringLiteral("operation code 3 is not 1 (execute), 2 (write) or 4 (read)");
-    QTest::newRow("transition out of range") << read(0x8000000000000000ull, 0x1000)
-                                             << QStringLiteral("transition 9223372036854775808 is out of range (at most 2^63-1)");
+    QTest::newRow("transition out of range") << read(0x8000000000000000ull,
+        0x1000) << QStringLiteral("transition 9223372036854775808 is out of range (at most 2^63-1)");
 }
 
 void TestHistoryWriter::rejectsBadAccesses()
@@ -98,6 +101,10 @@ void TestHistoryWriter::outputIsAtomic()
         // While writing, only a temporary file exists, beside the target.
         QCOMPARE(entries(dir.path()).size(), 1);
         QVERIFY(entries(dir.path()).constFirst().endsWith(QLatin1String(".partial")));
+        // Named for this process, so that a later writer can tell it is not stale.
+        QVERIFY(QRegularExpression(QStringLiteral("^out\\.memhist\\.%1\\.[A-Za-z0-9]{6}\\.partial$").arg(::getpid()))
+                    .match(entries(dir.path()).constFirst())
+                    .hasMatch());
         QVERIFY(!QFile::exists(path));
         writer.cancel();
         QVERIFY(entries(dir.path()).isEmpty());
@@ -119,8 +126,9 @@ void TestHistoryWriter::outputIsAtomic()
 
     HistoryWriter intoMissingDir(dir.filePath(QStringLiteral("no/such/dir/out.memhist")));
     QVERIFY(!intoMissingDir.open());
-    QVERIFY2(intoMissingDir.errorString().startsWith(dir.filePath(QStringLiteral("no/such/dir/out.memhist: cannot create a file in "))),
-             qPrintable(intoMissingDir.errorString()));
+    QVERIFY2(intoMissingDir.errorString().startsWith(
+                 dir.filePath(QStringLiteral("no/such/dir/out.memhist: cannot create a file in "))),
+        qPrintable(intoMissingDir.errorString()));
 }
 
 void TestHistoryWriter::replacesAnExistingFileOnlyOnSuccess()
@@ -263,7 +271,8 @@ void TestHistoryWriter::recordsMeta()
     const QString path = dir.filePath(QStringLiteral("meta.memhist"));
     HistoryWriter writer(path);
     QVERIFY(writer.open());
-    writer.setSources({ { QStringLiteral("csv"), QStringLiteral("/tmp/a.csv") }, { QStringLiteral("csv"), QStringLiteral("/tmp/b.csv") } });
+    writer.setSources({ { QStringLiteral("csv"), QStringLiteral("/tmp/a.csv") },
+        { QStringLiteral("csv"), QStringLiteral("/tmp/b.csv") } });
     writer.setMetaValue(QStringLiteral("import.skipped_lines"), QStringLiteral("3"));
     QVERIFY(writer.add(read(7, 0x1000)));
     QVERIFY(writer.add(read(7, 0x1000, 4, Operation::Write)));
@@ -290,6 +299,22 @@ void TestHistoryWriter::recordsMeta()
     QCOMPARE(meta.value(QStringLiteral("import.skipped_lines")), QStringLiteral("3"));
     QVERIFY(!meta.value(QStringLiteral("created_at")).isEmpty());
     QCOMPARE(db->summary().lastTransition, std::optional<Transition>(Transition { 9 }));
+
+    // The reference readers' row, written at the same second as meta's creation time.
+    sqlite::Connection connection;
+    QVERIFY(connection.open(path, sqlite::Connection::Mode::ReadOnly));
+    sqlite::Statement row = connection.prepare("SELECT metadata_version, type, format_version, tool_name, "
+                                               "tool_version, tool_info, generation_date FROM _metadata");
+    QCOMPARE(row.step(), SQLITE_ROW);
+    QCOMPARE(row.int64(0), 1);
+    QCOMPARE(row.int64(1), 3);
+    QCOMPARE(row.text(2), QStringLiteral("1.0.0"));
+    QCOMPARE(row.text(3), QStringLiteral("memhist"));
+    QCOMPARE(row.text(4), QStringLiteral(MEMHIST_VERSION));
+    QCOMPARE(row.text(5), QStringLiteral("memhist " MEMHIST_VERSION ", format 1, from csv /tmp/a.csv; csv /tmp/b.csv"));
+    QCOMPARE(
+        row.int64(6), QDateTime::fromString(meta.value(QStringLiteral("created_at")), Qt::ISODate).toSecsSinceEpoch());
+    QCOMPARE(row.step(), SQLITE_DONE);
 }
 
 QTEST_GUILESS_MAIN(TestHistoryWriter)

@@ -1,8 +1,11 @@
 // `memhist import` of Lackey logs and Tenet traces through the real binary (DESIGN.md §3): formats
 // recognised by content, the summary and skipped lines it prints, warnings for traces that end
-// early, exit status 1 and nothing at the output path for a broken (or truncated gzip) trace.
+// early, exit status 1 and nothing at the output path for a broken (or truncated gzip) trace, and
+// the reference readers' `_metadata` row in what it writes.
+#include "storage/sqlite.h"
 #include "testsupport.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -29,6 +32,7 @@ private slots:
     void imports();
     void brokenTrace_data();
     void brokenTrace();
+    void historyCarriesTheReferenceMetadata();
 
 private:
     QString write(const QString &name, const QByteArray &content);
@@ -152,6 +156,42 @@ void TestImportCli::brokenTrace()
     QCOMPARE(QString::fromUtf8(result.err), expected.replace(QStringLiteral("FILE"), trace));
     QCOMPARE(result.out, QByteArray());
     QVERIFY(QDir(m_dir.path()).entryList({ QStringLiteral("broken.memhist*") }, QDir::Files | QDir::Hidden).isEmpty());
+}
+
+void TestImportCli::historyCarriesTheReferenceMetadata()
+{
+    const QString trace = data(QStringLiteral("tenet/boombox.trace.0.log"));
+    const QString output = m_dir.filePath(QStringLiteral("metadata.memhist"));
+    const qint64 before = QDateTime::currentSecsSinceEpoch();
+    const CliResult result = runCli({ QStringLiteral("import"), trace, QStringLiteral("-o"), output });
+    const qint64 after = QDateTime::currentSecsSinceEpoch();
+    QVERIFY2(result.exitCode == 0, result.err.constData());
+
+    memhist::sqlite::Connection db;
+    QVERIFY(db.open(output, memhist::sqlite::Connection::Mode::ReadOnly));
+    // The reference readers read the row with `select *`, by position: the columns and their order
+    // are part of the contract.
+    memhist::sqlite::Statement columns
+        = db.prepare("SELECT name, lower(type) FROM pragma_table_info('_metadata') ORDER BY cid");
+    QStringList declared;
+    while (columns.step() == SQLITE_ROW)
+        declared << columns.text(0) + u' ' + columns.text(1);
+    QCOMPARE(declared,
+        (QStringList { QStringLiteral("metadata_version int"), QStringLiteral("type int"),
+            QStringLiteral("format_version text"), QStringLiteral("tool_name text"),
+            QStringLiteral("tool_version text"), QStringLiteral("tool_info text"),
+            QStringLiteral("generation_date int8") }));
+
+    memhist::sqlite::Statement rows = db.prepare("SELECT * FROM _metadata");
+    QCOMPARE(rows.step(), SQLITE_ROW);
+    QCOMPARE(rows.int64(0), 1);
+    QCOMPARE(rows.int64(1), 3);
+    QCOMPARE(rows.text(2), QStringLiteral("1.0.0"));
+    QCOMPARE(rows.text(3), QStringLiteral("memhist"));
+    QCOMPARE(rows.text(4), QStringLiteral(MEMHIST_VERSION));
+    QCOMPARE(rows.text(5), QStringLiteral("memhist " MEMHIST_VERSION ", format 1, from tenet ") + trace);
+    QVERIFY2(rows.int64(6) >= before && rows.int64(6) <= after, qPrintable(QString::number(rows.int64(6))));
+    QCOMPARE(rows.step(), SQLITE_DONE); // exactly one row, as the readers require
 }
 
 QTEST_GUILESS_MAIN(TestImportCli)

@@ -114,12 +114,15 @@ void TestRecord::interruptKeepsACompleteDatabase()
 {
     const QString output = m_dir.filePath(QStringLiteral("interrupted.memhist"));
     QProcess process;
+    // The shell says when it runs (under valgrind, its first few hundred thousand instructions
+    // recorded), then waits on its standard input, which stays open.
     process.start(QStringLiteral(MEMHIST_CLI_PATH),
-        { QStringLiteral("record"), QStringLiteral("-o"), output, QStringLiteral("--"), QStringLiteral("/bin/sleep"),
-            QStringLiteral("60") });
+        { QStringLiteral("record"), QStringLiteral("-o"), output, QStringLiteral("--"), QStringLiteral("/bin/sh"),
+            QStringLiteral("-c"), QStringLiteral("echo started; read line") });
     QVERIFY(process.waitForStarted());
-    // Long enough for valgrind to start and sleep to run its few hundred thousand instructions.
-    QTest::qWait(4000);
+    while (!process.canReadLine())
+        QVERIFY(process.waitForReadyRead(120'000));
+    QCOMPARE(process.readLine(), QByteArray("started\n"));
     ::kill(pid_t(process.processId()), SIGINT);
     QVERIFY(process.waitForFinished(60'000));
     const QByteArray err = process.readAllStandardError();

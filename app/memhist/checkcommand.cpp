@@ -13,9 +13,9 @@ namespace {
 const CommandHelp help {
     QStringLiteral("check"),
     QStringLiteral("DB"),
-    QStringLiteral("Prove that the database keeps every property of the storage model (slices do not overlap,\n"
-                   "chunks cover their range, ...). Exit status 0 when it does, 1 with the first violation\n"
-                   "otherwise."),
+    QStringLiteral("Prove that the database passes SQLite's integrity check and keeps every property of the\n"
+                   "storage model (slices do not overlap, chunks cover their range, ...). Exit status 0 when it\n"
+                   "does, 1 otherwise: the first violation, then each property broken with its count."),
 };
 
 } // namespace
@@ -38,8 +38,17 @@ int runCheck(const QStringList &arguments)
         return inputError(error);
 
     const CheckReport report = HistoryChecker(*database).run();
-    if (!report.ok)
-        return inputError(QStringLiteral("FAILED: ") + report.violation);
+    if (!report.ok) {
+        QString message = QStringLiteral("FAILED: ") + report.violation;
+        // Every check ran: what else is broken, so that one run shows the whole extent of the damage.
+        for (const PropertyViolations &broken : report.violations) {
+            message += QStringLiteral("\n  [%1]: %2").arg(broken.property, QString::number(broken.count));
+            message += broken.count == 1 ? QStringLiteral(" violation") : QStringLiteral(" violations");
+            if (broken.first != report.violation)
+                message += QStringLiteral(", the first: ") + broken.first;
+        }
+        return inputError(message);
+    }
     QString text = QStringLiteral("OK: %1 slices, %2 chunks, %3 accesses; every property holds\n")
                        .arg(report.slices)
                        .arg(report.chunks)

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "export/csvexport.h"
 #include "queryoptions.h"
+#include "signalguard.h"
 #include "storage/historydatabase.h"
 
 #include <QCommandLineParser>
@@ -49,8 +50,13 @@ int runExport(const QStringList &arguments)
         return inputError(error);
     const QString output = parser.value(outputOption);
     ExportReport report;
-    // Without --limit the export holds every match, not the query's default first 100.
-    if (!exportQueryToCsv(*database, query, parser.isSet(QStringLiteral("limit")), output, &report, &error))
+    bool ok = false;
+    {
+        const SignalGuard signalGuard(help.name, output);
+        // Without --limit the export holds every match, not the query's default first 100.
+        ok = exportQueryToCsv(*database, query, parser.isSet(QStringLiteral("limit")), output, &report, &error);
+    }
+    if (!ok)
         return inputError(error);
     writeOut(QStringLiteral("wrote %1 rows to %2\n").arg(report.rows).arg(output).toLocal8Bit());
     return ExitSuccess;

@@ -1,12 +1,16 @@
 // memhist import TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]
+//               [--skip-instructions N] [--max-instructions M]
 #include "commandline.h"
 #include "commands.h"
 #include "importers/importsession.h"
 #include "progressline.h"
+#include "queryoptions.h"
+#include "signalguard.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <limits>
 
 namespace memhist::cli {
 
@@ -14,10 +18,13 @@ namespace {
 
 const CommandHelp help {
     QStringLiteral("import"),
-    QStringLiteral("TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]"),
+    QStringLiteral("TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]\n"
+                   "       [--skip-instructions N] [--max-instructions M]"),
     QStringLiteral("Store the accesses of one or more traces (files or trace directories), one after another in\n"
                    "the order given, in a new memhist database. Each trace's transitions continue after the\n"
-                   "previous one's. OUT.memhist appears (or is replaced) only once complete."),
+                   "previous one's. --skip-instructions and --max-instructions import the window [N, N+M) of\n"
+                   "the transitions only, numbered as in the whole import. OUT.memhist appears (or is replaced)\n"
+                   "only once complete; SIGINT, SIGTERM or SIGHUP leave it as it was (exit status 130, 143, 129)."),
 };
 
 QString skippedSummary(const QMap<QString, qint64> &skipped)
@@ -45,6 +52,14 @@ int runImport(const QStringList &arguments)
     parser.addOption(outputOption);
     parser.addOption(formatOption);
     parser.addOption(withExecOption);
+    const QCommandLineOption skipOption(QStringLiteral("skip-instructions"),
+        QStringLiteral("Start the window at transition N: the instructions before it are read, not stored."),
+        QStringLiteral("N"));
+    const QCommandLineOption maxOption(QStringLiteral("max-instructions"),
+        QStringLiteral("Store at most M instructions' transitions from the window's start (at least 1)."),
+        QStringLiteral("M"));
+    parser.addOption(skipOption);
+    parser.addOption(maxOption);
     parser.addPositionalArgument(QStringLiteral("TRACE"),
         QStringLiteral("The trace files or directories, imported in this order."), QStringLiteral("TRACE..."));
     if (const auto status = parseCommandLine(parser, arguments, help))
@@ -66,6 +81,31 @@ int runImport(const QStringList &arguments)
                     .arg(formatValue, traceFormatNames().join(QStringLiteral(", "))));
         requested = format;
     }
+    ImportOptions options;
+    options.withExecute = parser.isSet(withExecOption);
+    // Transitions go up to 2^63 - 1 (DESIGN.md §1): so do the window's bounds.
+    constexpr std::uint64_t lastTransition = std::numeric_limits<std::int64_t>::max();
+    if (parser.isSet(skipOption)) {
+        QString message;
+        if (!parseNumberOption(
+                skipOption.names().constFirst(), parser.value(skipOption), &options.skipInstructions, &message))
+            return usageError(help.name, message);
+        if (options.skipInstructions > lastTransition)
+            return usageError(help.name,
+                QStringLiteral("--skip-instructions: '%1' is beyond the last transition (2^63-1)")
+                    .arg(parser.value(skipOption)));
+    }
+    if (parser.isSet(maxOption)) {
+        QString message;
+        std::uint64_t value = 0;
+        if (!parseNumberOption(maxOption.names().constFirst(), parser.value(maxOption), &value, &message))
+            return usageError(help.name, message);
+        if (value < 1)
+            return usageError(help.name,
+                QStringLiteral("--max-instructions: '%1' is not a number of instructions (at least 1)")
+                    .arg(parser.value(maxOption)));
+        options.maxInstructions = value;
+    }
     const QFileInfo outputInfo(output);
     for (const QString &trace : traces) {
         if (outputInfo.exists() && QFileInfo(trace) == outputInfo)
@@ -82,11 +122,11 @@ int runImport(const QStringList &arguments)
 
     QElapsedTimer timer;
     timer.start();
-    ImportOptions options;
-    options.withExecute = parser.isSet(withExecOption);
     ImportSummary summary;
     bool ok = false;
     {
+        // SIGINT, SIGTERM, SIGHUP: the temporary file goes, the output stays as it was.
+        const SignalGuard signalGuard(help.name, output);
         ProgressLine progressLine;
         ok = importTraces(
             inputs, output, options,

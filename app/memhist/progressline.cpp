@@ -13,7 +13,7 @@ const QString eraseLine = QStringLiteral("\r\033[K");
 } // namespace
 
 ProgressLine::ProgressLine()
-    : m_enabled(isatty(fileno(stderr)) != 0)
+    : m_enabled(isEnabled())
 { }
 
 ProgressLine::~ProgressLine()
@@ -27,6 +27,16 @@ void ProgressLine::show(const QString &text)
         return;
     writeErr(eraseLine + text);
     m_shown = true;
+}
+
+bool ProgressLine::isEnabled()
+{
+    return isatty(fileno(stderr)) != 0;
+}
+
+QString ProgressLine::eraseText()
+{
+    return eraseLine;
 }
 
 void ProgressLine::clear()

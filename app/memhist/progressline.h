@@ -18,6 +18,11 @@ public:
     void show(const QString &text);
     void clear();
 
+    // Whether progress lines are shown at all (stderr is a terminal), and the text that erases one:
+    // for a message written where no ProgressLine is at hand (a signal handler's, prepared ahead).
+    static bool isEnabled();
+    static QString eraseText();
+
 private:
     bool m_enabled = false;
     bool m_shown = false;

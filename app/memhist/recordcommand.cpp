@@ -3,13 +3,13 @@
 #include "commands.h"
 #include "progressline.h"
 #include "recorder/lackeyrecorder.h"
+#include "signalguard.h"
 #include "writer/historywriter.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QStandardPaths>
-#include <csignal>
 
 namespace memhist::cli {
 
@@ -23,36 +23,8 @@ const CommandHelp help {
                    "stdout and stderr are memhist's; memhist's own messages go to stderr. Ctrl-C or\n"
                    "--max-instructions stops the program and keeps what was recorded. Exit status 0 once the\n"
                    "database is complete, whatever the program's own exit status (printed); 1 when valgrind\n"
-                   "or the program cannot run; 2 on a usage error."),
-};
-
-void onInterrupt(int)
-{
-    LackeyRecorder::requestStop();
-}
-
-// Ctrl-C stops the recording (the database is then finished with what was recorded); a second
-// Ctrl-C, while the database is being finished, ends memhist at once (SA_RESETHAND).
-class InterruptHandler
-{
-public:
-    InterruptHandler()
-    {
-        LackeyRecorder::clearStopRequest();
-        struct sigaction action
-        {
-        };
-        action.sa_handler = onInterrupt;
-        sigemptyset(&action.sa_mask);
-        action.sa_flags = SA_RESETHAND;
-        sigaction(SIGINT, &action, &m_previous);
-    }
-    ~InterruptHandler() { sigaction(SIGINT, &m_previous, nullptr); }
-
-private:
-    struct sigaction m_previous
-    {
-    };
+                   "or the program cannot run; 2 on a usage error. A second Ctrl-C, SIGTERM or SIGHUP kill\n"
+                   "the program and keep nothing: OUT.memhist is left as it was (exit status 130, 143, 129)."),
 };
 
 QString shellJoin(const QStringList &words)
@@ -145,6 +117,11 @@ int runRecord(const QStringList &arguments)
 
     QElapsedTimer timer;
     timer.start();
+    // The first Ctrl-C stops the program and keeps what was recorded; a second one, SIGTERM or
+    // SIGHUP kill the program and leave nothing behind.
+    LackeyRecorder::clearStopRequest();
+    const SignalGuard signalGuard(
+        help.name, output, SignalActions { &LackeyRecorder::requestStop, &LackeyRecorder::killProgram });
     HistoryWriter writer(output);
     if (!writer.open())
         return inputError(writer.errorString());
@@ -155,9 +132,6 @@ int runRecord(const QStringList &arguments)
     RecordReport report;
     QString error;
     bool ok = false;
-    // Installed until the database is finished: a Ctrl-C that comes late must not leave the
-    // temporary file behind.
-    InterruptHandler interruptHandler;
     {
         ProgressLine progressLine;
         ok = LackeyRecorder().record(writer, options, &report, &error, [&](const RecordProgress &progress) {

@@ -35,9 +35,15 @@ QString describe(const ChunkRecord &chunk)
             hex(chunk.first), hex(chunk.last));
 }
 
-QString describeAccess(qint64 rowId, std::uint64_t transition)
+QString describeAccess(qint64 rowId, std::int64_t transition)
 {
     return QStringLiteral("access %1 (transition %2)").arg(rowId).arg(transition);
+}
+
+QString describeNegativeTransition(const char *column, std::int64_t stored)
+{
+    return QStringLiteral("%1 %2 is negative: %3 (2^63 or more) stored as its two's complement")
+        .arg(QLatin1String(column), QString::number(stored), QString::number(fromStored(stored)));
 }
 
 QString describeBytes(ByteRange range)
@@ -50,6 +56,11 @@ QString describeBytes(ByteRange range)
 QString violation(const QString &object, const QString &problem, const char *property)
 {
     return object + QStringLiteral(": ") + problem + QStringLiteral(" [") + QLatin1String(property) + u']';
+}
+
+QString countOf(qint64 count, const char *singular, const char *plural)
+{
+    return QString::number(count) + u' ' + QLatin1String(count == 1 ? singular : plural);
 }
 
 } // namespace memhist::check

@@ -12,15 +12,19 @@ namespace memhist::check {
 
 // The property each violation breaks, quoted in brackets at the end of its message.
 namespace property {
-inline constexpr auto sqliteIntegrity = "the file passes SQLite's integrity check";
+inline constexpr auto sqliteIntegrity = "the file passes SQLite's own integrity check (PRAGMA integrity_check)";
+// Transitions are stored as int8 and read as signed everywhere (checker, query engine): a writer
+// that stored a transition of 2^63 or more wrote a negative value, which no reader can order.
+inline constexpr auto transitionRange = "transitions are in [0, 2^63-1]";
 inline constexpr auto sliceBounds = "a slice's first transition is not after its last";
 inline constexpr auto slicesDisjoint = "slices are stored in transition order and do not overlap";
 inline constexpr auto chunkSlice = "a chunk belongs to an existing slice";
 inline constexpr auto chunkOperation = "a chunk holds one operation: 1 (X), 2 (W) or 4 (R)";
 inline constexpr auto chunkBounds = "a chunk's first address is not after its last";
 inline constexpr auto chunkSign = "a chunk does not cross 2^63";
-inline constexpr auto chunksDisjoint
-    = "chunks of one operation in a slice are stored in address order and do not overlap";
+// Readers walk a slice's chunks in idx_chunks_1 order (operation, slice_id, phy_last): the property
+// holds in that order, whatever the rowid order (the reference writer inserts them descending).
+inline constexpr auto chunksDisjoint = "chunks of one operation in a slice do not overlap in idx_chunks_1 order";
 inline constexpr auto accessChunk = "an access belongs to an existing chunk";
 inline constexpr auto accessSize = "an access covers at least one byte";
 inline constexpr auto accessWrap = "an access does not wrap past 0xffffffffffffffff";
@@ -35,12 +39,12 @@ inline constexpr auto metaNumber = "meta values are numbers";
 inline constexpr auto metaCount = "meta counts match the database";
 } // namespace property
 
-// One row of the slices table, transitions as unsigned values.
+// One row of the slices table, transitions as stored (signed; valid ones are >= 0).
 struct SliceRecord
 {
     qint64 id = 0;
-    std::uint64_t first = 0;
-    std::uint64_t last = 0;
+    std::int64_t first = 0;
+    std::int64_t last = 0;
 };
 
 // One row of the chunks table, addresses as unsigned values; operation as stored (maybe invalid).
@@ -63,11 +67,17 @@ QString describe(const SliceRecord &slice);
 // "chunk 12 (slice 3, W, 0x1000..0x1007)"
 QString describe(const ChunkRecord &chunk);
 // "access 57 (transition 9)"
-QString describeAccess(qint64 rowId, std::uint64_t transition);
+QString describeAccess(qint64 rowId, std::int64_t transition);
+// "transition_first -2 is negative: 18446744073709551614 (2^63 or more) stored as its two's complement",
+// for a stored transition below 0; `column` names it.
+QString describeNegativeTransition(const char *column, std::int64_t stored);
 // "byte 0x1004 is" or "bytes 0x1004..0x1005 are", to start a sentence about a range.
 QString describeBytes(ByteRange range);
 
 // "OBJECT: PROBLEM [PROPERTY]"
 QString violation(const QString &object, const QString &problem, const char *property);
+
+// "1 chunk holds" / "3 chunks hold": a count with its noun and verb agreeing.
+QString countOf(qint64 count, const char *singular, const char *plural);
 
 } // namespace memhist::check

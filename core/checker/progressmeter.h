@@ -20,8 +20,25 @@ public:
         , m_next(m_step)
     { }
 
+    // Units of work between two reports.
+    qint64 step() const { return m_step; }
+    qint64 done() const { return m_done; }
+
     // Counts one unit of work; false when the callback asked to stop.
     bool advance() { return ++m_done < m_next || report(); }
+    // Reports now, with `done` units done (never less than before): for work that calls back about
+    // once per step on its own (SQLite's progress handler). False when the callback asked to stop.
+    bool reportAt(qint64 done)
+    {
+        m_done = std::max(m_done, done);
+        return report();
+    }
+    // Moves to `done` units without reporting: the end of a phase whose estimate was too large.
+    void skipTo(qint64 done)
+    {
+        m_done = std::max(m_done, done);
+        m_next = m_done + m_step;
+    }
     // Reports 1 (the work is done); false when the callback asked to stop.
     bool finish()
     {

@@ -2,8 +2,8 @@
 
 #include "csv/csvaccessformat.h"
 #include "storage/historydatabase.h"
+#include "writer/partialfile.h"
 
-#include <QSaveFile>
 #include <algorithm>
 
 namespace memhist {
@@ -27,15 +27,15 @@ bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limit
         return false;
     };
 
-    // QSaveFile writes a temporary file beside the target and renames it only on commit(); its
-    // destructor deletes the temporary file on every early return below.
-    QSaveFile file(outputPath);
-    if (!file.open(QIODevice::WriteOnly))
-        return failFile(QStringLiteral("cannot create: ") + file.errorString());
+    // The CSV goes to a temporary file beside the target, renamed over it (synced) only once
+    // complete; its destructor removes the temporary file on every early return below.
+    PartialFile file(outputPath);
+    if (!file.create())
+        return failFile(QStringLiteral("cannot create: ") + file.reason());
 
     QByteArray text = csv::header() + '\n';
     const auto flush = [&] {
-        const bool ok = file.write(text) == text.size();
+        const bool ok = file.write(text);
         text.clear();
         return ok;
     };
@@ -59,7 +59,7 @@ bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limit
         written += quint64(page.accesses.size());
         counts.rows = qint64(written);
         if (!flush())
-            return failFile(QStringLiteral("write failed: ") + file.errorString());
+            return failFile(QStringLiteral("write failed: ") + file.reason());
         if (progress && !progress(counts.rows))
             return failFile(QStringLiteral("export cancelled"));
         const std::optional<RowId> next = page.resumePoint();
@@ -68,8 +68,10 @@ bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limit
         query.resumeAfter = next;
     }
 
-    if (!flush() || !file.commit())
-        return failFile(QStringLiteral("write failed: ") + file.errorString());
+    if (!flush())
+        return failFile(QStringLiteral("write failed: ") + file.reason());
+    if (!file.commit())
+        return failFile(file.errorString());
     return true;
 }
 

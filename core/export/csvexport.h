@@ -1,11 +1,10 @@
 // Streams the complete result set of a half-axis query (every page, not only a loaded one) to a CSV
-// file, atomically: the output path receives the file only when it is complete.
+// file, atomically: the output path receives the file only when it is complete and synced to disk.
 #pragma once
 
 #include "query/halfaxisquery.h"
 
 #include <QString>
-
 #include <functional>
 
 namespace memhist {
@@ -18,6 +17,6 @@ struct ExportReport
 // Honours query.limit as the total number of rows when limitRows is true; otherwise exports every
 // match. progress(rows written so far) returns false to cancel (nothing is then left at outputPath).
 bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limitRows, const QString &outputPath,
-                      ExportReport *report, QString *error, const std::function<bool(qint64)> &progress = {});
+    ExportReport *report, QString *error, const std::function<bool(qint64)> &progress = {});
 
 } // namespace memhist

@@ -28,8 +28,8 @@ QByteArrayView withoutCarriageReturn(QByteArrayView line)
 
 } // namespace
 
-bool CsvImporter::run(const QString &path, HistoryWriter &writer, const ImportOptions & /*options*/,
-    ImportReport *report, QString *error, const ImportProgress &progress)
+bool CsvImporter::run(const QString &path, HistoryWriter &writer, const ImportOptions &options, ImportReport *report,
+    QString *error, const ImportProgress &progress)
 {
     ImportReport localReport;
     ImportReport &counts = report ? *report : localReport;
@@ -57,6 +57,12 @@ bool CsvImporter::run(const QString &path, HistoryWriter &writer, const ImportOp
     bool anyInput = false;
     Access access;
     QString rowError;
+    // The window is on the file's own transitions; the rows are in transition order (the writer
+    // refuses anything else), so the first row after the window ends the import.
+    const TransitionWindow window = TransitionWindow::of(options);
+    const bool windowed = options.skipInstructions > 0 || options.maxInstructions;
+    bool atWindowEnd = false;
+    qint64 rowsBefore = 0;
 
     ProgressThrottle throttle(progress);
 
@@ -77,6 +83,23 @@ bool CsvImporter::run(const QString &path, HistoryWriter &writer, const ImportOp
         // A blank line (e.g. an editor's extra newline at the end) carries no access.
         if (withoutCarriageReturn(line).isEmpty())
             return true;
+        if (windowed) {
+            // The fast path outside the window: the transition field alone (the second), no access.
+            const qsizetype first = line.indexOf(',');
+            const qsizetype second = first < 0 ? -1 : line.indexOf(',', first + 1);
+            std::uint64_t transition = 0;
+            if (second > first && csv::parseUnsigned(line.sliced(first + 1, second - first - 1), &transition)) {
+                if (transition < window.begin) {
+                    ++rowsBefore;
+                    counts.nextTransition = Transition { transition + 1 };
+                    return true;
+                }
+                if (transition >= window.end) {
+                    atWindowEnd = true;
+                    return true;
+                }
+            }
+        }
         if (!csv::parseRow(line, &access, &rowError))
             return failAt(lineNumber, rowError);
         if (!writer.add(access))
@@ -106,11 +129,15 @@ bool CsvImporter::run(const QString &path, HistoryWriter &writer, const ImportOp
                 break;
             if (!handleLine(QByteArrayView(data + pos, newline - (data + pos))))
                 return false;
+            if (atWindowEnd)
+                break;
             pos = newline - data + 1;
             if (lineNumber % progressLineInterval == 0 && !throttle.update(bufferOffset + pos, fileSize))
                 return failFile(QStringLiteral("import cancelled"));
         }
 
+        if (atWindowEnd)
+            break;
         if (atEnd) {
             // The last line may lack its newline.
             if (pos < filled && !handleLine(QByteArrayView(data + pos, filled - pos)))
@@ -127,6 +154,9 @@ bool CsvImporter::run(const QString &path, HistoryWriter &writer, const ImportOp
 
     if (!anyInput)
         return failFile(QStringLiteral("empty file"));
+    if (rowsBefore > 0)
+        counts.skipped[QStringLiteral("rows before the window")] = rowsBefore;
+    counts.reachedWindowEnd = atWindowEnd;
     if (!throttle.finish())
         return failFile(QStringLiteral("import cancelled"));
     return true;

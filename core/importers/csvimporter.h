@@ -1,5 +1,7 @@
 // Imports the CSV form of accesses (csv/csvaccessformat.h) into a HistoryWriter. The CSV carries
-// its own transitions, so ImportOptions::firstTransition is ignored.
+// its own transitions, so ImportOptions::firstTransition numbers nothing; with a window, the rows
+// kept are those whose transition is in [firstTransition + skipInstructions, ... + maxInstructions)
+// (the rows before it are read for their transition only, the first row after it ends the import).
 #pragma once
 
 #include "importers/traceimporter.h"

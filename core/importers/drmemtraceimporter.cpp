@@ -1,5 +1,7 @@
 #include "drmemtraceimporter.h"
 
+#include "importers/drmemtrace/chunkseek.h"
+#include "importers/drmemtrace/pooledfile.h"
 #include "importers/drmemtrace/recordreader.h"
 #include "importers/drmemtrace/threaddecoder.h"
 #include "importers/drmemtrace/threadinterleaver.h"
@@ -8,6 +10,7 @@
 #include "writer/historywriter.h"
 
 #include <QFileInfo>
+#include <algorithm>
 
 namespace memhist {
 
@@ -24,6 +27,7 @@ void reportSkipped(const DecodeContext &context, bool withExecute, ImportReport 
     };
     const auto kind = [&](RecordKind k) { return context.kinds[size_t(k)]; };
     add("markers", kind(RecordKind::Marker));
+    add("core idle markers", context.coreIdleMarkers);
     add("repeated chunk headers (timestamp, cpu)", context.repeatedChunkHeaders);
     add("encodings", kind(RecordKind::Encoding));
     add("prefetches", kind(RecordKind::Prefetch));
@@ -75,9 +79,15 @@ bool DrMemtraceImporter::run(const QString &path, HistoryWriter &writer, const I
         files << path;
     }
 
+    FileHandlePool pool(m_maxOpenFiles > 0 ? m_maxOpenFiles : FileHandlePool::defaultMaxOpen());
+    // Every file keeps its decoded records while the others run: with many threads each gets fewer,
+    // so that the buffers of the whole directory stay within about a million records (28 MB).
+    constexpr qsizetype recordsForAllBuffers = 1 << 20;
+    const qsizetype bufferRecords = std::clamp<qsizetype>(
+        recordsForAllBuffers / std::max<qsizetype>(files.size(), 1), 256, RecordReader::defaultBufferRecords);
     qint64 totalBytes = 0;
-    std::vector<std::unique_ptr<ThreadDecoder>> threads;
-    std::vector<const RecordReader *> readers;
+    std::vector<std::unique_ptr<RecordReader>> openReaders;
+    std::vector<Container> containers;
     for (const QString &file : std::as_const(files)) {
         QString reason;
         const std::optional<Container> container = probeTraceFile(file, &reason);
@@ -85,19 +95,53 @@ bool DrMemtraceImporter::run(const QString &path, HistoryWriter &writer, const I
             *error = file + QStringLiteral(": ") + reason;
             return false;
         }
-        auto reader = std::make_unique<RecordReader>(file, openContainer(file, *container));
+        auto reader = std::make_unique<RecordReader>(file, openContainer(file, *container, &pool), bufferRecords);
         if (!reader->open()) {
             *error = reader->error();
             return false;
         }
         totalBytes += QFileInfo(file).size();
-        readers.push_back(reader.get());
-        threads.push_back(std::make_unique<ThreadDecoder>(std::move(reader)));
+        openReaders.push_back(std::move(reader));
+        containers.push_back(*container);
+    }
+
+    // A window far into chunked files starts in the chunks that hold it.
+    SeekPlan plan;
+    plan.startChunk.assign(openReaders.size(), 0);
+    std::vector<ThreadChunks> chunks(openReaders.size());
+    if (options.skipInstructions > 0
+        && std::all_of(containers.cbegin(), containers.cend(), [](Container c) { return c == Container::Zip; })) {
+        for (size_t i = 0; i < openReaders.size(); ++i) {
+            if (!readThreadChunks(*openReaders[i], openReaders.size() > 1, &chunks[i], error))
+                return false;
+        }
+        plan = planChunkSeek(chunks, options.skipInstructions);
+        // Reading the chunk heads closed the chunk each reader had entered.
+        for (size_t i = 0; i < openReaders.size(); ++i) {
+            if (!openReaders[i]->seekPart(plan.startChunk[i])) {
+                *error = openReaders[i]->error();
+                return false;
+            }
+        }
+    }
+
+    std::vector<std::unique_ptr<ThreadDecoder>> threads;
+    std::vector<const RecordReader *> readers;
+    for (size_t i = 0; i < openReaders.size(); ++i) {
+        readers.push_back(openReaders[i].get());
+        threads.push_back(std::make_unique<ThreadDecoder>(std::move(openReaders[i])));
+        if (plan.startChunk[i] > 0)
+            threads.back()->startInChunk(chunks[i].threadId);
     }
 
     DecodeContext context(writer);
     context.withExecute = options.withExecute;
-    context.next = options.firstTransition;
+    context.window = TransitionWindow::of(options);
+    const quint64 transitionAtStart = options.firstTransition.value + plan.instructionsBefore;
+    context.next = Transition { transitionAtStart };
+    std::optional<InterleaveCut> cut;
+    if (plan.cut)
+        cut = InterleaveCut { *plan.cut, transitionAtStart };
     ProgressThrottle throttle(progress);
     const auto reportProgress = [&](bool done) {
         if (done)
@@ -109,9 +153,12 @@ bool DrMemtraceImporter::run(const QString &path, HistoryWriter &writer, const I
     };
     context.tick = [&] { return reportProgress(false); };
 
-    const bool ok = interleaveThreads(threads, context, error);
+    const InterleaveEnd end = interleaveThreads(threads, context, cut, error);
+    const bool ok = end != InterleaveEnd::Failed;
     if (context.spanThread && context.next > context.spanFirst)
         writer.addThreadSpan(*context.spanThread, context.spanFirst, Transition { context.next.value - 1 });
+    if (context.beforeCut) // every thread ended before the cut: where they ended is all that is known
+        context.next = Transition { transitionAtStart + quint64(context.instructionsBeforeCut) };
 
     counts.linesRead = context.records;
     counts.reads = context.reads;
@@ -120,13 +167,27 @@ bool DrMemtraceImporter::run(const QString &path, HistoryWriter &writer, const I
     counts.accesses = context.reads + context.writes + context.executes;
     counts.instructions = context.instructions;
     counts.nextTransition = context.next;
+    counts.reachedWindowEnd = end == InterleaveEnd::WindowEnd;
     counts.warnings = context.warnings;
     reportSkipped(context, options.withExecute, &counts);
+    if (const qint64 before
+        = qint64(plan.instructionsBefore) + context.instructionsBeforeCut + context.instructionsBeforeWindow;
+        before > 0)
+        counts.skipped[beforeWindowKind()] += before;
     if (context.unknownSizeAccesses > 0) {
         // Stored, not skipped, but not as the trace says: recorded where a reader of the database sees it.
         writer.setMetaValue(QStringLiteral("drmemtrace: accesses of unknown size stored as 1 byte"),
             QString::number(context.unknownSizeAccesses));
     }
+    // The kinds of records that are more than one instruction and one or two references, decoded as
+    // such: said in the history, for a reader wondering about a dense transition.
+    if (context.bundledInstructions > 0)
+        writer.setMetaValue(QStringLiteral("drmemtrace: instructions from bundle records"),
+            QString::number(context.bundledInstructions));
+    if (context.multiReferenceInstructions > 0)
+        writer.setMetaValue(
+            QStringLiteral("drmemtrace: instructions with more than two data references (scatter, gather, string)"),
+            QString::number(context.multiReferenceInstructions));
     if (!ok)
         return false;
     if (!reportProgress(true)) {

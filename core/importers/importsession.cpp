@@ -1,6 +1,7 @@
 #include "importsession.h"
 
 #include <QFileInfo>
+#include <algorithm>
 #include <memory>
 
 namespace memhist {
@@ -42,9 +43,24 @@ bool importTraces(const QList<TraceInput> &inputs, const QString &outputPath, Im
     for (const TraceInput &input : inputs)
         sources.append({ traceFormatName(input.format), QFileInfo(input.path).absoluteFilePath() });
     writer.setSources(sources);
+    const TransitionWindow window = TransitionWindow::of(options);
+    if (options.skipInstructions > 0 || options.maxInstructions) {
+        writer.setMetaValue(QStringLiteral("import window"),
+            !window.bounded()               ? QStringLiteral("transitions %1..").arg(window.begin)
+                : window.end > window.begin ? QStringLiteral("transitions %1..%2").arg(window.begin).arg(window.end - 1)
+                                            : QStringLiteral("empty"));
+    }
 
     for (qsizetype i = 0; i < inputs.size(); ++i) {
         const TraceInput &input = inputs[i];
+        // The traces after the window's end hold nothing of it.
+        if (window.bounded() && options.firstTransition.value >= window.end)
+            break;
+        // This trace's part of the window, counted from its first instruction.
+        const std::uint64_t first = options.firstTransition.value;
+        options.skipInstructions = window.begin > first ? window.begin - first : 0;
+        if (window.bounded())
+            options.maxInstructions = window.end - std::max(window.begin, first);
         const std::unique_ptr<TraceImporter> importer = createImporter(input.format);
         if (!importer) {
             writer.cancel();
@@ -74,6 +90,8 @@ bool importTraces(const QList<TraceInput> &inputs, const QString &outputPath, Im
         if (stats.lastTransition && stats.lastTransition->value + 1 > next.value)
             next = Transition { stats.lastTransition->value + 1 };
         options.firstTransition = next;
+        if (report.reachedWindowEnd)
+            break;
     }
     for (auto it = summary->skipped.cbegin(); it != summary->skipped.cend(); ++it)
         writer.setMetaValue(QStringLiteral("skipped: ") + it.key(), QString::number(it.value()));

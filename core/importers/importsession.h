@@ -52,7 +52,10 @@ bool recogniseTraces(
     const QStringList &paths, std::optional<TraceFormat> requested, QList<TraceInput> *inputs, QString *error);
 
 // Imports `inputs` in order into a new history at `outputPath`, each trace's transitions continuing
-// after the previous one's (options.firstTransition is where the first trace starts). The history
+// after the previous one's (options.firstTransition is where the first trace starts). A window
+// (options.skipInstructions, maxInstructions) applies to the transitions of the whole session, as
+// the full import would number them: each trace gets the part of the window it holds, the traces
+// wholly before it are read only to count their instructions, and those after it are not read. The history
 // is written to a temporary file and renamed into place only when complete: on failure or cancel
 // the output path is left as it was. False + *error (the importer's or the writer's message, which
 // names the file, the place and the reason).

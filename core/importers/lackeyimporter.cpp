@@ -5,6 +5,9 @@
 #include "importers/textpiecereader.h"
 #include "importers/tracefilereader.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace memhist {
 
 bool LackeyImporter::run(const QString &path, HistoryWriter &writer, const ImportOptions &options, ImportReport *report,
@@ -31,6 +34,13 @@ bool LackeyImporter::runInto(const QString &path, AccessSink &sink, const Import
         return false;
     }
     LackeyParser parser(path, sink, options);
+    // The window: the parser numbers instructions from options.firstTransition, counts the skipped
+    // ones without storing them, and stops before the one after the window.
+    constexpr std::uint64_t most = std::numeric_limits<qint64>::max();
+    const std::uint64_t skip = std::min(options.skipInstructions, most);
+    parser.setSkippedInstructions(qint64(skip));
+    if (options.maxInstructions)
+        parser.setInstructionLimit(qint64(skip + std::min(*options.maxInstructions, most - skip)));
     const auto parserFailed = [&] {
         parser.fillReport(&counts);
         *error = parser.errorString();
@@ -46,6 +56,7 @@ bool LackeyImporter::runInto(const QString &path, AccessSink &sink, const Import
             return consumed;
         },
         [&] { return parser.lineNumber(); },
+        [&] { return parser.stopped(); },
     };
     QByteArray buffer;
     QByteArrayView rest;
@@ -58,6 +69,7 @@ bool LackeyImporter::runInto(const QString &path, AccessSink &sink, const Import
     if (!parser.finish(rest, false))
         return parserFailed();
     parser.fillReport(&counts);
+    counts.reachedWindowEnd = parser.stopped();
     if (parser.instructions() == 0)
         return failFile(QStringLiteral("no Lackey trace lines (I, L, S or M) in %1 lines: not a Lackey trace")
                             .arg(parser.lineNumber()));

@@ -1,5 +1,6 @@
 #include "lackeyparser.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -254,6 +255,8 @@ inline bool LackeyParser::handleClassified(int kindCode, const char *begin, cons
         m_sawInstruction = true;
         m_currentTransition = m_nextTransition++;
         ++m_instructions;
+        if (m_instructions <= m_skippedInstructions)
+            return true; // before the window
         if (m_withExecute) {
             if (size == 0) {
                 ++m_zeroSizeInstructions;
@@ -276,6 +279,8 @@ inline bool LackeyParser::handleClassified(int kindCode, const char *begin, cons
             m_currentTransition = m_nextTransition++;
             ++m_instructions;
         }
+        if (m_instructions <= m_skippedInstructions)
+            return true; // the instruction is before the window
         m_access.transition = Transition { m_currentTransition };
         m_access.physical = Address { address };
         m_access.linear = Address { address };
@@ -444,7 +449,7 @@ void LackeyParser::fillReport(ImportReport *report) const
     report->writes = m_writes;
     report->executes = m_executes;
     report->accesses = m_reads + m_writes + m_executes;
-    report->instructions = m_instructions;
+    report->instructions = m_instructions - std::min(m_instructions, m_skippedInstructions);
     report->nextTransition = Transition { m_nextTransition };
     report->skipped.clear();
     if (m_valgrindMessages > 0)
@@ -453,6 +458,8 @@ void LackeyParser::fillReport(ImportReport *report) const
         report->skipped[QStringLiteral("other lines (program output)")] = m_otherLines;
     if (m_cutLines > 0)
         report->skipped[QStringLiteral("cut last lines")] = m_cutLines;
+    if (m_skippedInstructions > 0 && m_instructions > 0)
+        report->skipped[beforeWindowKind()] = std::min(m_instructions, m_skippedInstructions);
     if (m_zeroSizeInstructions > 0)
         report->skipped[QStringLiteral("instructions of size 0 (no execute access)")] = m_zeroSizeInstructions;
     report->warnings = m_warnings;

@@ -37,6 +37,9 @@ public:
     // Stops before the line that would start instruction number `limit` + 1: parse() then returns
     // the bytes up to that line and stopped() is true. Negative: no limit.
     void setInstructionLimit(qint64 limit) { m_instructionLimit = limit; }
+    // The first `count` instructions are counted (their lines are parsed and checked) but neither
+    // they nor their data lines are stored: the start of an import window.
+    void setSkippedInstructions(qint64 count) { m_skippedInstructions = count; }
     // Called with every valgrind message line (e.g. to show the last ones when a recording fails).
     void setMessageHandler(std::function<void(QByteArrayView)> handler) { m_messageHandler = std::move(handler); }
 
@@ -84,6 +87,7 @@ private:
     bool m_sawInstruction = false;
     bool m_stopped = false;
     qint64 m_instructionLimit = -1;
+    qint64 m_skippedInstructions = 0;
     qint64 m_line = 0;
     qint64 m_instructions = 0;
     qint64 m_reads = 0;

@@ -41,6 +41,7 @@ bool TenetImporter::runInto(const QString &path, AccessSink &sink, const ImportO
             return consumed;
         },
         [&] { return parser.lineNumber(); },
+        [&] { return parser.stopped(); },
     };
     QByteArray buffer;
     QByteArrayView rest;

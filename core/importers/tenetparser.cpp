@@ -139,6 +139,7 @@ TenetParser::TenetParser(QString sourceName, AccessSink &sink, const ImportOptio
     , m_sink(sink)
     , m_first(options.firstTransition.value)
     , m_withExecute(options.withExecute)
+    , m_window(TransitionWindow::of(options))
 { }
 
 bool TenetParser::failAt(qint64 line, const QString &reason)
@@ -157,13 +158,17 @@ bool TenetParser::add()
 bool TenetParser::handleLine(QByteArrayView line, bool *malformed)
 {
     *malformed = false;
-    ++m_lineNumber;
     line = withoutLineEnd(line);
-    if (line.isEmpty())
-        return true;
     const std::uint64_t transition = m_first + m_instructions;
     // This line's memory fields belong to the previous line's instruction (see the header).
     const std::uint64_t memoryTransition = m_instructions > 0 ? transition - 1 : transition;
+    if (!line.isEmpty() && memoryTransition >= m_window.end) {
+        m_stopped = true;
+        return true;
+    }
+    ++m_lineNumber;
+    if (line.isEmpty())
+        return true;
     // Every field is checked before any access is stored: a malformed (or cut) line stores none.
     m_memory.clear();
     int index = 0;
@@ -193,6 +198,9 @@ bool TenetParser::handleLine(QByteArrayView line, bool *malformed)
             m_memory.push_back(memory);
         }
     }
+    // Lines before the window are checked and counted; what they hold is not stored.
+    if (!m_window.contains(memoryTransition))
+        m_memory.clear();
     for (const MemoryField &memory : m_memory) {
         m_access.transition = Transition { memoryTransition };
         m_access.physical = Address { memory.address };
@@ -213,7 +221,7 @@ bool TenetParser::handleLine(QByteArrayView line, bool *malformed)
     }
     ++m_instructions;
     // A line without a program counter executes at the same one (a rep-prefixed instruction).
-    if (m_withExecute && m_knowsPc) {
+    if (m_withExecute && m_knowsPc && m_window.contains(transition)) {
         m_access.transition = Transition { transition };
         m_access.operation = Operation::Execute;
         m_access.physical = Address { m_pc };
@@ -242,6 +250,8 @@ qsizetype TenetParser::parse(const char *data, qsizetype size)
         bool malformed;
         if (!handleLine(QByteArrayView(data + pos, lineEnd - pos), &malformed))
             return -1;
+        if (m_stopped)
+            return pos; // the rest is after the window's end: left unread
         pos = lineEnd + 1;
     }
     if (nul) {
@@ -257,6 +267,8 @@ qsizetype TenetParser::parse(const char *data, qsizetype size)
 
 bool TenetParser::finish(QByteArrayView rest)
 {
+    if (m_stopped)
+        return true; // after the window's end the rest is not imported, whole or not
     rest = withoutLineEnd(rest);
     if (rest.isEmpty())
         return true;
@@ -267,6 +279,8 @@ bool TenetParser::finish(QByteArrayView rest)
     const qint64 line = m_lineNumber + 1;
     bool malformed;
     if (handleLine(rest, &malformed)) {
+        if (m_stopped)
+            return true;
         m_warnings << QStringLiteral("%1:%2: no newline at the end of the file: the last line was imported, "
                                      "but it may be cut")
                           .arg(m_source, QString::number(line));
@@ -289,8 +303,15 @@ void TenetParser::fillReport(ImportReport *report) const
     report->writes = m_writes;
     report->executes = m_executes;
     report->accesses = m_reads + m_writes + m_executes;
-    report->instructions = m_instructions;
-    report->nextTransition = Transition { m_first + m_instructions };
+    // The line at the window's end was read for its memory fields only (they belong to the
+    // instruction before it).
+    const std::uint64_t next = std::min(m_first + std::uint64_t(m_instructions), std::max(m_window.end, m_first));
+    const std::uint64_t begin = std::max(m_window.begin, m_first);
+    report->instructions = next > begin ? qint64(next - begin) : 0;
+    report->nextTransition = Transition { next };
+    if (const std::uint64_t before = std::min(next, begin) - m_first; before > 0)
+        report->skipped[beforeWindowKind()] = qint64(before);
+    report->reachedWindowEnd = m_stopped;
     if (m_cutLines > 0)
         report->skipped[QStringLiteral("cut last lines")] = m_cutLines;
     report->warnings = m_warnings;

@@ -66,6 +66,9 @@ public:
     const QString &errorString() const { return m_error; }
     qint64 lineNumber() const { return m_lineNumber; }
     qint64 instructions() const { return m_instructions; }
+    // True once a line at or after the import window's end was met: parse() stopped before it and
+    // the rest of the input is not read.
+    bool stopped() const { return m_stopped; }
     // Fills the counts, the skipped lines, the warnings and the transition after the last.
     void fillReport(ImportReport *report) const;
 
@@ -84,6 +87,8 @@ private:
     AccessSink &m_sink;
     std::uint64_t m_first;
     bool m_withExecute;
+    TransitionWindow m_window;
+    bool m_stopped = false;
     qint64 m_lineNumber = 0;
     qint64 m_instructions = 0;
     qint64 m_reads = 0;

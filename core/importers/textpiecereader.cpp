@@ -36,6 +36,8 @@ bool readTextInPieces(TraceFileReader &reader, const QString &path, qsizetype ma
             return false;
         filled -= consumed;
         std::memmove(data, data + consumed, size_t(filled));
+        if (parser.done && parser.done())
+            break;
         if (!throttle.update(reader.inputPosition(), reader.inputSize())) {
             *error = path + QStringLiteral(": import cancelled");
             return false;

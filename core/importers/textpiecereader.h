@@ -21,13 +21,17 @@ struct TextPieceParser
     std::function<qsizetype(const char *data, qsizetype size)> consume;
     // How many lines have been parsed so far: a read error is reported on the line after them.
     std::function<qint64()> linesParsed;
+    // Optional: true once the parser wants no more input (it reached the end of an import window);
+    // reading stops there, before the end of the file.
+    std::function<bool()> done = {};
 };
 
 // Reads `reader` (opened, for `path`) to its end through `parser`, with a buffer of about 1 MiB plus
 // `maxLineLength`, and reports progress through `throttle`. False with *error set on a read error
 // (e.g. "t.gz:53084: truncated gzip data: ..."), a parser error, cancellation ("PATH: import
 // cancelled") or an empty file ("PATH: empty file"). On success *rest is the text after the last
-// newline (the last line, when the file does not end with one), pointing into *buffer.
+// newline (the last line, when the file does not end with one), pointing into *buffer; when the
+// parser was done early, what it left unparsed.
 bool readTextInPieces(TraceFileReader &reader, const QString &path, qsizetype maxLineLength,
     const TextPieceParser &parser, ProgressThrottle &throttle, QByteArray *buffer, QByteArrayView *rest,
     QString *error);

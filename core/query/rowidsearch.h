@@ -3,9 +3,9 @@
 // format has, without an extra table.
 #pragma once
 
+#include "query/queryfailure.h"
 #include "storage/sqlite.h"
 
-#include <QString>
 #include <cstdint>
 #include <optional>
 
@@ -17,15 +17,17 @@ struct RowPosition
     std::int64_t transition;
 };
 
+// Every row it reads is checked for what it can prove at O(1): a transition stored negative, and
+// two rows it read whose transitions decrease with rowid. After such a violation or a database
+// error, failed() is true and the values returned since then mean nothing: callers that must not
+// answer wrong check it after each call.
 class RowIdSearch
 {
 public:
     explicit RowIdSearch(sqlite::Connection &db);
 
-    // Prepares statements and reads the rowid bounds. False on a database error, whose SQLite
-    // message errorString() keeps.
+    // Prepares statements and reads the rowid bounds. False on failure.
     bool load();
-    const QString &errorString() const { return m_error; }
 
     std::optional<RowPosition> rowAtOrAfter(std::int64_t rowId);
     std::optional<RowPosition> rowAtOrBefore(std::int64_t rowId);
@@ -36,15 +38,21 @@ public:
     // row with such a transition has rowid <= the result.
     std::int64_t lastRowIdAtOrBefore(std::int64_t transition);
 
+    bool failed() const { return m_failure.failed(); }
+    const QueryFailure &failure() const { return m_failure; }
+    void clearFailure() { m_failure.clear(); }
+
 private:
     std::optional<RowPosition> fetch(sqlite::Statement &statement, std::int64_t rowId);
+    // The next row of a (rowid, transition) statement, checked; the statement is reset.
+    std::optional<RowPosition> read(sqlite::Statement &statement);
 
     sqlite::Connection &m_db;
+    QueryFailure m_failure;
     sqlite::Statement m_atOrAfter;
     sqlite::Statement m_atOrBefore;
     std::int64_t m_first = 1;
     std::int64_t m_last = 0;
-    QString m_error;
 };
 
 } // namespace memhist

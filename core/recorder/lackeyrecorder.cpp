@@ -3,16 +3,19 @@
 #include "importers/accesssink.h"
 #include "importers/lackeyparser.h"
 #include "writer/historywriter.h"
+#include "writer/partialfile.h"
 
 #include <QElapsedTimer>
-#include <QFile>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include <vector>
 
@@ -23,6 +26,11 @@ namespace {
 // Set from a signal handler: a lock-free atomic is async-signal-safe.
 std::atomic<bool> stopRequested { false };
 static_assert(std::atomic<bool>::is_always_lock_free);
+// The process group (and session) of the program being recorded, which is valgrind's PID; 0 when
+// none. Read by killProgram() from a signal handler. Cleared before valgrind is reaped: once reaped
+// and its group empty, the number may be given to an unrelated process.
+std::atomic<pid_t> programGroup { 0 };
+static_assert(std::atomic<pid_t>::is_always_lock_free);
 
 constexpr qsizetype readSize = 1 << 20;
 // How long a poll() waits before looking at the stop request and the progress again.
@@ -71,6 +79,13 @@ void LackeyRecorder::clearStopRequest()
     stopRequested.store(false, std::memory_order_relaxed);
 }
 
+void LackeyRecorder::killProgram() noexcept
+{
+    const pid_t group = programGroup.load();
+    if (group > 0)
+        ::kill(-group, SIGKILL);
+}
+
 bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options, RecordReport *report, QString *error,
     const RecordProgressCallback &progress)
 {
@@ -78,9 +93,11 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
     QElapsedTimer timer;
     timer.start();
 
-    QFile keptLog(options.keepLogPath);
-    if (!options.keepLogPath.isEmpty() && !keptLog.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        *error = options.keepLogPath + QStringLiteral(": cannot write: ") + keptLog.errorString();
+    // Written beside its path and renamed into place once complete, like the history.
+    const bool keepingLog = !options.keepLogPath.isEmpty();
+    PartialFile keptLog(options.keepLogPath);
+    if (keepingLog && !keptLog.create()) {
+        *error = options.keepLogPath + QStringLiteral(": ") + keptLog.errorString();
         return false;
     }
 
@@ -120,20 +137,40 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
     valgrind.setProcessChannelMode(QProcess::ForwardedChannels);
     valgrind.setInputChannelMode(QProcess::ForwardedInputChannel);
     const int childLogFd = pipe.write;
-    valgrind.setChildProcessModifier([childLogFd] { ::fcntl(childLogFd, F_SETFD, 0); });
+    const pid_t recorder = ::getpid();
+    // In the child, between fork and exec: async-signal-safe calls only.
+    valgrind.setChildProcessModifier([childLogFd, recorder] {
+        ::fcntl(childLogFd, F_SETFD, 0);
+        // Its own session and process group (see the header).
+        ::setsid();
+        // Killed when the thread that started it ends (it runs record() until the program is gone):
+        // memhist killed by SIGKILL, or crashed.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        // memhist may have died before prctl(), which would then never fire.
+        if (::getppid() != recorder)
+            ::_exit(127);
+        // memhist ignores SIGXFSZ to report "File too large" itself; the program gets the default.
+        ::signal(SIGXFSZ, SIG_DFL);
+    });
+    const auto forgetProgramGroup = qScopeGuard([] { programGroup.store(0); });
     valgrind.start();
     if (!valgrind.waitForStarted(-1)) {
         *error = QStringLiteral("cannot run %1: %2").arg(options.valgrind, valgrind.errorString());
         return false;
     }
+    const pid_t valgrindPid = pid_t(valgrind.processId());
+    programGroup.store(valgrindPid);
     // Our copy of the write end must go, or the pipe would never report the end of the trace.
     pipe.closeWrite();
 
+    // The whole group: valgrind, the program and the children the program started.
     const auto stopValgrind = [&] {
         if (valgrind.state() != QProcess::NotRunning) {
-            valgrind.kill();
+            killProgram();
+            programGroup.store(0);
             valgrind.waitForFinished(-1);
         }
+        programGroup.store(0);
     };
     const auto fail = [&](const QString &message) {
         stopValgrind();
@@ -142,7 +179,7 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
         return false;
     };
     const auto keep = [&](const char *data, qsizetype size) {
-        return !keptLog.isOpen() || size == 0 || keptLog.write(data, size) == size;
+        return !keepingLog || size == 0 || keptLog.write(QByteArrayView(data, size));
     };
     const QString keepError = QStringLiteral("%1: cannot write: %2");
 
@@ -169,10 +206,14 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
         if (ready <= 0) {
             // A child of the program that valgrind does not trace may hold the pipe open after
             // valgrind has ended: once valgrind is gone, what the pipe holds now is all there is.
-            if (!valgrindFinished && valgrind.waitForFinished(0)) {
-                valgrindFinished = true;
-                ::fcntl(pipe.read, F_SETFL, ::fcntl(pipe.read, F_GETFL) | O_NONBLOCK);
-            } else if (valgrindFinished) {
+            if (!valgrindFinished) {
+                programGroup.store(0); // waitForFinished() reaps valgrind when it has ended
+                valgrindFinished = valgrind.waitForFinished(0);
+                if (valgrindFinished)
+                    ::fcntl(pipe.read, F_SETFL, ::fcntl(pipe.read, F_GETFL) | O_NONBLOCK);
+                else
+                    programGroup.store(valgrindPid);
+            } else {
                 atEnd = true;
             }
             continue;
@@ -193,7 +234,7 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
         if (consumed < 0)
             return fail(parser.errorString());
         if (!keep(data, consumed))
-            return fail(keepError.arg(options.keepLogPath, keptLog.errorString()));
+            return fail(keepError.arg(options.keepLogPath, keptLog.reason()));
         filled -= consumed;
         std::memmove(data, data + consumed, size_t(filled));
         if (parser.stopped()) {
@@ -206,16 +247,18 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
         // The log's last line, if valgrind was cut off before its newline, is treated as an import
         // of the kept log would treat it, and kept too, so that both agree.
         if (!keep(data, filled))
-            return fail(keepError.arg(options.keepLogPath, keptLog.errorString()));
+            return fail(keepError.arg(options.keepLogPath, keptLog.reason()));
         if (!parser.finish(QByteArrayView(data, filled), false))
             return fail(parser.errorString());
         if (parser.stopped())
             report->end = RecordEnd::InstructionLimit;
     }
-    if (report->end != RecordEnd::ProgramExited)
+    if (report->end != RecordEnd::ProgramExited) {
         stopValgrind();
-    else
+    } else {
+        programGroup.store(0);
         valgrind.waitForFinished(-1);
+    }
     parser.fillReport(&report->import);
     if (report->end != RecordEnd::ProgramExited) {
         // The early end is the user's choice, not a cut trace: drop the parser's guesses about it.
@@ -224,10 +267,6 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
     report->programCrashed = valgrind.exitStatus() == QProcess::CrashExit;
     // For a crash, QProcess's exit code on Unix is the number of the signal that ended the process.
     report->exitStatus = valgrind.exitCode();
-
-    if (keptLog.isOpen() && !keptLog.flush())
-        return fail(keepError.arg(options.keepLogPath, keptLog.errorString()));
-    keptLog.close();
 
     if (report->end == RecordEnd::ProgramExited && parser.instructions() == 0) {
         QString message = report->programCrashed
@@ -244,6 +283,8 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
         *error = message;
         return false;
     }
+    if (keepingLog && !keptLog.commit())
+        return fail(options.keepLogPath + QStringLiteral(": ") + keptLog.errorString());
     return true;
 }
 

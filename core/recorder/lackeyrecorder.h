@@ -5,6 +5,13 @@
 // importing it gives the same history).
 //
 // The program's stdin, stdout and stderr are memhist's own: only the trace goes through the pipe.
+//
+// The traced tree (valgrind, which runs the program in its own process, and the program's children)
+// dies with memhist: valgrind runs in a session and process group of its own, which memhist kills
+// whole when it stops the program (killProgram() does it from a signal handler), and the kernel
+// kills valgrind if memhist dies without doing so (PR_SET_PDEATHSIG, e.g. after SIGKILL). Its own
+// session also keeps the terminal's job control away from it: Ctrl-C reaches memhist alone, which
+// decides, and a program reading the terminal is not stopped as a background job would be.
 #pragma once
 
 #include "importers/traceimporter.h"
@@ -23,7 +30,7 @@ struct RecordOptions
     QString program;
     QStringList arguments;
     qint64 maxInstructions = -1; // stop the program after this many instructions; negative: no limit
-    QString keepLogPath; // also save the raw Lackey log here; empty: no log file
+    QString keepLogPath; // also save the raw Lackey log here (renamed into place once complete); empty: none
     bool withExecute = false; // store `I` lines as Execute accesses, as import --with-exec does
 };
 
@@ -62,11 +69,16 @@ public:
     // meant for a SIGINT handler. The request stays until clearStopRequest().
     static void requestStop();
     static void clearStopRequest();
+    // Kills the process group of the program being recorded, if any, at once (SIGKILL): valgrind,
+    // the program and the children it started. Async-signal-safe: meant for a handler that then ends
+    // memhist (SIGTERM, SIGHUP, a second Ctrl-C).
+    static void killProgram() noexcept;
 
     // Runs the program and records it into `writer` (opened; record() neither finishes nor cancels
     // it). True when the recording is complete up to where it ended (see report->end); the caller
     // then finishes the writer. False + *error when valgrind cannot run, the program does not start
-    // (no instruction recorded) or the log cannot be read or written; the program is then stopped.
+    // (no instruction recorded) or the log cannot be read or written; the program is then stopped
+    // and no kept log is left.
     bool record(HistoryWriter &writer, const RecordOptions &options, RecordReport *report, QString *error,
         const RecordProgressCallback &progress);
 };

@@ -37,7 +37,8 @@ CREATE INDEX idx_thread_spans_1 ON thread_spans(transition_last);
 inline constexpr const char *insertThreadSpan
     = "INSERT INTO thread_spans(thread_id, transition_first, transition_last) VALUES(?1, ?2, ?3)";
 
-inline constexpr const char *insertSlice = "INSERT INTO slices(rowid, transition_first, transition_last) VALUES(?1, ?2, ?3)";
+inline constexpr const char *insertSlice
+    = "INSERT INTO slices(rowid, transition_first, transition_last) VALUES(?1, ?2, ?3)";
 // Chunks and accesses are inserted several rows per statement (fewer VDBE round trips per row): the
 // writer repeats the row group after the prefix.
 // Chunk rowids are not bound: the writer inserts chunks in rowid order from 1, so SQLite's next
@@ -52,6 +53,24 @@ inline constexpr const char *insertAccessesPrefix
 inline constexpr const char *insertAccessesRow = "(?,?,?,?,?,?)";
 inline constexpr int accessColumns = 6;
 inline constexpr const char *insertMeta = "INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)";
+
+// The metadata the reference readers require (tetrane's rvnsqlite ResourceDatabase::open): a table
+// `_metadata` holding exactly one row. They read it with `select *` and take the columns by
+// position, so the columns keep this order; they parse format_version and tool_version as semantic
+// versions, and type 3 is their "memory history" resource.
+inline constexpr const char *createReferenceMetadataTable
+    = "CREATE TABLE _metadata(metadata_version int, type int, format_version text, tool_name text, "
+      "tool_version text, tool_info text, generation_date int8)";
+inline constexpr const char *insertReferenceMetadata
+    = "INSERT INTO _metadata(metadata_version, type, format_version, tool_name, tool_version, tool_info, "
+      "generation_date) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+namespace referenceMetadata {
+inline constexpr int metadataVersion = 1;
+inline constexpr int memoryHistoryType = 3;
+// The version of the storage model, as the reference writer states it.
+inline constexpr const char *formatVersion = "1.0.0";
+inline constexpr const char *toolName = "memhist";
+} // namespace referenceMetadata
 
 // Pragmas for a writer that owns its file exclusively until it renames it into place: the file
 // is either complete or deleted, so a journal and fsyncs before the end buy nothing. The indexes

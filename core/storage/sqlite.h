@@ -3,11 +3,9 @@
 #pragma once
 
 #include <QString>
-
-#include <sqlite3.h>
-
 #include <cstdint>
 #include <memory>
+#include <sqlite3.h>
 #include <utility>
 
 namespace memhist::sqlite {
@@ -23,6 +21,10 @@ class Connection
 public:
     enum class Mode {
         ReadOnly,
+        // Read-only, and SQLite may assume that nobody changes the file while it is open: no locks,
+        // no -wal or -shm file (the `immutable=1` URI parameter). Exact only for a file whose
+        // pages are all in the main file (no WAL holding frames).
+        ReadOnlyImmutable,
         ReadWriteCreate,
     };
 
@@ -32,8 +34,7 @@ public:
         : m_db(std::exchange(other.m_db, nullptr))
         , m_openError(std::move(other.m_openError))
         , m_vfs(std::exchange(other.m_vfs, nullptr))
-    {
-    }
+    { }
     Connection &operator=(Connection &&other) noexcept;
     Connection(const Connection &) = delete;
     Connection &operator=(const Connection &) = delete;
@@ -51,6 +52,12 @@ public:
     // Runs one or more statements without results. Returns false and fills lastError() on failure.
     bool execute(const char *sql);
     QString lastError() const;
+    // SQLite's extended result code of the last call on this connection (SQLITE_OK when none).
+    int lastErrorCode() const;
+    // The reason for result code `rc` of the call that just failed: SQLite's message when it is
+    // still the one of that call, else the generic text of the code. Read it where the call fails:
+    // any later call (a reset, another statement) replaces the message, often by "not an error".
+    QString errorFor(int rc) const;
 
     Statement prepare(const char *sql);
 
@@ -70,8 +77,7 @@ public:
     Statement(Statement &&other) noexcept
         : m_stmt(std::exchange(other.m_stmt, nullptr))
         , m_db(other.m_db)
-    {
-    }
+    { }
     Statement &operator=(Statement &&other) noexcept;
     Statement(const Statement &) = delete;
     Statement &operator=(const Statement &) = delete;
@@ -88,13 +94,11 @@ public:
     int step() { return sqlite3_step(m_stmt); }
     // Runs a statement without results to completion; false on error.
     bool run();
-    void reset()
-    {
-        sqlite3_reset(m_stmt);
-    }
+    void reset() { sqlite3_reset(m_stmt); }
 
     std::int64_t int64(int column) const { return sqlite3_column_int64(m_stmt, column); }
     bool isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
+    bool isInteger(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_INTEGER; }
     QString text(int column) const;
 
 private:

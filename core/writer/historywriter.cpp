@@ -3,19 +3,16 @@
 #include "storage/schema.h"
 #include "storage/sqlite.h"
 #include "writer/hotaddresscounter.h"
+#include "writer/partialfile.h"
 #include "writer/slicebuilder.h"
 
 #include <QDateTime>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QMap>
-#include <QTemporaryFile>
 #include <QThread>
-
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <memory>
 
@@ -45,6 +42,26 @@ QString hex(std::uint64_t value)
     return QStringLiteral("0x") + QString::number(value, 16);
 }
 
+// Why the connection's last statement failed. For a failed read or write of a file the system's
+// reason ("No space left on device", "File too large") says more than SQLite's summary of it
+// ("database or disk is full", "disk I/O error"). SQLite's own record of it is often empty;
+// the database file keeps the errno of its last failed call.
+QString failureReason(const sqlite::Connection &connection)
+{
+    const QString message = connection.lastError();
+    const int code = sqlite3_extended_errcode(connection.handle()) & 0xff;
+    if (code != SQLITE_FULL && code != SQLITE_IOERR && code != SQLITE_CANTOPEN)
+        return message;
+    int systemError = sqlite3_system_errno(connection.handle());
+    if (systemError == 0)
+        sqlite3_file_control(connection.handle(), "main", SQLITE_FCNTL_LAST_ERRNO, &systemError);
+    // SQLITE_FULL comes from ENOSPC, a short write (the disk filled up) or the page limit (64 TiB
+    // at the writer's page size), and SQLite records no errno for it.
+    if (systemError == 0 && code == SQLITE_FULL)
+        systemError = ENOSPC;
+    return systemError != 0 ? QString::fromLocal8Bit(std::strerror(systemError)) : message;
+}
+
 } // namespace
 
 class HistoryWriter::Private
@@ -52,10 +69,10 @@ class HistoryWriter::Private
 public:
     Private(QString path, WriterOptions opts)
         : outputPath(std::move(path))
+        , file(outputPath)
         , options(opts)
         , hotCounter(opts.chunkAccessCap)
-    {
-    }
+    { }
 
     bool fail(const QString &message)
     {
@@ -70,12 +87,13 @@ public:
     bool submit(std::shared_ptr<SliceJob> job);
     bool waitForStore();
     bool store(const SliceJob &job);
-    bool writeMeta();
+    bool writeMeta(const QDateTime &createdAt);
+    bool writeReferenceMetadata(const QDateTime &createdAt);
     bool writeThreadSpans();
     void discard();
 
     QString outputPath;
-    QString temporaryPath;
+    PartialFile file; // the temporary file SQLite writes, renamed over outputPath by finish()
     WriterOptions options;
     QString error;
     bool failed = false;
@@ -124,9 +142,8 @@ bool HistoryWriter::Private::validate(const Access &access)
                         .arg(access.transition.value));
     const std::uint64_t first = access.physical.value;
     if (access.size - 1 > ~std::uint64_t(0) - first)
-        return fail(QStringLiteral("access at %1 of %2 bytes wraps past 0xffffffffffffffff")
-                        .arg(hex(first))
-                        .arg(access.size));
+        return fail(
+            QStringLiteral("access at %1 of %2 bytes wraps past 0xffffffffffffffff").arg(hex(first)).arg(access.size));
     if (first < signBoundary && first + access.size - 1 >= signBoundary)
         return fail(QStringLiteral("access at %1 of %2 bytes straddles 0x8000000000000000, which no canonical "
                                    "64-bit address range does")
@@ -183,7 +200,7 @@ bool HistoryWriter::Private::submit(std::shared_ptr<SliceJob> job)
         return false;
     storeThread.reset(QThread::create([this, job = std::move(job)] {
         if (!store(*job) && storeError.isEmpty())
-            storeError = connection.lastError();
+            storeError = failureReason(connection);
     }));
     storeThread->start();
     return true;
@@ -196,15 +213,15 @@ bool HistoryWriter::Private::waitForStore()
         storeThread.reset();
     }
     if (!storeError.isEmpty())
-        return fail(QStringLiteral("cannot write %1: %2").arg(temporaryPath, storeError));
+        return fail(QStringLiteral("%1: cannot write: %2").arg(outputPath, storeError));
     return true;
 }
 
 // Inserts `count` rows, rowsPerInsert at a time through `batch`, the rest one by one through
 // `single`; bindRow(statement, first parameter, row index) binds one row's columns.
 template<typename BindRow>
-bool insertRows(sqlite::Statement &batch, sqlite::Statement &single, int columns, std::size_t count,
-                const BindRow &bindRow)
+bool insertRows(
+    sqlite::Statement &batch, sqlite::Statement &single, int columns, std::size_t count, const BindRow &bindRow)
 {
     std::size_t index = 0;
     for (; index + rowsPerInsert <= count; index += rowsPerInsert) {
@@ -277,7 +294,7 @@ bool HistoryWriter::Private::writeThreadSpans()
     return true;
 }
 
-bool HistoryWriter::Private::writeMeta()
+bool HistoryWriter::Private::writeMeta(const QDateTime &createdAt)
 {
     if (!connection.execute(schema::createMetaTable))
         return false;
@@ -287,7 +304,7 @@ bool HistoryWriter::Private::writeMeta()
     set(schema::meta::formatVersion, number(schema::formatVersion));
     set(schema::meta::writer, QStringLiteral("memhist"));
     set(schema::meta::writerVersion, QStringLiteral(MEMHIST_VERSION));
-    set(schema::meta::createdAt, QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
+    set(schema::meta::createdAt, createdAt.toString(Qt::ISODate));
     QStringList sourceLines;
     for (const SourceDescription &source : sources)
         sourceLines << source.format + u'\t' + source.path;
@@ -315,6 +332,29 @@ bool HistoryWriter::Private::writeMeta()
     return true;
 }
 
+// The row the reference readers require (schema.h). tool_info says where the history came from.
+bool HistoryWriter::Private::writeReferenceMetadata(const QDateTime &createdAt)
+{
+    if (!connection.execute(schema::createReferenceMetadataTable))
+        return false;
+    QStringList sourceTexts;
+    for (const SourceDescription &source : std::as_const(sources))
+        sourceTexts << source.format + u' ' + source.path;
+    QString toolInfo
+        = QStringLiteral("memhist %1, format %2").arg(QStringLiteral(MEMHIST_VERSION)).arg(schema::formatVersion);
+    if (!sourceTexts.isEmpty())
+        toolInfo += QStringLiteral(", from ") + sourceTexts.join(QStringLiteral("; "));
+    sqlite::Statement insert = connection.prepare(schema::insertReferenceMetadata);
+    insert.bind(1, schema::referenceMetadata::metadataVersion);
+    insert.bind(2, schema::referenceMetadata::memoryHistoryType);
+    insert.bind(3, QString::fromLatin1(schema::referenceMetadata::formatVersion));
+    insert.bind(4, QString::fromLatin1(schema::referenceMetadata::toolName));
+    insert.bind(5, QStringLiteral(MEMHIST_VERSION));
+    insert.bind(6, toolInfo);
+    insert.bind(7, createdAt.toSecsSinceEpoch());
+    return insert.run();
+}
+
 void HistoryWriter::Private::discard()
 {
     if (storeThread) {
@@ -326,15 +366,16 @@ void HistoryWriter::Private::discard()
     insertChunkBatch = {};
     insertAccessBatch = {};
     insertAccess = {};
+    // SQLite's descriptor first: the file must not be removed under a connection that may still
+    // write to it.
     connection.close();
-    if (!temporaryPath.isEmpty() && !finished)
-        QFile::remove(temporaryPath);
+    if (!finished)
+        file.discard();
 }
 
 HistoryWriter::HistoryWriter(QString outputPath, WriterOptions options)
     : d(std::make_unique<Private>(std::move(outputPath), options))
-{
-}
+{ }
 
 HistoryWriter::~HistoryWriter()
 {
@@ -352,23 +393,16 @@ bool HistoryWriter::open()
     if (target.isDir())
         return d->fail(QStringLiteral("%1: is a directory").arg(d->outputPath));
     // The temporary file lives beside the target so that the final rename stays on one file system
-    // (and so is atomic).
-    QTemporaryFile placeholder(target.absoluteDir().filePath(target.fileName() + QStringLiteral(".XXXXXX.partial")));
-    placeholder.setAutoRemove(false);
-    if (!placeholder.open())
-        return d->fail(QStringLiteral("%1: cannot create a file in %2: %3")
-                           .arg(d->outputPath, target.absolutePath(), placeholder.errorString()));
-    d->temporaryPath = placeholder.fileName();
-    // QTemporaryFile creates 0600; a history is a document like any other.
-    placeholder.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadUser
-                               | QFileDevice::WriteUser | QFileDevice::ReadGroup | QFileDevice::ReadOther);
-    placeholder.close();
+    // (and so is atomic). SQLite opens it by name.
+    if (!d->file.create())
+        return d->fail(d->outputPath + QStringLiteral(": ") + d->file.errorString());
+    d->file.closeHandle();
 
     sqlite::Connection &db = d->connection;
-    if (!db.open(d->temporaryPath, sqlite::Connection::Mode::ReadWriteCreate, target.absolutePath())
+    if (!db.open(d->file.temporaryPath(), sqlite::Connection::Mode::ReadWriteCreate, target.absolutePath())
         || !db.execute(schema::writerPragmas) || !db.execute(schema::createBaseTablesWithoutIndexes)
         || !db.execute("BEGIN"))
-        return d->fail(QStringLiteral("%1: cannot create the database: %2").arg(d->temporaryPath, db.lastError()));
+        return d->fail(QStringLiteral("%1: cannot create the database: %2").arg(d->outputPath, failureReason(db)));
 
     const auto insertSql = [](const char *prefix, const char *row, int rows) {
         QByteArray sql = prefix;
@@ -385,7 +419,7 @@ bool HistoryWriter::open()
         = db.prepare(insertSql(schema::insertAccessesPrefix, schema::insertAccessesRow, rowsPerInsert).constData());
     if (!d->insertSlice.isValid() || !d->insertChunk.isValid() || !d->insertChunkBatch.isValid()
         || !d->insertAccessBatch.isValid() || !d->insertAccess.isValid())
-        return d->fail(QStringLiteral("%1: cannot prepare statements: %2").arg(d->temporaryPath, db.lastError()));
+        return d->fail(QStringLiteral("%1: cannot prepare statements: %2").arg(d->outputPath, db.lastError()));
 
     d->buffer.reserve(std::min<std::size_t>(d->options.sliceAccessCap, 1u << 16)); // grows on demand beyond
     d->opened = true;
@@ -425,7 +459,7 @@ bool HistoryWriter::add(const Access &access)
     }
 
     d->buffer.push_back({ transition, access.physical.value, access.linear ? access.linear->value : 0, access.size,
-                          code, access.linear.has_value() });
+        code, access.linear.has_value() });
 
     WriterStats &stats = d->stats;
     stats.peakBufferedAccesses = std::max(stats.peakBufferedAccesses, qint64(d->buffer.size()));
@@ -474,18 +508,19 @@ bool HistoryWriter::finish()
     // order, instead of splitting pages all over the index as rows arrive in trace order (smaller
     // file, and the rows above went in without index maintenance). The file only becomes a history
     // when it is renamed into place below, so nobody can see it without its indexes.
-    if (!d->writeThreadSpans() || !d->writeMeta() || !db.execute(schema::createBaseIndexes) || !db.execute("COMMIT"))
-        return d->fail(QStringLiteral("cannot write %1: %2").arg(d->temporaryPath, db.lastError()));
+    const QDateTime createdAt = QDateTime::currentDateTimeUtc();
+    if (!d->writeThreadSpans() || !d->writeMeta(createdAt) || !d->writeReferenceMetadata(createdAt)
+        || !db.execute(schema::createBaseIndexes) || !db.execute("COMMIT"))
+        return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db)));
     d->insertSlice = {};
     d->insertChunk = {};
     d->insertChunkBatch = {};
     d->insertAccessBatch = {};
     d->insertAccess = {};
     db.close();
-    // rename(2) replaces an existing target atomically; QFile::rename would refuse to.
-    if (std::rename(QFile::encodeName(d->temporaryPath).constData(), QFile::encodeName(d->outputPath).constData()) != 0)
-        return d->fail(QStringLiteral("%1: cannot rename %2 into place: %3")
-                           .arg(d->outputPath, d->temporaryPath, QString::fromLocal8Bit(std::strerror(errno))));
+    // Synced, renamed into place, directory synced: a crash right after cannot leave a short file.
+    if (!d->file.commit())
+        return d->fail(d->outputPath + QStringLiteral(": ") + d->file.errorString());
     d->finished = true;
     return true;
 }

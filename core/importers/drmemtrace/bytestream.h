@@ -28,6 +28,13 @@ public:
     // How much of the file (its stored, compressed bytes) has been consumed, for progress.
     virtual qint64 inputBytesConsumed() const = 0;
 
+    // Containers of several parts known up front (zip) can start at any part without reading the
+    // ones before it: how many parts, the decompressed size of one, and moving so that the next
+    // nextPart() enters part `index`. The others cannot: one part of unknown size, no seeking.
+    virtual int partCount() const { return -1; }
+    virtual qint64 partSizeAt(int /*index*/) const { return -1; }
+    virtual bool seekPart(int /*index*/) { return fail(QStringLiteral("this container cannot seek")); }
+
     const QString &errorString() const { return m_error; }
 
 protected:

@@ -6,8 +6,8 @@ namespace {
 constexpr qsizetype inputBufferSize = 256 << 10;
 }
 
-GzipFileStream::GzipFileStream(const QString &path)
-    : m_file(path)
+GzipFileStream::GzipFileStream(const QString &path, FileHandlePool *pool)
+    : m_file(path, pool)
 { }
 
 GzipFileStream::~GzipFileStream()
@@ -18,7 +18,7 @@ GzipFileStream::~GzipFileStream()
 
 bool GzipFileStream::open()
 {
-    if (!m_file.open(QIODevice::ReadOnly))
+    if (!m_file.open())
         return fail(QStringLiteral("cannot open: ") + m_file.errorString());
     // 16 + MAX_WBITS: expect a gzip header and trailer, not a bare zlib stream.
     if (inflateInit2(&m_zlib, 16 + MAX_WBITS) != Z_OK)

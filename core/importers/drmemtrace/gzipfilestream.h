@@ -4,9 +4,9 @@
 #pragma once
 
 #include "importers/drmemtrace/bytestream.h"
+#include "importers/drmemtrace/pooledfile.h"
 
 #include <QByteArray>
-#include <QFile>
 #include <zlib.h>
 
 namespace memhist::drmemtrace {
@@ -14,7 +14,7 @@ namespace memhist::drmemtrace {
 class GzipFileStream : public ByteStream
 {
 public:
-    explicit GzipFileStream(const QString &path);
+    explicit GzipFileStream(const QString &path, FileHandlePool *pool = nullptr);
     ~GzipFileStream() override;
 
     bool open() override;
@@ -23,7 +23,7 @@ public:
     qint64 inputBytesConsumed() const override { return m_consumed; }
 
 private:
-    QFile m_file;
+    PooledFile m_file;
     QByteArray m_input;
     z_stream m_zlib {};
     bool m_zlibReady = false;

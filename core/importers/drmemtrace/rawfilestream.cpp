@@ -2,13 +2,13 @@
 
 namespace memhist::drmemtrace {
 
-RawFileStream::RawFileStream(const QString &path)
-    : m_file(path)
+RawFileStream::RawFileStream(const QString &path, FileHandlePool *pool)
+    : m_file(path, pool)
 { }
 
 bool RawFileStream::open()
 {
-    if (!m_file.open(QIODevice::ReadOnly))
+    if (!m_file.open())
         return fail(QStringLiteral("cannot open: ") + m_file.errorString());
     return true;
 }

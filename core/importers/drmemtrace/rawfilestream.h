@@ -2,15 +2,14 @@
 #pragma once
 
 #include "importers/drmemtrace/bytestream.h"
-
-#include <QFile>
+#include "importers/drmemtrace/pooledfile.h"
 
 namespace memhist::drmemtrace {
 
 class RawFileStream : public ByteStream
 {
 public:
-    explicit RawFileStream(const QString &path);
+    explicit RawFileStream(const QString &path, FileHandlePool *pool = nullptr);
 
     bool open() override;
     bool nextPart() override;
@@ -18,7 +17,7 @@ public:
     qint64 inputBytesConsumed() const override { return m_consumed; }
 
 private:
-    QFile m_file;
+    PooledFile m_file;
     qint64 m_consumed = 0;
     bool m_started = false;
 };

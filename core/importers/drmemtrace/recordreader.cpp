@@ -1,24 +1,15 @@
 #include "recordreader.h"
 
 #include <QtEndian>
-#include <algorithm>
 #include <cstring>
 
 namespace memhist::drmemtrace {
 
-namespace {
-// Large enough that the stream is asked rarely. The buffers start at firstBufferRecords and double
-// each time the stream fills them, up to bufferRecords: a small thread file (a trace directory may
-// hold hundreds) then costs a small buffer, and a large one reaches the full size within a few reads.
-constexpr qsizetype bufferRecords = 16384;
-constexpr qsizetype firstBufferRecords = 256;
-} // namespace
-
-RecordReader::RecordReader(QString path, std::unique_ptr<ByteStream> stream)
+RecordReader::RecordReader(QString path, std::unique_ptr<ByteStream> stream, qsizetype bufferRecords)
     : m_path(std::move(path))
     , m_stream(std::move(stream))
-    , m_bytes(size_t(firstBufferRecords * recordSize))
-    , m_records(size_t(firstBufferRecords))
+    , m_bytes(size_t(bufferRecords * recordSize))
+    , m_records(size_t(bufferRecords))
 { }
 
 bool RecordReader::open()
@@ -39,6 +30,32 @@ bool RecordReader::open()
     }
     m_partIndex = 0;
     m_freshPart = true;
+    return true;
+}
+
+bool RecordReader::seekPart(int index)
+{
+    if (!m_stream->seekPart(index) || !m_stream->nextPart()) {
+        m_error = m_path + QStringLiteral(": ") + m_stream->errorString();
+        return false;
+    }
+    if (const qint64 size = m_stream->partSize(); size >= 0 && size % recordSize != 0) {
+        m_error = sizeError();
+        return false;
+    }
+    // The records of the parts before it, as the container states their sizes, keep the count of
+    // records read true to the file.
+    m_fileRecordBase = 0;
+    for (int i = 0; i < index; ++i)
+        m_fileRecordBase += m_stream->partSizeAt(i) / recordSize;
+    m_partIndex = index;
+    m_partRecordBase = 0;
+    m_pos = m_count = 0;
+    m_carry = 0;
+    m_partStart = false;
+    m_freshPart = true;
+    m_atEnd = false;
+    m_pendingError.clear();
     return true;
 }
 
@@ -85,12 +102,6 @@ const TraceRecord *RecordReader::refill()
         return failWith(m_pendingError);
     m_partRecordBase += m_count;
     m_fileRecordBase += m_count;
-    if (m_count == qsizetype(m_records.size()) && m_count < bufferRecords) {
-        // The last read filled the buffer: the file is not small. The carried bytes stay in place.
-        const qsizetype records = std::min(2 * m_count, bufferRecords);
-        m_bytes.resize(size_t(records * recordSize));
-        m_records.resize(size_t(records));
-    }
     m_pos = m_count = 0;
 
     char *const bytes = m_bytes.data();

@@ -15,10 +15,20 @@ namespace memhist::drmemtrace {
 class RecordReader
 {
 public:
-    RecordReader(QString path, std::unique_ptr<ByteStream> stream);
+    // A multiple of the record size; large enough that the stream is asked rarely.
+    static constexpr qsizetype defaultBufferRecords = 16384;
+
+    // `bufferRecords`: how many records are decoded at a time (a trace directory of thousands of
+    // threads gives each a smaller buffer, so that memory stays bounded).
+    RecordReader(QString path, std::unique_ptr<ByteStream> stream, qsizetype bufferRecords = defaultBufferRecords);
 
     // Opens the file and its first part. False + error().
     bool open();
+    // Containers of several parts (zip): goes on at the start of part `index`, without reading the
+    // parts before it; whatever was buffered is dropped. False + error().
+    bool seekPart(int index);
+    // The container, to look at its parts before reading (ZipChunkStream::readPartHead).
+    ByteStream &stream() { return *m_stream; }
 
     // The next record, or null at the end of the file or on an error (then error() is set).
     const TraceRecord *next()

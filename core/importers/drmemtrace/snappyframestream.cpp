@@ -87,13 +87,13 @@ ChunkResult decodeChunk(uchar type, QByteArrayView body, QByteArray *data, QStri
 
 } // namespace
 
-SnappyFrameStream::SnappyFrameStream(const QString &path)
-    : m_file(path)
+SnappyFrameStream::SnappyFrameStream(const QString &path, FileHandlePool *pool)
+    : m_file(path, pool)
 { }
 
 bool SnappyFrameStream::open()
 {
-    if (!m_file.open(QIODevice::ReadOnly))
+    if (!m_file.open())
         return fail(QStringLiteral("cannot open: ") + m_file.errorString());
     return true;
 }

@@ -5,16 +5,16 @@
 #pragma once
 
 #include "importers/drmemtrace/bytestream.h"
+#include "importers/drmemtrace/pooledfile.h"
 
 #include <QByteArray>
-#include <QFile>
 
 namespace memhist::drmemtrace {
 
 class SnappyFrameStream : public ByteStream
 {
 public:
-    explicit SnappyFrameStream(const QString &path);
+    explicit SnappyFrameStream(const QString &path, FileHandlePool *pool = nullptr);
 
     bool open() override;
     bool nextPart() override;
@@ -30,7 +30,7 @@ private:
     bool fillData();
     bool readExactly(char *data, qint64 size, const char *what);
 
-    QFile m_file;
+    PooledFile m_file;
     QByteArray m_chunk; // one chunk's stored bytes
     QByteArray m_data; // one chunk's decompressed bytes
     qsizetype m_dataPos = 0;

@@ -29,6 +29,12 @@ ThreadDecoder::ThreadDecoder(std::unique_ptr<RecordReader> reader)
     : m_reader(std::move(reader))
 { }
 
+void ThreadDecoder::startInChunk(qint64 threadId)
+{
+    m_fileThread = m_currentThread = threadId;
+    m_startsInChunk = true;
+}
+
 ThreadDecoder::Stop ThreadDecoder::fail(const QString &message)
 {
     m_error = message;
@@ -71,9 +77,24 @@ bool ThreadDecoder::addAccess(DecodeContext &context, Operation operation, quint
 
 bool ThreadDecoder::beginInstruction(DecodeContext &context, quint64 pc, quint16 size)
 {
+    m_hasInstruction = true;
+    m_lastPc = pc;
+    m_lastLength = size;
+    m_dataReferences = 0;
+    m_lastStored = false;
+    if (context.beforeCut) {
+        ++context.instructionsBeforeCut;
+        return true;
+    }
     const Transition transition = context.next;
     context.next = Transition { transition.value + 1 };
+    if (transition.value < context.window.begin) {
+        ++context.instructionsBeforeWindow;
+        return true;
+    }
     ++context.instructions;
+    m_lastStored = true;
+    m_lastTransition = transition;
 
     const std::optional<qint64> thread = m_currentThread >= 0 ? std::optional<qint64>(m_currentThread) : std::nullopt;
     if (context.spanThread != thread) {
@@ -82,11 +103,6 @@ bool ThreadDecoder::beginInstruction(DecodeContext &context, quint64 pc, quint16
         context.spanThread = thread;
         context.spanFirst = transition;
     }
-
-    m_lastTransition = transition;
-    m_hasInstruction = true;
-    m_lastPc = pc;
-    m_lastLength = size;
     if (!context.withExecute)
         return true;
     return addAccess(context, Operation::Execute, pc, size);
@@ -94,13 +110,33 @@ bool ThreadDecoder::beginInstruction(DecodeContext &context, quint64 pc, quint16
 
 ThreadDecoder::Stop ThreadDecoder::finish(DecodeContext &context)
 {
-    if (!m_sawFooter) {
+    // A core-sharded file holds a footer for every thread that ends in it: complete is ending with one.
+    if (m_coreSharded ? !m_lastWasFooter : !m_sawFooter) {
         context.warnings << m_reader->path()
                 + QStringLiteral(": the trace ends early after %1 records, without its footer record (the tracer was "
                                  "stopped?): imported what it holds")
                       .arg(m_reader->recordsRead());
     }
     return Stop::End;
+}
+
+std::optional<ThreadDecoder::Stop> ThreadDecoder::handleFooter(DecodeContext &context)
+{
+    m_sawFooter = true;
+    if (m_coreSharded) {
+        // One thread's end: the core goes on with the next thread or its idle time.
+        m_lastWasFooter = true;
+        return std::nullopt;
+    }
+    qint64 after = 0;
+    while (m_reader->next())
+        ++after;
+    if (!m_reader->error().isEmpty())
+        return fail(m_reader->error());
+    if (after > 0)
+        context.warnings << m_reader->path()
+                + QStringLiteral(": %1 records after the footer record ignored").arg(after);
+    return finish(context);
 }
 
 ThreadDecoder::Stop ThreadDecoder::run(DecodeContext &context)
@@ -129,6 +165,9 @@ ThreadDecoder::Stop ThreadDecoder::run(DecodeContext &context)
                 m_chunkTop = ChunkTop::ExpectCpu;
                 ++context.repeatedChunkHeaders;
                 ++context.records;
+                // A reader that starts in this chunk: the segment in progress runs at this time.
+                if (m_startsInChunk && !m_started)
+                    m_nextTimestamp = record->addr;
                 continue;
             } else if (isMarker && m_chunkTop == ChunkTop::ExpectCpu && record->size == marker::cpuId) {
                 m_chunkTop = ChunkTop::No;
@@ -140,19 +179,29 @@ ThreadDecoder::Stop ThreadDecoder::run(DecodeContext &context)
             }
         }
 
-        if ((kind == RecordKind::Instruction || kind == RecordKind::Bundle) && (!m_started || m_pendingTimestamp))
-            [[unlikely]] {
-            // A scheduling point: the interleaver decides who runs this instruction's transition.
-            m_reader->unread();
-            if (m_pendingTimestamp)
-                m_nextTimestamp = *m_pendingTimestamp;
-            m_pendingTimestamp.reset();
-            m_started = true;
-            return Stop::Yield;
+        const bool startsInstruction = kind == RecordKind::Instruction || kind == RecordKind::Bundle;
+        if (startsInstruction) [[likely]] {
+            if (!m_started || m_pendingTimestamp) [[unlikely]] {
+                // A scheduling point: the interleaver decides who runs this instruction's transition.
+                m_reader->unread();
+                if (m_pendingTimestamp)
+                    m_nextTimestamp = *m_pendingTimestamp;
+                m_pendingTimestamp.reset();
+                m_started = true;
+                return Stop::Yield;
+            }
+            if (!context.beforeCut && context.next.value >= context.window.end) [[unlikely]] {
+                m_reader->unread();
+                return Stop::WindowEnd;
+            }
         }
 
         ++context.records;
-        ++context.kinds[size_t(kind)];
+        m_lastWasFooter = false;
+        if (kind == RecordKind::Marker && record->size == marker::coreIdle)
+            ++context.coreIdleMarkers;
+        else
+            ++context.kinds[size_t(kind)];
         switch (kind) {
         case RecordKind::Read:
         case RecordKind::Write:
@@ -160,6 +209,10 @@ ThreadDecoder::Stop ThreadDecoder::run(DecodeContext &context)
                 ++context.accessesBeforeFirstInstruction;
                 break;
             }
+            if (!m_lastStored)
+                break; // the instruction is before the window
+            if (++m_dataReferences == 3)
+                ++context.multiReferenceInstructions;
             if (!addAccess(
                     context, kind == RecordKind::Read ? Operation::Read : Operation::Write, record->addr, record->size))
                 return Stop::Failed;
@@ -178,9 +231,13 @@ ThreadDecoder::Stop ThreadDecoder::run(DecodeContext &context)
                                                   .arg(record->size)
                                                   .arg(sizeof(record->addr))));
             for (quint16 i = 0; i < record->size; ++i) {
+                if (!context.beforeCut && context.next.value >= context.window.end)
+                    return Stop::WindowEnd;
                 const auto length = quint16((record->addr >> (8 * i)) & 0xff);
                 if (!beginInstruction(context, m_lastPc + m_lastLength, length))
                     return Stop::Failed;
+                if (m_lastStored)
+                    ++context.bundledInstructions;
             }
             break;
         }
@@ -189,24 +246,22 @@ ThreadDecoder::Stop ThreadDecoder::run(DecodeContext &context)
                 m_pendingTimestamp = record->addr;
             else if (record->size == marker::chunkFooter)
                 m_chunkTop = ChunkTop::ExpectTimestamp;
+            else if (record->size == marker::fileType && (record->addr & fileType::coreSharded) != 0)
+                m_coreSharded = true;
             break;
         case RecordKind::Thread:
             if (m_fileThread < 0)
                 m_fileThread = qint64(record->addr);
+            // In a core's schedule, another thread's records follow: the previous instruction is
+            // not theirs.
+            if (m_coreSharded && qint64(record->addr) != m_currentThread)
+                m_hasInstruction = false;
             m_currentThread = qint64(record->addr);
             break;
-        case RecordKind::Footer: {
-            m_sawFooter = true;
-            qint64 after = 0;
-            while (m_reader->next())
-                ++after;
-            if (!m_reader->error().isEmpty())
-                return fail(m_reader->error());
-            if (after > 0)
-                context.warnings << m_reader->path()
-                        + QStringLiteral(": %1 records after the footer record ignored").arg(after);
-            return finish(context);
-        }
+        case RecordKind::Footer:
+            if (const std::optional<Stop> stop = handleFooter(context))
+                return *stop;
+            break;
         case RecordKind::NoFetch:
         case RecordKind::Encoding:
         case RecordKind::Prefetch:

@@ -2,56 +2,48 @@
 
 #include <functional>
 #include <queue>
-#include <tuple>
 
 namespace memhist::drmemtrace {
 
-namespace {
-
-struct Ready
+InterleaveEnd interleaveThreads(std::vector<std::unique_ptr<ThreadDecoder>> &threads, DecodeContext &context,
+    const std::optional<InterleaveCut> &cut, QString *error)
 {
-    quint64 timestamp;
-    qint64 threadId;
-    size_t index;
-
-    friend bool operator>(const Ready &a, const Ready &b)
-    {
-        return std::tie(a.timestamp, a.threadId, a.index) > std::tie(b.timestamp, b.threadId, b.index);
-    }
-};
-
-} // namespace
-
-bool interleaveThreads(std::vector<std::unique_ptr<ThreadDecoder>> &threads, DecodeContext &context, QString *error)
-{
-    std::priority_queue<Ready, std::vector<Ready>, std::greater<Ready>> ready;
-    // Each thread's first run reads its header up to its first instruction: that gives its thread
-    // id and the timestamp of its first segment.
+    std::priority_queue<SegmentKey, std::vector<SegmentKey>, std::greater<SegmentKey>> ready;
+    context.beforeCut = cut.has_value();
+    // Each file's first run reads its header up to its first instruction: that gives its thread id
+    // and the timestamp of its first segment.
     const auto runThread = [&](size_t index) {
         ThreadDecoder &thread = *threads[index];
         switch (thread.run(context)) {
         case ThreadDecoder::Stop::Yield:
             ready.push({ thread.nextTimestamp(), thread.threadId(), index });
-            return true;
+            return InterleaveEnd::Complete;
         case ThreadDecoder::Stop::End:
-            return true;
+            return InterleaveEnd::Complete;
+        case ThreadDecoder::Stop::WindowEnd:
+            return InterleaveEnd::WindowEnd;
         case ThreadDecoder::Stop::Failed:
             *error = thread.error();
-            return false;
+            return InterleaveEnd::Failed;
         }
-        return false;
+        return InterleaveEnd::Failed;
     };
     for (size_t i = 0; i < threads.size(); ++i) {
-        if (!runThread(i))
-            return false;
+        if (const InterleaveEnd end = runThread(i); end != InterleaveEnd::Complete)
+            return end;
     }
     while (!ready.empty()) {
-        const Ready next = ready.top();
+        const SegmentKey next = ready.top();
         ready.pop();
-        if (!runThread(next.index))
-            return false;
+        if (context.beforeCut && !(next < cut->key)) {
+            // Every segment before the cut has run: from here on the timeline is the full import's.
+            context.beforeCut = false;
+            context.next = Transition { cut->transitionAtCut + quint64(context.instructionsBeforeCut) };
+        }
+        if (const InterleaveEnd end = runThread(next.index); end != InterleaveEnd::Complete)
+            return end;
     }
-    return true;
+    return InterleaveEnd::Complete;
 }
 
 } // namespace memhist::drmemtrace

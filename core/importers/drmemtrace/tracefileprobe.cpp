@@ -101,17 +101,17 @@ std::optional<Container> probeTraceFile(const QString &path, QString *reason)
     return container;
 }
 
-std::unique_ptr<ByteStream> openContainer(const QString &path, Container container)
+std::unique_ptr<ByteStream> openContainer(const QString &path, Container container, FileHandlePool *pool)
 {
     switch (container) {
     case Container::Raw:
-        return std::make_unique<RawFileStream>(path);
+        return std::make_unique<RawFileStream>(path, pool);
     case Container::Gzip:
-        return std::make_unique<GzipFileStream>(path);
+        return std::make_unique<GzipFileStream>(path, pool);
     case Container::Snappy:
-        return std::make_unique<SnappyFrameStream>(path);
+        return std::make_unique<SnappyFrameStream>(path, pool);
     case Container::Zip:
-        return std::make_unique<ZipChunkStream>(path);
+        return std::make_unique<ZipChunkStream>(path, pool);
     }
     return nullptr;
 }

@@ -33,7 +33,10 @@ std::optional<Container> recogniseTraceHead(QByteArrayView head, QByteArrayView 
 // trace ...", "cannot open: ...") otherwise.
 std::optional<Container> probeTraceFile(const QString &path, QString *reason);
 
-std::unique_ptr<ByteStream> openContainer(const QString &path, Container container);
+class FileHandlePool;
+
+// The stream that reads `path` as `container`, through `pool` when one is given.
+std::unique_ptr<ByteStream> openContainer(const QString &path, Container container, FileHandlePool *pool = nullptr);
 
 struct TraceDirectory
 {

@@ -49,9 +49,18 @@ inline constexpr quint16 last = 49; // anything above is unknown to this reader
 namespace marker {
 inline constexpr quint16 timestamp = 2;
 inline constexpr quint16 cpuId = 3;
+inline constexpr quint16 fileType = 9; // addr: the OFFLINE_FILE_TYPE_* bits
+inline constexpr quint16 chunkInstructionCount = 20; // addr: the fetched instructions of every chunk but the last
 inline constexpr quint16 chunkFooter = 21;
 inline constexpr quint16 recordOrdinal = 22;
+inline constexpr quint16 coreIdle = 33; // core-sharded traces: a core with no thread to run
 } // namespace marker
+
+namespace fileType {
+// The file holds one core's schedule (DynamoRIO's scheduler, record_filter -core_sharded): threads
+// come and go in it rather than it holding one thread.
+inline constexpr quint64 coreSharded = 0x10000;
+} // namespace fileType
 
 // What a record is to memhist. One table lookup per record on the hot path.
 enum class RecordKind : quint8 {

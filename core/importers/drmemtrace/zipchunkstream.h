@@ -1,18 +1,23 @@
 // A chunked drmemtrace trace (.trace.zip): a zip archive whose members chunk.0000, chunk.0001, ...
 // hold consecutive pieces of one thread's records. Members are read in archive order, each
-// inflated as it is read (minizip), so memory stays at zlib's window plus one buffer.
+// inflated as it is read (minizip), so memory stays at zlib's window plus one buffer. The members
+// are listed from the archive's central directory when it is opened, so that a reader can start at
+// any member without inflating the ones before it (seekPart), or look at the first records of each
+// (readPartHead) to find where a window of the trace begins. The file is read through a PooledFile.
 #pragma once
 
 #include "importers/drmemtrace/bytestream.h"
+#include "importers/drmemtrace/pooledfile.h"
 
 #include <QByteArray>
+#include <vector>
 
 namespace memhist::drmemtrace {
 
 class ZipChunkStream : public ByteStream
 {
 public:
-    explicit ZipChunkStream(const QString &path);
+    explicit ZipChunkStream(const QString &path, FileHandlePool *pool = nullptr);
     ~ZipChunkStream() override;
     ZipChunkStream(const ZipChunkStream &) = delete;
     ZipChunkStream &operator=(const ZipChunkStream &) = delete;
@@ -24,21 +29,45 @@ public:
     qint64 partSize() const override { return m_memberSize; }
     qint64 inputBytesConsumed() const override;
 
+    // The members of the archive (known once open).
+    int partCount() const override { return int(m_members.size()); }
+    // A member's decompressed size, as the central directory states it.
+    qint64 partSizeAt(int index) const override { return m_members[size_t(index)].size; }
+    // Makes the next nextPart() move to member `index` (0-based), without inflating the members
+    // before it. Any member being read is closed first.
+    bool seekPart(int index) override;
+    // Reads the first `size` bytes of member `index` into *head (fewer when the member is shorter),
+    // for a look at its first records; the member is closed again, and so is the one being read:
+    // reading goes on only after seekPart(). False + errorString() on an error.
+    bool readPartHead(int index, qint64 size, QByteArray *head);
+
     // True when the zip member name is one drmemtrace gives its chunks ("chunk.0000").
     static bool isChunkName(QByteArrayView name);
 
 private:
-    bool closeMember();
+    struct Member
+    {
+        QString name;
+        qint64 size = 0; // decompressed
+        qint64 compressedSize = 0;
+        qint64 compressedBefore = 0; // stored bytes of the members before it
+        quint64 directoryOffset = 0; // of its central directory entry (unz64_file_pos)
+        quint64 fileNumber = 0;
+    };
 
-    QByteArray m_path; // in the local 8-bit encoding, for fopen
+    bool closeMember();
+    bool endOfDirectoryAt(quint64 offset);
+    bool openMember(int index);
+
+    PooledFile m_file;
     void *m_zip = nullptr; // unzFile
+    std::vector<Member> m_members;
+    int m_next = 0; // the member nextPart() opens
+    int m_current = -1;
     bool m_memberOpen = false;
-    bool m_started = false;
     QString m_memberName;
     qint64 m_memberSize = -1;
-    qint64 m_memberCompressedSize = 0;
     qint64 m_memberRead = 0;
-    qint64 m_compressedDone = 0; // stored bytes of the members already read
 };
 
 } // namespace memhist::drmemtrace

@@ -1,0 +1,35 @@
+// Every statement the checker runs, in one reviewed place (STYLE.md §12). The checker reads the
+// base tables in the orders its checks need: slices and chunks by rowid, chunks per slice and
+// operation in idx_chunks_1 order (the order readers use), accesses by rowid (trace order).
+#pragma once
+
+namespace memhist::check::sql {
+
+inline constexpr const char *slices = "SELECT rowid, transition_first, transition_last FROM slices ORDER BY rowid";
+inline constexpr const char *chunks
+    = "SELECT rowid, slice_id, phy_first, phy_last, operation FROM chunks ORDER BY rowid";
+inline constexpr const char *maxChunkRowId = "SELECT max(rowid) FROM chunks";
+inline constexpr const char *maxSliceRowId = "SELECT max(rowid) FROM slices";
+inline constexpr const char *accessRowIdSpan = "SELECT min(rowid), max(rowid) FROM accesses";
+// The last stored access: where the reference writer's discard_after may have left chunks behind.
+inline constexpr const char *lastAccessTransition = "SELECT transition FROM accesses ORDER BY rowid DESC LIMIT 1";
+// The chunks of one slice and operation as idx_chunks_1 holds them (rowid is the index's implicit
+// last column, so ties come in rowid order and nothing is sorted).
+inline constexpr const char *chunksOfSliceAndOperationInIndexOrder = "SELECT rowid, phy_first, phy_last FROM chunks "
+                                                                     "WHERE operation = ?1 AND slice_id = ?2 "
+                                                                     "ORDER BY phy_last, rowid";
+// idx_chunks_1 narrows this to one slice; only those few rows are sorted.
+inline constexpr const char *chunksOfSlice = "SELECT rowid, phy_first, phy_last, operation FROM chunks "
+                                             "WHERE operation IN (1, 2, 4) AND slice_id = ?1 ORDER BY rowid";
+inline constexpr const char *chunkById = "SELECT slice_id, phy_first, phy_last, operation FROM chunks WHERE rowid = ?1";
+inline constexpr const char *accesses
+    = "SELECT rowid, chunk_id, transition, phy_first, size, operation FROM accesses ORDER BY rowid";
+
+// SQLite's own check of the file: b-tree pages, free list, and every index entry against its table.
+inline constexpr const char *integrityCheck = "PRAGMA integrity_check";
+// What the integrity check will cost, from the shape of a table (names bound, never spliced).
+inline constexpr const char *tableColumns = "SELECT count(*), coalesce(sum(\"notnull\"), 0) FROM pragma_table_info(?1)";
+inline constexpr const char *tableIndexColumns
+    = "SELECT count(DISTINCT il.name), count(*) FROM pragma_index_list(?1) AS il, pragma_index_info(il.name) AS ii";
+
+} // namespace memhist::check::sql
