@@ -2,12 +2,12 @@
 // guard that rolls back unless committed. The hot paths (writer, query engine) use these.
 #pragma once
 
+#include <QByteArray>
+#include <QByteArrayView>
 #include <QString>
-
-#include <sqlite3.h>
-
 #include <cstdint>
 #include <memory>
+#include <sqlite3.h>
 #include <utility>
 
 namespace memhist::sqlite {
@@ -32,8 +32,7 @@ public:
         : m_db(std::exchange(other.m_db, nullptr))
         , m_openError(std::move(other.m_openError))
         , m_vfs(std::exchange(other.m_vfs, nullptr))
-    {
-    }
+    { }
     Connection &operator=(Connection &&other) noexcept;
     Connection(const Connection &) = delete;
     Connection &operator=(const Connection &) = delete;
@@ -70,8 +69,7 @@ public:
     Statement(Statement &&other) noexcept
         : m_stmt(std::exchange(other.m_stmt, nullptr))
         , m_db(other.m_db)
-    {
-    }
+    { }
     Statement &operator=(Statement &&other) noexcept;
     Statement(const Statement &) = delete;
     Statement &operator=(const Statement &) = delete;
@@ -83,19 +81,29 @@ public:
     void bind(int index, std::int64_t value) { sqlite3_bind_int64(m_stmt, index, value); }
     void bindNull(int index) { sqlite3_bind_null(m_stmt, index); }
     void bind(int index, const QString &text);
+    // A blob (copied by SQLite); an empty view binds an empty blob, not NULL.
+    void bindBlob(int index, QByteArrayView bytes)
+    {
+        sqlite3_bind_blob64(
+            m_stmt, index, bytes.isEmpty() ? "" : bytes.data(), sqlite3_uint64(bytes.size()), SQLITE_TRANSIENT);
+    }
 
     // SQLITE_ROW, SQLITE_DONE or an error code.
     int step() { return sqlite3_step(m_stmt); }
     // Runs a statement without results to completion; false on error.
     bool run();
-    void reset()
-    {
-        sqlite3_reset(m_stmt);
-    }
+    void reset() { sqlite3_reset(m_stmt); }
 
     std::int64_t int64(int column) const { return sqlite3_column_int64(m_stmt, column); }
     bool isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
     QString text(int column) const;
+    // The column's bytes without a copy: valid until the next step(), reset() or column call.
+    QByteArrayView blobView(int column) const
+    {
+        const void *data = sqlite3_column_blob(m_stmt, column);
+        return QByteArrayView(static_cast<const char *>(data), sqlite3_column_bytes(m_stmt, column));
+    }
+    QByteArray blob(int column) const { return blobView(column).toByteArray(); }
 
 private:
     sqlite3_stmt *m_stmt = nullptr;
