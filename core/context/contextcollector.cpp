@@ -30,7 +30,7 @@ void ContextCollector::addInstructionBytes(Address pc, QByteArrayView bytes)
 
 void ContextCollector::addValue(RowId access, QByteArrayView bytes)
 {
-    if (access.value <= m_lastValueAccess)
+    if (access.value <= m_lastValueAccess || bytes.isEmpty())
         return;
     m_lastValueAccess = access.value;
     m_pending.values.append(access.value, bytes);

@@ -48,8 +48,8 @@ public:
     void addMapping(Transition from, const Mapping &mapping) { m_map.addMapping(from, mapping); }
     void removeMapping(Transition from, Address first, Address last) { m_map.removeMapping(from, first, last); }
     void addModule(const LoadedModule &module) { m_map.addModule(module); }
-    // The bytes access `access` read or wrote; one value per access (a second one is ignored),
-    // accesses in rowid order.
+    // The bytes access `access` read or wrote; one value per access (a second one is ignored, and
+    // so is an empty one), accesses in rowid order.
     void addValue(RowId access, QByteArrayView bytes);
 
     // True when enough rows are waiting that they should be stored now rather than with the next
