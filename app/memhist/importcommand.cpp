@@ -1,6 +1,7 @@
 // memhist import TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]
 #include "commandline.h"
 #include "commands.h"
+#include "context/contextsummarytext.h"
 #include "importers/importsession.h"
 #include "progressline.h"
 #include "signalguard.h"
@@ -121,6 +122,9 @@ int runImport(const QStringList &arguments)
                  .toLocal8Bit());
     if (const QString skipped = skippedSummary(summary.skipped); !skipped.isEmpty())
         writeOut((QStringLiteral("skipped: ") + skipped + u'\n').toLocal8Bit());
+    writeOut((QStringLiteral("context: ") + contextPartsText(stats.context.parts) + u'\n').toLocal8Bit());
+    for (const QString &note : std::as_const(stats.context.notes))
+        writeOut((QStringLiteral("context: no symbols for ") + note + u'\n').toLocal8Bit());
     return ExitSuccess;
 }
 
