@@ -102,13 +102,17 @@ ContextReader::~ContextReader() = default;
 
 void ContextReader::decodeRow(std::uint64_t first, QByteArrayView runs, DecodedRow *row)
 {
+    // Into the vectors of the previous row: no allocation once they have grown to a row's size.
     row->first = first;
-    row->pairs = CodeTraceDecoder::decodeAll(runs);
-    row->starts.resize(row->pairs.size());
+    row->pairs.clear();
+    row->starts.clear();
+    CodeTraceDecoder decoder(runs);
+    CodeTracePair pair;
     std::uint64_t transition = first;
-    for (std::size_t i = 0; i < row->pairs.size(); ++i) {
-        row->starts[i] = transition;
-        transition += row->pairs[i].count;
+    while (decoder.next(&pair)) {
+        row->pairs.push_back(pair);
+        row->starts.push_back(transition);
+        transition += pair.count;
     }
     row->end = transition;
 }
