@@ -21,7 +21,6 @@
 #include <QThread>
 #include <QTimer>
 #include <QWheelEvent>
-#include <atomic>
 #include <cstdio>
 #include <ctime>
 #include <limits>
@@ -300,8 +299,7 @@ int main(int argc, char **argv)
     // The same views rendered directly on this thread, best of three: the renderer's own cost
     // (wall and CPU), without queueing or the GUI, which on a loaded machine differ a lot.
     {
-        std::atomic<bool> never { false };
-        const auto overview = memhist::plane::loadOverview(path, never);
+        const auto overview = memhist::plane::loadOverview(path, [] { return false; });
         QString error;
         auto db = memhist::HistoryDatabase::open(path, &error);
         db->connection().execute("PRAGMA mmap_size = 0");

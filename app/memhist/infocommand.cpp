@@ -6,6 +6,7 @@
 #include "storage/threadspans.h"
 
 #include <QCommandLineParser>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QLocale>
 
@@ -17,7 +18,8 @@ const CommandHelp help {
     QStringLiteral("info"),
     QStringLiteral("DB"),
     QStringLiteral("Describe a memhist database: where it came from, its time span, its counts and its size.\n"
-                   "Works on databases of other writers too (without a meta table, counts are computed)."),
+                   "Works on databases of other writers too (without a meta table, counts are computed and the\n"
+                   "reference writer's _metadata row is shown)."),
 };
 
 QString metaValue(const HistoryDatabase &database, const char *key)
@@ -28,17 +30,93 @@ QString metaValue(const HistoryDatabase &database, const char *key)
     return value.isEmpty() ? QStringLiteral("unknown") : value;
 }
 
-// The same rule as HistoryDatabase::summary(): the four access counts come from meta only together.
-bool countsFromMeta(const HistoryDatabase &database)
+struct Provenance
 {
-    for (const char *key :
-        { schema::meta::accesses, schema::meta::reads, schema::meta::writes, schema::meta::executes }) {
-        bool ok = false;
-        database.meta().value(QLatin1String(key)).toLongLong(&ok);
-        if (!ok)
-            return false;
+    QString formatVersion;
+    QString writer;
+    QString created;
+};
+
+Provenance provenance(const HistoryDatabase &database)
+{
+    Provenance result;
+    const auto &reference = database.referenceMetadata();
+    if (database.hasMeta() || !reference) {
+        result.formatVersion = metaValue(database, schema::meta::formatVersion);
+        result.writer = metaValue(database, schema::meta::writer);
+        const QString writerVersion = database.meta().value(QLatin1String(schema::meta::writerVersion));
+        if (!writerVersion.isEmpty())
+            result.writer += u' ' + writerVersion;
+        result.created = metaValue(database, schema::meta::createdAt);
+        return result;
     }
-    return true;
+    if (!reference->error.isEmpty()) {
+        const QString unknown = QStringLiteral("unknown (no meta table; _metadata %1)").arg(reference->error);
+        return { unknown, unknown, unknown };
+    }
+    const QString type = reference->type == QLatin1String("3")
+        ? QStringLiteral("type 3, a memory history")
+        : QStringLiteral("type %1, not a memory history (3)").arg(reference->type);
+    result.formatVersion
+        = QStringLiteral("%1 (from _metadata: %2; metadata version %3)")
+              .arg(reference->formatVersion.isEmpty() ? QStringLiteral("unknown") : reference->formatVersion, type,
+                  reference->metadataVersion);
+    QString writer = reference->toolName.isEmpty() ? QStringLiteral("unknown") : reference->toolName;
+    if (!reference->toolVersion.isEmpty())
+        writer += u' ' + reference->toolVersion;
+    writer += QStringLiteral(" (from _metadata");
+    if (!reference->toolInfo.isEmpty())
+        writer += QStringLiteral("; tool info: ") + reference->toolInfo;
+    result.writer = writer + u')';
+    result.created = reference->generationDate
+        ? QDateTime::fromSecsSinceEpoch(*reference->generationDate, Qt::UTC).toString(Qt::ISODate)
+            + QStringLiteral(" (from _metadata)")
+        : QStringLiteral("unknown (no meta table; _metadata has no generation date)");
+    return result;
+}
+
+// "15 (reads 8, writes 7, executes 0)", from the summary or from meta's texts.
+QString accessCounts(const QString &accesses, const QString &reads, const QString &writes, const QString &executes)
+{
+    return QStringLiteral("%1 (reads %2, writes %3, executes %4)").arg(accesses, reads, writes, executes);
+}
+
+// Where the counts come from. Never "from the meta table" for a count that was computed: counts
+// that the database contradicts are shown with the meta table's figure beside them.
+QString countsSource(const HistoryDatabase &database, const HistorySummary &summary)
+{
+    if (!database.hasMeta())
+        return QStringLiteral("computed (no meta table)");
+    const auto disagrees = [&](std::initializer_list<const char *> keys) {
+        for (const char *key : keys) {
+            if (summary.ignoredMeta.contains(QLatin1String(key)))
+                return true;
+        }
+        return false;
+    };
+    QStringList fromMeta;
+    QStringList contradicted;
+    QStringList missing;
+    const auto sort = [&](const QString &name, bool metaUsed, bool metaContradicted) {
+        (metaUsed ? fromMeta : metaContradicted ? contradicted : missing) << name;
+    };
+    sort(QStringLiteral("accesses"), summary.accessCountsFromMeta,
+        disagrees({ schema::meta::accesses, schema::meta::reads, schema::meta::writes, schema::meta::executes }));
+    sort(QStringLiteral("slices"), summary.slicesFromMeta, disagrees({ schema::meta::slices }));
+    sort(QStringLiteral("chunks"), summary.chunksFromMeta, disagrees({ schema::meta::chunks }));
+    if (missing.size() == 3)
+        return QStringLiteral("computed (the meta table has no counts)");
+    if (fromMeta.size() == 3)
+        return QStringLiteral("from the meta table");
+    QStringList parts;
+    const auto names = [](const QStringList &list) { return list.join(QStringLiteral(", ")); };
+    if (!fromMeta.isEmpty())
+        parts << names(fromMeta) + QStringLiteral(" from the meta table");
+    if (!contradicted.isEmpty())
+        parts << names(contradicted) + QStringLiteral(" computed (the meta table disagrees: its figures in brackets)");
+    if (!missing.isEmpty())
+        parts << names(missing) + QStringLiteral(" computed (not in the meta table)");
+    return parts.join(QStringLiteral("; "));
 }
 
 } // namespace
@@ -60,11 +138,9 @@ int runInfo(const QStringList &arguments)
     if (!database)
         return inputError(error);
     const HistorySummary &summary = database->summary();
-
-    QString writer = metaValue(*database, schema::meta::writer);
-    const QString writerVersion = database->meta().value(QLatin1String(schema::meta::writerVersion));
-    if (!writerVersion.isEmpty())
-        writer += u' ' + writerVersion;
+    if (!summary.error.isEmpty())
+        return inputError(database->path() + QStringLiteral(": ") + summary.error);
+    const Provenance origin = provenance(*database);
 
     QStringList sources;
     const QString sourcesText = database->meta().value(QLatin1String(schema::meta::sources));
@@ -75,19 +151,27 @@ int runInfo(const QStringList &arguments)
     if (sources.isEmpty())
         sources << metaValue(*database, schema::meta::sources);
 
-    const QString transitions = summary.firstTransition
+    QString transitions = summary.firstTransition
         ? QStringLiteral("%1..%2").arg(summary.firstTransition->value).arg(summary.lastTransition->value)
         : QStringLiteral("none (no accesses)");
+    constexpr std::uint64_t firstUnstorable = std::uint64_t(1) << 63;
+    if ((summary.firstTransition && summary.firstTransition->value >= firstUnstorable)
+        || (summary.lastTransition && summary.lastTransition->value >= firstUnstorable)) {
+        transitions += QStringLiteral(" (2^63 or more, stored negative; run 'memhist check')");
+    }
     const QString bytesPerAccess = summary.accesses > 0
         ? QString::number(double(summary.fileBytes) / double(summary.accesses), 'f', 1)
         : QStringLiteral("n/a (no accesses)");
-    QString counts;
-    if (countsFromMeta(*database))
-        counts = QStringLiteral("from the meta table");
-    else if (database->hasMeta())
-        counts = QStringLiteral("computed (the meta table has no counts)");
-    else
-        counts = QStringLiteral("computed (no meta table)");
+
+    // A count the database contradicts is computed; the meta table's figure follows in brackets.
+    const auto ignored = [&](const char *key, qint64 computed) {
+        const QString text = QString::number(computed);
+        const auto it = summary.ignoredMeta.constFind(QLatin1String(key));
+        return it == summary.ignoredMeta.cend() ? text : text + QStringLiteral(" [meta: %1]").arg(it.value());
+    };
+    const QString accesses
+        = accessCounts(ignored(schema::meta::accesses, summary.accesses), ignored(schema::meta::reads, summary.reads),
+            ignored(schema::meta::writes, summary.writes), ignored(schema::meta::executes, summary.executes));
 
     const auto row = [](const char *label, const QString &value) {
         return QStringLiteral("%1 %2\n").arg(QLatin1String(label) + u':', -17).arg(value);
@@ -96,21 +180,16 @@ int runInfo(const QStringList &arguments)
     text += row("path", QFileInfo(database->path()).absoluteFilePath());
     text += row("file size",
         QStringLiteral("%1 bytes (%2)").arg(summary.fileBytes).arg(QLocale::c().formattedDataSize(summary.fileBytes)));
-    text += row("format version", metaValue(*database, schema::meta::formatVersion));
-    text += row("writer", writer);
-    text += row("created", metaValue(*database, schema::meta::createdAt));
+    text += row("format version", origin.formatVersion);
+    text += row("writer", origin.writer);
+    text += row("created", origin.created);
     text += row("sources", sources.join(u'\n' + QString(18, u' ')));
     text += row("transitions", transitions);
-    text += row("accesses",
-        QStringLiteral("%1 (reads %2, writes %3, executes %4)")
-            .arg(summary.accesses)
-            .arg(summary.reads)
-            .arg(summary.writes)
-            .arg(summary.executes));
-    text += row("slices", QString::number(summary.slices));
-    text += row("chunks", QString::number(summary.chunks));
+    text += row("accesses", accesses);
+    text += row("slices", ignored(schema::meta::slices, summary.slices));
+    text += row("chunks", ignored(schema::meta::chunks, summary.chunks));
     text += row("bytes per access", bytesPerAccess);
-    text += row("counts", counts);
+    text += row("counts", countsSource(*database, summary));
     // Traces that know their threads (drmemtrace) record which thread ran which transitions.
     const ThreadSpans threadSpans(*database);
     if (threadSpans.available()) {

@@ -1,15 +1,14 @@
-// Imports traces into a new history on a worker thread (importTraces()), reporting progress to the
-// GUI thread and cancelling on request. The GUI thread polls the worker's progress at a fixed rate
-// rather than receiving a signal per callback: the importer reports every 0.1 %, far more often
-// than a progress bar needs to move.
+// Imports traces into a new history on a worker thread (importTraces() in a JobTracker job),
+// reporting progress to the GUI thread and stopping on request. The importer reports every 0.1 %,
+// far more often than a progress bar needs to move: the tracker hands the newest figures over at
+// most ten times a second.
 #pragma once
 
+#include "common/jobtracker.h"
 #include "importers/importsession.h"
 
 #include <QElapsedTimer>
 #include <QObject>
-#include <QTimer>
-#include <memory>
 
 namespace memhist::viewer {
 
@@ -27,6 +26,7 @@ class ImportJob : public QObject
     Q_OBJECT
 public:
     ImportJob(QList<TraceInput> inputs, QString outputPath, QObject *parent = nullptr);
+    // A job still running stops at its next progress callback and leaves nothing at the output.
     ~ImportJob() override;
 
     const QList<TraceInput> &inputs() const { return m_inputs; }
@@ -36,7 +36,7 @@ public:
     // Asks the worker to stop at its next progress callback; importFinished() follows with
     // cancelled set, and nothing is left at the output path.
     void cancel();
-    bool isRunning() const { return m_running; }
+    bool isRunning() const { return m_job.isRunning(); }
 
 signals:
     // `fraction` of all traces (0..1), accesses stored so far and the rate since the start.
@@ -44,15 +44,10 @@ signals:
     void importFinished(const memhist::viewer::ImportResult &result);
 
 private:
-    struct Shared;
-    void pollProgress();
-
     QList<TraceInput> m_inputs;
     QString m_outputPath;
-    std::shared_ptr<Shared> m_shared;
-    QTimer m_pollTimer;
     QElapsedTimer m_elapsed;
-    bool m_running = false;
+    JobTracker m_job { this };
 };
 
 } // namespace memhist::viewer

@@ -1,8 +1,8 @@
 #include "mainwindow.h"
 
 #include "charts/chartspanel.h"
-#include "importjob.h"
-#include "importoutput.h"
+#include "clickquerycontrols.h"
+#include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "plane/planewidget.h"
 #include "query/querypanel.h"
@@ -12,7 +12,6 @@
 #include "sql/sqlconsole.h"
 
 #include <QAction>
-#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -25,18 +24,14 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
-#include <QSpinBox>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
-#include <QtConcurrent>
 
 namespace memhist::viewer {
 
 namespace {
 
-constexpr auto windowBytesKey = "clickQuery/windowBytes";
-constexpr auto operationsKey = "clickQuery/operations";
 constexpr auto geometryKey = "window/geometry";
 constexpr auto stateKey = "window/state";
 constexpr auto lastDirectoryKey = "lastDirectory";
@@ -66,15 +61,6 @@ QString lastDirectory()
 void rememberDirectory(const QString &path)
 {
     QSettings().setValue(QLatin1String(lastDirectoryKey), QFileInfo(path).absolutePath());
-}
-
-QString rateText(double accessesPerSecond)
-{
-    if (accessesPerSecond >= 1e6)
-        return QString::number(accessesPerSecond / 1e6, 'f', 1) + QStringLiteral(" M accesses/s");
-    if (accessesPerSecond >= 1e3)
-        return QString::number(accessesPerSecond / 1e3, 'f', 0) + QStringLiteral(" k accesses/s");
-    return QString::number(accessesPerSecond, 'f', 0) + QStringLiteral(" accesses/s");
 }
 
 } // namespace
@@ -185,36 +171,7 @@ void MainWindow::createActions()
         m_plane->addAction(action);
     }
 
-    // Which operations a click on the plane asks for. Executes are left to the query panel: a
-    // click asks "who read or wrote this", and code addresses are rarely what was clicked.
-    const QString clickTip = tr("Click on the plane: accesses from the clicked transition on; Ctrl+click: before it");
-    m_operationsGroup = new QActionGroup(this);
-    m_operationsGroup->setExclusive(true);
-    const auto makeOperation = [&](const QString &text, const QString &tip) {
-        QAction *action = m_operationsGroup->addAction(text);
-        action->setCheckable(true);
-        action->setToolTip(tip);
-        action->setStatusTip(clickTip);
-        return action;
-    };
-    m_readsAction = makeOperation(tr("Reads"), tr("A click on the plane queries reads only"));
-    m_writesAction = makeOperation(tr("Writes"), tr("A click on the plane queries writes only"));
-    m_bothAction = makeOperation(tr("Reads + Writes"), tr("A click on the plane queries reads and writes"));
-    m_bothAction->setChecked(true);
-    connect(m_operationsGroup, &QActionGroup::triggered, this,
-        [this] { QSettings().setValue(QLatin1String(operationsKey), int(clickQuerySettings().operations.toInt())); });
-
-    m_windowSpin = new QSpinBox(this);
-    m_windowSpin->setObjectName(QStringLiteral("queryWindow"));
-    m_windowSpin->setRange(0, 1 << 24);
-    m_windowSpin->setPrefix(QStringLiteral("± "));
-    m_windowSpin->setSuffix(tr(" B"));
-    m_windowSpin->setValue(64);
-    m_windowSpin->setAccelerated(true);
-    m_windowSpin->setToolTip(tr("Address window around a clicked point where no access is under the cursor"));
-    m_windowSpin->setStatusTip(clickTip);
-    connect(m_windowSpin, &QSpinBox::valueChanged, this,
-        [](int value) { QSettings().setValue(QLatin1String(windowBytesKey), value); });
+    m_clickControls = new ClickQueryControls(this);
 }
 
 void MainWindow::createMenus()
@@ -269,14 +226,7 @@ void MainWindow::createToolBar()
     bar->addAction(m_forwardAction);
     bar->addAction(m_homeAction);
     bar->addSeparator();
-    auto *clickLabel = new QLabel(tr("Click queries "), bar);
-    clickLabel->setStatusTip(m_bothAction->statusTip());
-    bar->addWidget(clickLabel);
-    bar->addActions(m_operationsGroup->actions());
-    auto *windowLabel = new QLabel(tr("  within "), bar);
-    windowLabel->setBuddy(m_windowSpin);
-    bar->addWidget(windowLabel);
-    bar->addWidget(m_windowSpin);
+    m_clickControls->addTo(bar);
     bar->addSeparator();
     bar->addAction(m_queryPanel->exportAction());
 
@@ -302,12 +252,14 @@ void MainWindow::createStatusBar()
     statusBar()->addWidget(m_hoverLabel, 1);
     statusBar()->addPermanentWidget(m_jobProgress);
     statusBar()->addPermanentWidget(m_summaryLabel);
-    connect(m_jobProgress, &JobProgressWidget::cancelClicked, this, [this] {
-        if (m_importJob)
-            m_importJob->cancel();
-        if (m_recordJob)
-            m_recordJob->cancel();
-    });
+
+    m_jobs = new JobController(m_jobProgress, this);
+    m_jobs->setOutputChooser([this](const QString &suggested) { return chooseImportOutput(suggested); });
+    connect(m_jobs, &JobController::historyReady, this, &MainWindow::historyReady);
+    connect(m_jobs, &JobController::failed, this, &MainWindow::showError);
+    connect(m_jobs, &JobController::statusChanged, this, &MainWindow::showStatus);
+    connect(m_jobs, &JobController::importFinished, this, &MainWindow::importFinished);
+    connect(m_jobs, &JobController::recordFinished, this, &MainWindow::recordFinished);
 }
 
 void MainWindow::connectPanels()
@@ -329,14 +281,8 @@ void MainWindow::connectPanels()
 
 void MainWindow::restoreSettings()
 {
+    m_clickControls->restoreSettings();
     const QSettings settings;
-    m_windowSpin->setValue(settings.value(QLatin1String(windowBytesKey), 64).toInt());
-    const int operations = settings.value(QLatin1String(operationsKey), 0).toInt();
-    ClickQuerySettings click = clickQuerySettings();
-    if (operations != 0) {
-        click.operations = Operations::fromInt(operations);
-        setClickQuerySettings(click);
-    }
     if (!restoreGeometry(settings.value(QLatin1String(geometryKey)).toByteArray()))
         resize(1280, 820);
     m_layoutRestored = restoreState(settings.value(QLatin1String(stateKey)).toByteArray(), windowStateVersion);
@@ -357,23 +303,12 @@ void MainWindow::showEvent(QShowEvent *event)
 
 ClickQuerySettings MainWindow::clickQuerySettings() const
 {
-    ClickQuerySettings settings;
-    settings.windowBytes = quint64(m_windowSpin->value());
-    if (m_readsAction->isChecked())
-        settings.operations = Operation::Read;
-    else if (m_writesAction->isChecked())
-        settings.operations = Operation::Write;
-    else
-        settings.operations = Operations(Operation::Read) | Operation::Write;
-    return settings;
+    return m_clickControls->settings();
 }
 
 void MainWindow::setClickQuerySettings(const ClickQuerySettings &settings)
 {
-    m_windowSpin->setValue(int(std::min<quint64>(settings.windowBytes, quint64(m_windowSpin->maximum()))));
-    const bool reads = settings.operations.testFlag(Operation::Read);
-    const bool writes = settings.operations.testFlag(Operation::Write);
-    (reads && !writes ? m_readsAction : writes && !reads ? m_writesAction : m_bothAction)->setChecked(true);
+    m_clickControls->setSettings(settings);
 }
 
 void MainWindow::runClickQuery(
@@ -403,42 +338,17 @@ void MainWindow::updateNavigation()
 
 void MainWindow::openPath(const QString &path)
 {
-    if (QFileInfo(path).isFile() && isSqliteDatabase(path))
-        openHistory(path);
-    else
-        importTraces({ path }, false);
+    m_jobs->openPath(path);
 }
 
 void MainWindow::openHistory(const QString &path)
 {
-    openHistory(path, QString());
+    m_jobs->openHistory(path);
 }
 
-void MainWindow::openHistory(const QString &path, const QString &openedStatus)
+void MainWindow::historyReady(const QString &path, const HistoryInfo &info, const QString &openedStatus)
 {
-    const quint64 generation = ++m_openGeneration;
-    showStatus(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
-    // A foreign database without a meta table has its counts computed by a scan: off the GUI thread.
-    QtConcurrent::run([path] {
-        HistoryInfo info;
-        QString error;
-        const bool ok = readHistoryInfo(path, &info, &error);
-        return std::make_tuple(ok, info, error);
-    }).then(this, [this, generation, path, openedStatus](const std::tuple<bool, HistoryInfo, QString> &result) {
-        historyInfoRead(generation, path, std::get<0>(result), std::get<1>(result), std::get<2>(result), openedStatus);
-    });
-}
-
-void MainWindow::historyInfoRead(quint64 generation, const QString &path, bool ok, const HistoryInfo &info,
-    const QString &error, const QString &openedStatus)
-{
-    if (generation != m_openGeneration)
-        return; // a newer open request replaced this one
-    if (!ok) {
-        showError(tr("Cannot open the history"), error);
-        return;
-    }
-    m_historyPath = QFileInfo(path).absoluteFilePath();
+    m_historyPath = path;
     m_info = info;
     m_plane->setHistory(m_historyPath);
     m_queryPanel->setHistory(m_historyPath);
@@ -472,82 +382,22 @@ void MainWindow::openInteractively()
 
 bool MainWindow::isJobRunning() const
 {
-    return (m_importJob && m_importJob->isRunning()) || m_recordJob;
+    return m_jobs->isBusy();
 }
 
 void MainWindow::importTraces(const QStringList &traces, bool askForOutput)
 {
-    if (traces.isEmpty())
-        return;
-    if (isJobRunning()) {
-        showError(tr("Cannot import now"), tr("Another import or recording is running; wait for it or cancel it."));
-        return;
-    }
-    // Reads at most the first 64 KiB of each trace: cheap enough here, and it lets us refuse an
-    // unknown file before asking where its history should go.
-    QList<TraceInput> inputs;
-    QString error;
-    if (!recogniseTraces(traces, std::nullopt, &inputs, &error)) {
-        showError(tr("Cannot import"), error);
-        return;
-    }
-    QString output = defaultImportOutput(traces.constFirst());
-    if (askForOutput && m_interactive) {
-        output = QFileDialog::getSaveFileName(this, tr("Save the Imported History As"), output, historyFilter);
-        if (output.isEmpty())
-            return;
-        if (!output.endsWith(QLatin1String(".memhist")))
-            output += QStringLiteral(".memhist");
-    }
-    for (const TraceInput &input : std::as_const(inputs)) {
-        if (QFileInfo(input.path) == QFileInfo(output)) {
-            showError(tr("Cannot import"), tr("%1 would replace the trace it is imported from").arg(output));
-            return;
-        }
-    }
-
-    auto *job = new ImportJob(inputs, output, this);
-    m_importJob = job;
-    const QString what
-        = inputs.size() == 1 ? QFileInfo(inputs.constFirst().path).fileName() : tr("%1 traces").arg(inputs.size());
-    m_jobProgress->begin(tr("Importing %1…").arg(what));
-    connect(job, &ImportJob::progressChanged, this,
-        [this, what](double fraction, qint64 accesses, double rate, const QString &) {
-            m_jobProgress->setProgress(
-                fraction, tr("Importing %1: %2 accesses, %3").arg(what, formatCount(accesses), rateText(rate)));
-        });
-    connect(job, &ImportJob::importFinished, this, &MainWindow::importDone);
-    job->start();
+    m_jobs->importTraces(traces, askForOutput);
 }
 
-void MainWindow::importDone(const ImportResult &result)
+QString MainWindow::chooseImportOutput(const QString &suggested)
 {
-    ImportJob *job = m_importJob;
-    const QString output = job ? job->outputPath() : QString();
-    m_jobProgress->end();
-    if (job)
-        job->deleteLater();
-    m_importJob = nullptr;
-
-    QString message;
-    if (result.ok) {
-        const WriterStats &stats = result.summary.stats;
-        message = tr("Imported %1 accesses into %2 in %3 s (%4)")
-                      .arg(formatCount(stats.accesses), QDir::toNativeSeparators(output),
-                          QString::number(result.seconds, 'f', 1),
-                          rateText(result.seconds > 0 ? double(stats.accesses) / result.seconds : 0));
-        for (const QString &warning : result.summary.warnings)
-            message += QStringLiteral("\nwarning: ") + warning;
-        // Shown once the history has opened, so that "Opened …" does not replace it.
-        openHistory(output, message);
-    } else if (result.cancelled) {
-        message = tr("Import cancelled; nothing was written to %1").arg(QDir::toNativeSeparators(output));
-        showStatus(message);
-    } else {
-        message = result.error + u'\n' + tr("Nothing was written to %1.").arg(QDir::toNativeSeparators(output));
-        showError(tr("Import failed"), message);
-    }
-    emit importFinished(result.ok, message);
+    if (!m_interactive)
+        return suggested;
+    QString output = QFileDialog::getSaveFileName(this, tr("Save the Imported History As"), suggested, historyFilter);
+    if (!output.isEmpty() && !output.endsWith(QLatin1String(".memhist")))
+        output += QStringLiteral(".memhist");
+    return output;
 }
 
 void MainWindow::importInteractively()
@@ -613,9 +463,14 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 // --- Recording -----------------------------------------------------------------------------------
 
+void MainWindow::setMemhistCli(const QString &path)
+{
+    m_jobs->setMemhistCli(path);
+}
+
 QString MainWindow::memhistCli() const
 {
-    return m_memhistCli.isEmpty() ? findMemhistCli() : m_memhistCli;
+    return m_jobs->memhistCli();
 }
 
 void MainWindow::recordInteractively()
@@ -633,44 +488,7 @@ void MainWindow::recordInteractively()
 
 void MainWindow::record(const RecordRequest &request)
 {
-    if (isJobRunning()) {
-        showError(tr("Cannot record now"), tr("Another import or recording is running; wait for it or cancel it."));
-        return;
-    }
-    const QString cli = memhistCli();
-    if (cli.isEmpty()) {
-        showError(tr("Cannot record"),
-            tr("Recording runs the memhist command line, found neither beside memhist-viewer nor in PATH."));
-        return;
-    }
-    auto *job = new RecordJob(cli, request, this);
-    m_recordJob = job;
-    const QString name = QFileInfo(request.program).fileName();
-    m_jobProgress->begin(tr("Recording %1…").arg(name));
-    connect(job, &RecordJob::progressChanged, this, [this, name](double seconds, const QString &lastLine) {
-        // memhist record prints its counts only to a terminal: the time spent is what we know. The
-        // program's own last output line goes to the tooltip, where it is not taken for progress.
-        m_jobProgress->setProgress(-1, tr("Recording %1: %2 s").arg(name).arg(qint64(seconds)));
-        m_jobProgress->setToolTip(lastLine.isEmpty() ? QString() : tr("The program's last output: %1").arg(lastLine));
-    });
-    connect(job, &RecordJob::recordFinished, this, [this, job](bool ok, const QString &message) {
-        m_jobProgress->end();
-        m_jobProgress->setToolTip(QString());
-        const QString output = job->request().outputPath;
-        const bool cancelled = job->wasCancelled();
-        job->deleteLater();
-        m_recordJob = nullptr;
-        if (ok) {
-            const QString status
-                = cancelled ? tr("Recording stopped; kept what was recorded: %1").arg(message) : message;
-            showStatus(status);
-            openHistory(output, status);
-        } else {
-            showError(tr("Recording failed"), message);
-        }
-        emit recordFinished(ok, message);
-    });
-    job->start();
+    m_jobs->record(request);
 }
 
 // --- Messages ------------------------------------------------------------------------------------
@@ -727,10 +545,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
             return;
         }
     }
-    if (m_importJob)
-        m_importJob->cancel();
-    if (m_recordJob)
-        m_recordJob->cancel();
+    m_jobs->cancel();
     if (m_interactive) {
         QSettings settings;
         settings.setValue(QLatin1String(geometryKey), saveGeometry());

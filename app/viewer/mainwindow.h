@@ -1,19 +1,17 @@
 // The viewer's main window: the transition x address plane in the middle, the query results, the
-// charts and the SQL console in tabbed docks below, and the jobs (open, import, record) that feed
-// them, all running off the GUI thread.
+// charts and the SQL console in tabbed docks below, the menus, the toolbar and the status bar. The
+// jobs that feed them (open, import, record) run off the GUI thread in a JobController; the
+// toolbar's click-to-query section is a ClickQueryControls.
 #pragma once
 
 #include "clickquery.h"
 #include "historyinfo.h"
 
 #include <QMainWindow>
-#include <QPointer>
 #include <optional>
 
-class QActionGroup;
 class QDockWidget;
 class QLabel;
-class QSpinBox;
 
 namespace memhist {
 class ChartsPanel;
@@ -24,11 +22,10 @@ class SqlConsole;
 
 namespace memhist::viewer {
 
-class ImportJob;
+class ClickQueryControls;
+class JobController;
 class JobProgressWidget;
 class RecentFiles;
-class RecordJob;
-struct ImportResult;
 struct RecordRequest;
 
 class MainWindow : public QMainWindow
@@ -57,7 +54,7 @@ public:
     void record(const RecordRequest &request);
     // The `memhist` command line that record() runs. Empty (the default) means findMemhistCli():
     // beside memhist-viewer or in PATH; tests name the one in their build tree.
-    void setMemhistCli(const QString &path) { m_memhistCli = path; }
+    void setMemhistCli(const QString &path);
     QString memhistCli() const;
 
     // What a dropped set of local files does: one history opens, traces import. Public for tests.
@@ -117,12 +114,11 @@ private:
     void recordInteractively();
     void showAbout();
 
-    // As openHistory(path), but the status line then says `openedStatus` instead of "Opened …":
-    // a recording's summary (how the program ended, the counts) must outlive the open.
-    void openHistory(const QString &path, const QString &openedStatus);
-    void historyInfoRead(quint64 generation, const QString &path, bool ok, const HistoryInfo &info,
-        const QString &error, const QString &openedStatus);
-    void importDone(const ImportResult &result);
+    // A history's summary has been read: the panels load it. The status line then says
+    // `openedStatus` when given (a recording's summary must outlive the open), else "Opened …".
+    void historyReady(const QString &path, const HistoryInfo &info, const QString &openedStatus);
+    // Where an interactive import goes (empty: the user cancelled).
+    QString chooseImportOutput(const QString &suggested);
     void updateNavigation();
     void showError(const QString &title, const QString &message);
     void showStatus(const QString &message);
@@ -143,11 +139,7 @@ private:
     QAction *m_backAction = nullptr;
     QAction *m_forwardAction = nullptr;
     QAction *m_homeAction = nullptr;
-    QActionGroup *m_operationsGroup = nullptr;
-    QAction *m_readsAction = nullptr;
-    QAction *m_writesAction = nullptr;
-    QAction *m_bothAction = nullptr;
-    QSpinBox *m_windowSpin = nullptr;
+    ClickQueryControls *m_clickControls = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     RecentFiles *m_recentFiles = nullptr;
@@ -155,16 +147,11 @@ private:
     QLabel *m_hoverLabel = nullptr;
     QLabel *m_summaryLabel = nullptr;
     JobProgressWidget *m_jobProgress = nullptr;
-
-    QPointer<ImportJob> m_importJob;
-    QPointer<RecordJob> m_recordJob;
+    JobController *m_jobs = nullptr;
 
     QString m_historyPath;
     std::optional<HistoryInfo> m_info;
-    // Bumped by every openHistory(): a summary read for an older request is dropped.
-    quint64 m_openGeneration = 0;
     QString m_lastError;
-    QString m_memhistCli;
     bool m_interactive = true;
     bool m_layoutRestored = false;
     bool m_firstLayoutDone = false;

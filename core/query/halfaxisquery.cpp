@@ -1,6 +1,8 @@
 #include "halfaxisquery.h"
 
+#include "query/queryfailure.h"
 #include "query/querystatements.h"
+#include "query/rowchecks.h"
 #include "query/rowidsearch.h"
 #include "storage/historydatabase.h"
 #include "storage/sqlite.h"
@@ -50,7 +52,7 @@ Window storedWindow(Address first, Address last)
 // answered together, so that accesses at the shared transition merge in rowid order.
 struct Unit
 {
-    std::vector<qint64> sliceIds;
+    std::vector<query::SliceRow> slices; // in transition order, bounds checked at load
     std::uint64_t firstTransition;
     std::uint64_t lastTransition;
     // The unit's rows: every access with a transition in [first, last]. Found by binary search the
@@ -60,31 +62,51 @@ struct Unit
 
 struct ChunkRef
 {
-    qint64 id;
+    query::ChunkRow row;
+    const query::SliceRow *slice;
     const StoredRange *range;
 };
 
-Access readAccess(const sqlite::Statement &row)
+query::AccessRow readAccessRow(const sqlite::Statement &row)
+{
+    return { row.int64(0), row.int64(1), row.int64(2), row.int64(3), row.int64(5) };
+}
+
+// Only for a row whose checks passed: valid operation code, size >= 1.
+Access toAccess(const query::AccessRow &checked, const sqlite::Statement &row)
 {
     Access access;
-    access.rowId = RowId { row.int64(0) };
-    access.transition = Transition { fromStored(row.int64(1)) };
-    access.operation = Operation(row.int64(2));
-    access.physical = Address { fromStored(row.int64(3)) };
+    access.rowId = RowId { checked.rowId };
+    access.transition = Transition { fromStored(checked.transition) };
+    access.operation = Operation(checked.operation);
+    access.physical = Address { fromStored(checked.first) };
     if (!row.isNull(4))
         access.linear = Address { fromStored(row.int64(4)) };
-    access.size = std::uint32_t(row.int64(5));
+    access.size = std::uint32_t(checked.size);
     return access;
+}
+
+// Two accesses read in any order: the one with the larger rowid must not have the smaller transition.
+QString pairOrderProblem(const Access &a, const Access &b)
+{
+    const Access &earlier = a.rowId < b.rowId ? a : b;
+    const Access &later = a.rowId < b.rowId ? b : a;
+    return query::orderProblem(
+        earlier.rowId.value, toStored(earlier.transition.value), later.rowId.value, toStored(later.transition.value));
 }
 
 // Walks the chunks of a unit that overlap the window, a few at a time: the spec's
 // find_chunks_between for each (slice, operation, stored range), stopping at the first chunk that
-// starts after the window, which is valid because chunks of one operation never overlap.
+// starts after the window, which is valid because chunks of one operation never overlap. Each chunk
+// read is checked (bounds, and disjoint from the one read before it in index order).
 class ChunkCollector
 {
 public:
-    ChunkCollector(sqlite::Statement &lookup, const Unit &unit, Operations operations, const Window &window)
+    ChunkCollector(sqlite::Statement &lookup, const sqlite::Connection &db, QueryFailure &failure, const Unit &unit,
+        Operations operations, const Window &window)
         : m_lookup(lookup)
+        , m_db(db)
+        , m_failure(failure)
         , m_unit(unit)
         , m_window(window)
     {
@@ -101,34 +123,41 @@ public:
     ChunkCollector(const ChunkCollector &) = delete;
     ChunkCollector &operator=(const ChunkCollector &) = delete;
 
-    bool isDone() const { return m_slice >= m_unit.sliceIds.size(); }
-    bool failed() const { return m_failed; }
+    bool isDone() const { return m_slice >= m_unit.slices.size(); }
 
-    // Appends up to `count` more chunks; returns false on a database error.
+    // Appends up to `count` more chunks; returns false on a database error or a violation.
     bool collect(std::size_t count, std::vector<ChunkRef> *chunks)
     {
         while (count > 0 && !isDone()) {
             const StoredRange &range = m_window.ranges[m_range];
+            const query::SliceRow &slice = m_unit.slices[m_slice];
+            const auto operation = std::int64_t(m_operations[m_operation]);
             if (!m_active) {
-                m_lookup.bind(1, std::int64_t(m_operations[m_operation]));
-                m_lookup.bind(2, m_unit.sliceIds[m_slice]);
+                m_lookup.bind(1, operation);
+                m_lookup.bind(2, slice.id);
                 m_lookup.bind(3, range.first);
                 m_active = true;
             }
             const int rc = m_lookup.step();
-            if (rc == SQLITE_ROW && m_lookup.int64(1) <= range.last) {
-                chunks->push_back({ m_lookup.int64(0), &range });
-                --count;
-                // Chunks of one operation do not overlap: the next starts after this one's last
-                // byte, so after the window too. Skipping that row saves a step and a table read
-                // per slice and operation, which is most of a narrow window's cost per slice.
-                if (m_lookup.int64(2) >= range.last)
-                    advance();
-                continue;
-            }
-            if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-                m_failed = true;
-                return false;
+            if (rc == SQLITE_ROW) {
+                const query::ChunkRow chunk { m_lookup.int64(0), slice.id, m_lookup.int64(1), m_lookup.int64(2),
+                    operation };
+                if (const QString problem = query::chunkProblem(chunk, m_previous ? &*m_previous : nullptr);
+                    !problem.isEmpty())
+                    return m_failure.violation(problem);
+                m_previous = chunk;
+                if (chunk.first <= range.last) {
+                    chunks->push_back({ chunk, &slice, &range });
+                    --count;
+                    // Chunks of one operation do not overlap: the next starts after this one's last
+                    // byte, so after the window too. Skipping that row saves a step and a table read
+                    // per slice and operation, which is most of a narrow window's cost per slice.
+                    if (chunk.last >= range.last)
+                        advance();
+                    continue;
+                }
+            } else if (rc != SQLITE_DONE) {
+                return m_failure.database(QStringLiteral("cannot read chunks"), m_db, rc);
             }
             advance();
         }
@@ -140,6 +169,7 @@ private:
     {
         m_lookup.reset();
         m_active = false;
+        m_previous.reset();
         if (++m_range < m_window.count)
             return;
         m_range = 0;
@@ -148,10 +178,12 @@ private:
         m_operation = 0;
         ++m_slice;
         if (m_operationCount == 0)
-            m_slice = m_unit.sliceIds.size();
+            m_slice = m_unit.slices.size();
     }
 
     sqlite::Statement &m_lookup;
+    const sqlite::Connection &m_db;
+    QueryFailure &m_failure;
     const Unit &m_unit;
     const Window &m_window;
     // A fixed array: one collector is made per slice a query visits, so no allocation here.
@@ -161,39 +193,86 @@ private:
     std::size_t m_operation = 0;
     int m_range = 0;
     bool m_active = false;
-    bool m_failed = false;
+    // The chunk read before, in index order, in the current (slice, operation, range) lookup.
+    std::optional<query::ChunkRow> m_previous;
 };
 
 } // namespace
 
+// What the engine checks on a damaged database, and why.
+//
+// The engine answers through the structure of the storage model (slices, chunks, the rowid order
+// of transitions), so a database that breaks a property can make it answer wrong. It checks, at
+// O(1) per item, every item SQLite hands it anyway, and fails naming the first violation
+// (query/rowchecks.h) instead of answering:
+// - at load: every slice (transitions not negative, first <= last, in rowid order not starting
+//   before the previous one ends: the units and the binary searches rely on it), the distinct
+//   operation codes of the chunks (at most four seeks in idx_chunks_1: the chunks of any other code
+//   are invisible to every lookup, and their accesses with them), and the first and last access
+//   (where a writer's transitions of 2^63 or more, stored negative, end up);
+// - each chunk a lookup reads (bounds, not across 2^63, after the chunk read before it in index
+//   order, which is what stopping at the first chunk past the window relies on);
+// - the per-chunk cursors: every matching row, against the chunk it was reached through and the
+//   chunk's slice (transition not negative, the chunk's operation, size, bytes inside the chunk,
+//   transition inside the slice), and rows of one cursor against each other (index order must be
+//   rowid order);
+// - the rowid scan: every matching row of the scanned range (transition not negative, a valid
+//   operation code, size, no wrap, a transition within the bounds the binary search promised for
+//   the range: outside them, transitions decrease somewhere); each row the binary search probes,
+//   against the probes around it;
+// - the page, in rowid order: transitions never decrease.
+// Why that suffices for the rows on a page: each row on a page was checked by the path that
+// returned it, and a path chooses its rows only by what it checked: the scan by the rows of its
+// range and the range's bounds, the cursors by the chunks read and their rows. A row SQLite filters
+// out (it does not match the query) is not on the page and not in the right answer either,
+// whatever it breaks; letting such rows through to check them too cost 30 % more instructions over
+// the benchmark's queries (callgrind), for no row of the answer. What no path reads cannot put a
+// wrong row on a page, only keep a row away: an access stored outside the chunk, operation or slice
+// it names (no lookup leads to it; a scan returns it as the table holds it), a chunk overlapping
+// another one past the window, transitions decreasing between rows the binary search did not
+// probe, or a negative transition amid the table (forward cursors start at transition 0). Finding
+// those takes a pass over every row, which is what `memhist check` does.
 class HalfAxisQueryEngine::Private
 {
 public:
     Private(HistoryDatabase &database, QueryTuning tuning)
         : tuning(tuning)
+        , path(database.path())
         , db(database.connection())
         , rowids(db)
-    {
-    }
+    { }
 
-    bool load(QString *error);
+    bool load();
     // The position a query starts from: transition bound `transition` and row bound `rowBound`
-    // (forward: transition >= t and rowid >= r; backward: <= both). False when nothing lies there.
-    bool startPoint(const HalfAxisQuery &query, std::int64_t *transition, std::int64_t *rowBound);
+    // (forward: transition >= t and rowid >= r; backward: <= both). *found false when nothing lies
+    // there.
+    bool startPoint(const HalfAxisQuery &query, std::int64_t *transition, std::int64_t *rowBound, bool *found);
     // Appends the first matches (in the query's direction) among the given chunks' accesses, up to
     // the page's limit.
     bool gather(const std::vector<ChunkRef> &chunks, bool forward, std::int64_t transition, std::int64_t rowBound,
-                quint64 limit, QList<Access> *out);
+        quint64 limit, QList<Access> *out);
     // Appends the matches among rowids from..to (either order), in the query's direction, until
-    // the page is full.
-    bool scan(bool forward, std::int64_t from, std::int64_t to, Operations operations, const Window &window,
-              quint64 limit, QList<Access> *out);
-    std::pair<std::int64_t, std::int64_t> rowsOf(Unit &unit);
+    // the page is full. Every row of the range has a transition in [lowest, highest].
+    bool scan(bool forward, std::int64_t from, std::int64_t to, std::int64_t lowest, std::int64_t highest,
+        Operations operations, const Window &window, quint64 limit, QList<Access> *out);
+    bool rowsOf(Unit &unit, std::pair<std::int64_t, std::int64_t> *rows);
     bool answerUnit(Unit &unit, const HalfAxisQuery &query, const Window &window, std::int64_t transition,
-                    std::int64_t rowBound, QList<Access> *out);
+        std::int64_t rowBound, QList<Access> *out);
+    // Appends a row read in the query's direction, checking it against the row before it.
+    bool append(QList<Access> *out, Access &&access);
+    // After a call to `rowids`: false (its failure becomes the query's) when it failed.
+    bool rowidsOk()
+    {
+        if (!rowids.failed())
+            return true;
+        failure = rowids.failure();
+        return false;
+    }
 
     QueryTuning tuning;
+    QString path;
     sqlite::Connection &db;
+    QueryFailure failure;
     RowIdSearch rowids;
     bool loaded = false;
     std::vector<Unit> units;
@@ -206,11 +285,15 @@ public:
     sqlite::Statement chunkBackward;
 };
 
-bool HalfAxisQueryEngine::Private::load(QString *error)
+bool HalfAxisQueryEngine::Private::load()
 {
     if (loaded)
         return true;
+    units.clear();
+    const QString what = QStringLiteral("cannot prepare queries");
     sqlite::Statement slices = db.prepare(statements::slicesInOrder);
+    sqlite::Statement lowestOperation = db.prepare(statements::lowestChunkOperation);
+    sqlite::Statement nextOperation = db.prepare(statements::nextChunkOperation);
     chunkLookup = db.prepare(statements::chunksOverlapping);
     scanForward = db.prepare(statements::scanForward);
     scanBackward = db.prepare(statements::scanBackward);
@@ -218,44 +301,69 @@ bool HalfAxisQueryEngine::Private::load(QString *error)
     scanOneRangeBackward = db.prepare(statements::scanOneRangeBackward);
     chunkForward = db.prepare(statements::chunkAccessesForward);
     chunkBackward = db.prepare(statements::chunkAccessesBackward);
-    if (!slices.isValid() || !chunkLookup.isValid() || !scanForward.isValid() || !scanBackward.isValid()
-        || !scanOneRangeForward.isValid() || !scanOneRangeBackward.isValid() || !chunkForward.isValid()
-        || !chunkBackward.isValid()) {
-        *error = QStringLiteral("cannot prepare queries: ") + db.lastError();
-        return false;
+    for (const sqlite::Statement *statement : { &slices, &lowestOperation, &nextOperation, &chunkLookup, &scanForward,
+             &scanBackward, &scanOneRangeForward, &scanOneRangeBackward, &chunkForward, &chunkBackward }) {
+        if (!statement->isValid())
+            return failure.preparation(what, db);
     }
+
     // Slices are few (hundreds to thousands): kept in memory, searched with a binary search.
     int rc;
+    std::optional<query::SliceRow> previous;
     while ((rc = slices.step()) == SQLITE_ROW) {
-        const qint64 id = slices.int64(0);
-        const auto first = fromStored(slices.int64(1));
-        const auto last = fromStored(slices.int64(2));
+        const query::SliceRow slice { slices.int64(0), slices.int64(1), slices.int64(2) };
+        if (const QString problem = query::sliceProblem(slice, previous ? &*previous : nullptr); !problem.isEmpty())
+            return failure.violation(problem);
+        previous = slice;
+        const auto first = std::uint64_t(slice.first);
+        const auto last = std::uint64_t(slice.last);
         if (!units.empty() && first <= units.back().lastTransition) {
-            units.back().sliceIds.push_back(id);
+            units.back().slices.push_back(slice);
             units.back().lastTransition = std::max(units.back().lastTransition, last);
         } else {
-            units.push_back({ { id }, first, last, std::nullopt });
+            units.push_back({ { slice }, first, last, std::nullopt });
         }
     }
-    if (rc != SQLITE_DONE || !rowids.load()) {
-        *error = QStringLiteral("cannot read slices: ") + db.lastError();
-        return false;
+    if (rc != SQLITE_DONE)
+        return failure.database(QStringLiteral("cannot read slices"), db, rc);
+
+    // Every chunk lookup names its operation: a chunk of any other code would never be found.
+    sqlite::Statement *operations = &lowestOperation;
+    while ((rc = operations->step()) == SQLITE_ROW) {
+        const query::ChunkRow chunk { operations->int64(0), operations->int64(1), operations->int64(2),
+            operations->int64(3), operations->isInteger(4) ? operations->int64(4) : 0 };
+        if (const QString problem = query::chunkOperationProblem(chunk); !problem.isEmpty())
+            return failure.violation(problem);
+        operations->reset();
+        operations = &nextOperation;
+        operations->bind(1, chunk.operation);
     }
+    if (rc != SQLITE_DONE)
+        return failure.database(QStringLiteral("cannot read chunks"), db, rc);
+
+    rowids.clearFailure();
+    if (!rowids.load())
+        return rowidsOk();
     loaded = true;
     return true;
 }
 
-bool HalfAxisQueryEngine::Private::startPoint(const HalfAxisQuery &query, std::int64_t *transition,
-                                               std::int64_t *rowBound)
+bool HalfAxisQueryEngine::Private::startPoint(
+    const HalfAxisQuery &query, std::int64_t *transition, std::int64_t *rowBound, bool *found)
 {
     const bool forward = query.direction == Direction::Forward;
+    *found = true;
     if (query.resumeAfter) {
         const std::int64_t resume = query.resumeAfter->value;
         // The row next to the resume point, in the query's direction, gives the transition to seek.
         const auto next = forward ? rowids.rowAtOrAfter(resume == storedMax ? resume : resume + 1)
                                   : rowids.rowAtOrBefore(resume == storedMin ? resume : resume - 1);
-        if (!next || (forward ? next->rowId <= resume : next->rowId >= resume))
+        if (!rowidsOk())
             return false;
+        if (!next || (forward ? next->rowId <= resume : next->rowId >= resume)) {
+            *found = false;
+            return true;
+        }
         *transition = next->transition;
         *rowBound = next->rowId;
         return true;
@@ -270,21 +378,30 @@ bool HalfAxisQueryEngine::Private::startPoint(const HalfAxisQuery &query, std::i
     return true;
 }
 
+bool HalfAxisQueryEngine::Private::append(QList<Access> *out, Access &&access)
+{
+    if (!out->isEmpty()) {
+        if (const QString problem = pairOrderProblem(out->constLast(), access); !problem.isEmpty())
+            return failure.violation(problem);
+    }
+    out->append(std::move(access));
+    return true;
+}
+
 bool HalfAxisQueryEngine::Private::gather(const std::vector<ChunkRef> &chunks, bool forward, std::int64_t transition,
-                                          std::int64_t rowBound, quint64 limit, QList<Access> *out)
+    std::int64_t rowBound, quint64 limit, QList<Access> *out)
 {
     // The best `needed` rows so far, the worst (latest forward, earliest backward) on top. Chunks are
     // read one at a time: SQLite keeps a connection's open cursors in a list, so holding one cursor
     // per chunk open at once (a k-way merge) costs O(k^2) when they close.
     const auto needed = std::size_t(limit - quint64(out->size()));
-    const auto worse = [forward](const Access &a, const Access &b) {
-        return forward ? a.rowId < b.rowId : a.rowId > b.rowId;
-    };
+    const auto worse
+        = [forward](const Access &a, const Access &b) { return forward ? a.rowId < b.rowId : a.rowId > b.rowId; };
     std::vector<Access> best;
     best.reserve(std::min<std::size_t>(needed, 4096) + 1); // the limit may be huge (export: every match)
     sqlite::Statement &cursor = forward ? chunkForward : chunkBackward;
     for (const ChunkRef &chunk : chunks) {
-        cursor.bind(1, chunk.id);
+        cursor.bind(1, chunk.row.id);
         cursor.bind(2, transition);
         cursor.bind(3, rowBound);
         cursor.bind(4, chunk.range->last);
@@ -292,30 +409,51 @@ bool HalfAxisQueryEngine::Private::gather(const std::vector<ChunkRef> &chunks, b
         // Once the page is full, rows past the worst kept one's transition cannot enter it.
         const bool full = best.size() == needed;
         cursor.bind(6, full ? std::int64_t(best.front().transition.value) : (forward ? storedMax : storedMin));
+        std::optional<query::AccessRow> previous;
+        QString problem;
         int rc;
         while ((rc = cursor.step()) == SQLITE_ROW) {
-            const std::int64_t rowId = cursor.int64(0);
-            if (best.size() == needed && (forward ? rowId > best.front().rowId.value : rowId < best.front().rowId.value))
+            const query::AccessRow row = readAccessRow(cursor);
+            problem = query::accessInChunkProblem(row, chunk.row, *chunk.slice);
+            // Index order is (transition, rowid): a row out of rowid order has a smaller transition
+            // than one with a smaller rowid.
+            if (problem.isEmpty() && previous
+                && (forward ? row.rowId < previous->rowId : row.rowId > previous->rowId)) {
+                problem = forward
+                    ? query::orderProblem(row.rowId, row.transition, previous->rowId, previous->transition)
+                    : query::orderProblem(previous->rowId, previous->transition, row.rowId, row.transition);
+            }
+            if (!problem.isEmpty())
+                break;
+            previous = row;
+            if (best.size() == needed
+                && (forward ? row.rowId > best.front().rowId.value : row.rowId < best.front().rowId.value))
                 break; // this chunk's later rows are later still
-            best.push_back(readAccess(cursor));
+            best.push_back(toAccess(row, cursor));
             std::push_heap(best.begin(), best.end(), worse);
             if (best.size() > needed) {
                 std::pop_heap(best.begin(), best.end(), worse);
                 best.pop_back();
             }
         }
-        cursor.reset();
         if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+            failure.database(QStringLiteral("cannot read accesses"), db, rc); // before the reset
+        cursor.reset();
+        if (!problem.isEmpty())
+            return failure.violation(problem);
+        if (failure.failed())
             return false;
     }
     std::sort_heap(best.begin(), best.end(), worse);
-    for (Access &access : best)
-        out->append(std::move(access));
+    for (Access &access : best) {
+        if (!append(out, std::move(access)))
+            return false;
+    }
     return true;
 }
 
-bool HalfAxisQueryEngine::Private::scan(bool forward, std::int64_t from, std::int64_t to, Operations operations,
-                                        const Window &window, quint64 limit, QList<Access> *out)
+bool HalfAxisQueryEngine::Private::scan(bool forward, std::int64_t from, std::int64_t to, std::int64_t lowest,
+    std::int64_t highest, Operations operations, const Window &window, quint64 limit, QList<Access> *out)
 {
     sqlite::Statement &statement = window.count == 1 ? (forward ? scanOneRangeForward : scanOneRangeBackward)
                                                      : (forward ? scanForward : scanBackward);
@@ -329,50 +467,86 @@ bool HalfAxisQueryEngine::Private::scan(bool forward, std::int64_t from, std::in
         statement.bind(7, window.ranges[1].first);
     }
     statement.bind(8, std::int64_t(std::min<quint64>(limit - quint64(out->size()), quint64(storedMax))));
+    QString problem;
     int rc;
-    while ((rc = statement.step()) == SQLITE_ROW)
-        out->append(readAccess(statement));
+    while ((rc = statement.step()) == SQLITE_ROW) {
+        const query::AccessRow row = readAccessRow(statement);
+        problem = query::scannedAccessProblem(row, lowest, highest);
+        if (!problem.isEmpty())
+            break;
+        Access access = toAccess(row, statement);
+        if (!out->isEmpty())
+            problem = pairOrderProblem(out->constLast(), access);
+        if (!problem.isEmpty())
+            break;
+        out->append(std::move(access));
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        failure.database(QStringLiteral("cannot read accesses"), db, rc); // before the reset
     statement.reset();
-    return rc == SQLITE_DONE;
+    if (!problem.isEmpty())
+        return failure.violation(problem);
+    return !failure.failed();
 }
 
-std::pair<std::int64_t, std::int64_t> HalfAxisQueryEngine::Private::rowsOf(Unit &unit)
+bool HalfAxisQueryEngine::Private::rowsOf(Unit &unit, std::pair<std::int64_t, std::int64_t> *rows)
 {
     if (!unit.rows) {
-        unit.rows = { rowids.firstRowIdAtOrAfter(std::int64_t(unit.firstTransition)),
-                      rowids.lastRowIdAtOrBefore(std::int64_t(unit.lastTransition)) };
+        const std::int64_t first = rowids.firstRowIdAtOrAfter(std::int64_t(unit.firstTransition));
+        const std::int64_t last = rowids.lastRowIdAtOrBefore(std::int64_t(unit.lastTransition));
+        if (!rowidsOk())
+            return false;
+        unit.rows = { first, last };
     }
-    return *unit.rows;
+    *rows = *unit.rows;
+    return true;
 }
 
 bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &query, const Window &window,
-                                              std::int64_t transition, std::int64_t rowBound, QList<Access> *out)
+    std::int64_t transition, std::int64_t rowBound, QList<Access> *out)
 {
     const bool forward = query.direction == Direction::Forward;
-    ChunkCollector collector(chunkLookup, unit, query.operations, window);
+    ChunkCollector collector(chunkLookup, db, failure, unit, query.operations, window);
     std::vector<ChunkRef> chunks;
     const std::int64_t cursorCost = std::max<std::int64_t>(1, tuning.cursorCostInRows);
     const std::int64_t scanStep = std::max<std::int64_t>(1, tuning.scanStep);
     const auto collectStep = std::size_t(std::max<std::int64_t>(1, scanStep / cursorCost));
 
-    // The rows still to scan, [position, end] in the query's direction; found only if scanning starts.
+    // The rows still to scan, [position, end] in the query's direction, whose transitions lie in
+    // [lowest, highest]; found only if scanning starts.
     std::optional<std::int64_t> position;
     std::int64_t end = 0;
+    std::int64_t lowest = 0;
+    std::int64_t highest = 0;
     const auto startScanning = [&] {
-        const auto [first, last] = rowsOf(unit);
+        std::pair<std::int64_t, std::int64_t> rows;
+        if (!rowsOf(unit, &rows))
+            return false;
+        const auto [first, last] = rows;
+        lowest = std::int64_t(unit.firstTransition);
+        highest = std::int64_t(unit.lastTransition);
+        std::int64_t start = 0;
         if (forward) {
-            std::int64_t start = std::max(rowBound, first);
-            if (transition > std::int64_t(unit.firstTransition))
+            start = std::max(rowBound, first);
+            if (transition > lowest) {
                 start = std::max(start, rowids.firstRowIdAtOrAfter(transition));
-            position = start;
+                if (!rowidsOk())
+                    return false;
+                lowest = transition;
+            }
             end = last;
         } else {
-            std::int64_t start = std::min(rowBound, last);
-            if (transition < std::int64_t(unit.lastTransition))
+            start = std::min(rowBound, last);
+            if (transition < highest) {
                 start = std::min(start, rowids.lastRowIdAtOrBefore(transition));
-            position = start;
+                if (!rowidsOk())
+                    return false;
+                highest = transition;
+            }
             end = first;
         }
+        position = start;
+        return true;
     };
     const auto rowsLeft = [&] { return forward ? end - *position + 1 : *position - end + 1; };
 
@@ -387,16 +561,17 @@ bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &q
                 const std::int64_t bound = position ? *position : rowBound;
                 return gather(chunks, forward, transition, bound, query.limit, out);
             }
-            return rowsLeft() <= 0 || scan(forward, *position, end, query.operations, window, query.limit, out);
+            return rowsLeft() <= 0
+                || scan(forward, *position, end, lowest, highest, query.operations, window, query.limit, out);
         }
         // Many chunks so far: matches may be dense, so read the next rows too.
-        if (!position)
-            startScanning();
+        if (!position && !startScanning())
+            return false;
         if (rowsLeft() <= 0)
             return true;
         const std::int64_t stepEnd = forward ? (end - *position < scanStep ? end : *position + scanStep - 1)
                                              : (*position - end < scanStep ? end : *position - scanStep + 1);
-        if (!scan(forward, *position, stepEnd, query.operations, window, query.limit, out))
+        if (!scan(forward, *position, stepEnd, lowest, highest, query.operations, window, query.limit, out))
             return false;
         if (quint64(out->size()) >= query.limit || stepEnd == end)
             return true;
@@ -406,8 +581,7 @@ bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &q
 
 HalfAxisQueryEngine::HalfAxisQueryEngine(HistoryDatabase &database, QueryTuning tuning)
     : d(std::make_unique<Private>(database, tuning))
-{
-}
+{ }
 
 HalfAxisQueryEngine::~HalfAxisQueryEngine() = default;
 
@@ -427,15 +601,25 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
     // One read transaction for the whole query: otherwise SQLite takes and releases its file lock
     // (fcntl, fstat, a header read) around every one of the query's many small statements.
     sqlite::Transaction readTransaction(d->db);
-    if (!d->load(error))
+    d->failure.clear();
+    d->rowids.clearFailure();
+    const auto fail = [&] {
+        *error = d->failure.message(d->path);
+        page->accesses.clear();
         return false;
+    };
+    if (!d->load())
+        return fail();
     if (query.limit == 0)
         return true;
 
     const bool forward = query.direction == Direction::Forward;
     std::int64_t transition = 0;
     std::int64_t rowBound = 0;
-    if (!d->startPoint(query, &transition, &rowBound)) {
+    bool found = false;
+    if (!d->startPoint(query, &transition, &rowBound, &found))
+        return fail();
+    if (!found) {
         page->exhausted = true;
         return true;
     }
@@ -455,10 +639,8 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
     }
     for (; index >= 0 && index < std::ptrdiff_t(units.size()) && quint64(page->accesses.size()) < query.limit;
          index += forward ? 1 : -1) {
-        if (!d->answerUnit(d->units[std::size_t(index)], query, window, transition, rowBound, &page->accesses)) {
-            *error = QStringLiteral("query failed: ") + d->db.lastError();
-            return false;
-        }
+        if (!d->answerUnit(d->units[std::size_t(index)], query, window, transition, rowBound, &page->accesses))
+            return fail();
     }
     page->exhausted = quint64(page->accesses.size()) < query.limit;
     return true;

@@ -5,8 +5,19 @@
 
 namespace memhist::statements {
 
+// In rowid order: the engine checks at load that this is transition order (slices do not overlap).
 inline constexpr const char *slicesInOrder
-    = "SELECT rowid, transition_first, transition_last FROM slices ORDER BY transition_first, rowid";
+    = "SELECT rowid, transition_first, transition_last FROM slices ORDER BY rowid";
+
+// The distinct operation codes of the chunks, one index seek each (idx_chunks_1 leads with the
+// operation): the first chunk in index order, then the first with a code above the previous one.
+// A valid database has at most three, so this costs at most four seeks whatever its size.
+#define MEMHIST_CHUNK_OPERATION_SQL                                                                                    \
+    "SELECT rowid, slice_id, phy_first, phy_last, operation FROM chunks INDEXED BY idx_chunks_1 "
+inline constexpr const char *lowestChunkOperation = MEMHIST_CHUNK_OPERATION_SQL "ORDER BY operation LIMIT 1";
+inline constexpr const char *nextChunkOperation
+    = MEMHIST_CHUNK_OPERATION_SQL "WHERE operation > ?1 ORDER BY operation LIMIT 1";
+#undef MEMHIST_CHUNK_OPERATION_SQL
 
 // The spec's find_chunks_between: chunks of one operation and slice, from the first that ends at or
 // after the window's first byte, in address order. The caller stops at the first chunk that starts
@@ -31,9 +42,9 @@ inline constexpr const char *chunkAccessesBackward
 
 // Rows ?1..?2 in rowid order, filtered by operation mask ?3 and the window as two stored ranges
 // (?4/?5 and ?6/?7; the same range twice unless the window crosses 2^63), at most ?8 rows.
-#define MEMHIST_SCAN_SQL                                                                                              \
-    "SELECT rowid, transition, operation, phy_first, linear, size FROM accesses "                                     \
-    "WHERE rowid BETWEEN ?1 AND ?2 AND (operation & ?3) != 0 "                                                        \
+#define MEMHIST_SCAN_SQL                                                                                               \
+    "SELECT rowid, transition, operation, phy_first, linear, size FROM accesses "                                      \
+    "WHERE rowid BETWEEN ?1 AND ?2 AND (operation & ?3) != 0 "                                                         \
     "AND ((phy_first <= ?4 AND phy_first + size - 1 >= ?5) OR (phy_first <= ?6 AND phy_first + size - 1 >= ?7)) "
 inline constexpr const char *scanForward = MEMHIST_SCAN_SQL "ORDER BY rowid LIMIT ?8";
 inline constexpr const char *scanBackward = MEMHIST_SCAN_SQL "ORDER BY rowid DESC LIMIT ?8";
@@ -47,12 +58,13 @@ inline constexpr const char *scanOneRangeForward = MEMHIST_SCAN_ONE_RANGE_SQL "O
 inline constexpr const char *scanOneRangeBackward = MEMHIST_SCAN_ONE_RANGE_SQL "ORDER BY rowid DESC LIMIT ?8";
 #undef MEMHIST_SCAN_ONE_RANGE_SQL
 
-inline constexpr const char *rowAtOrAfter = "SELECT rowid, transition FROM accesses WHERE rowid >= ?1 ORDER BY rowid LIMIT 1";
+inline constexpr const char *rowAtOrAfter
+    = "SELECT rowid, transition FROM accesses WHERE rowid >= ?1 ORDER BY rowid LIMIT 1";
 inline constexpr const char *rowAtOrBefore
     = "SELECT rowid, transition FROM accesses WHERE rowid <= ?1 ORDER BY rowid DESC LIMIT 1";
 // Two statements: SQLite answers a lone min() or max() of the rowid from the b-tree's ends, but
 // scans the whole table for both in one statement.
-inline constexpr const char *firstRowId = "SELECT rowid FROM accesses ORDER BY rowid LIMIT 1";
-inline constexpr const char *lastRowId = "SELECT rowid FROM accesses ORDER BY rowid DESC LIMIT 1";
+inline constexpr const char *firstRow = "SELECT rowid, transition FROM accesses ORDER BY rowid LIMIT 1";
+inline constexpr const char *lastRow = "SELECT rowid, transition FROM accesses ORDER BY rowid DESC LIMIT 1";
 
 } // namespace memhist::statements

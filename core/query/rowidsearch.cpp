@@ -1,6 +1,7 @@
 #include "rowidsearch.h"
 
 #include "query/querystatements.h"
+#include "query/rowchecks.h"
 
 #include <limits>
 
@@ -8,35 +9,55 @@ namespace memhist {
 
 RowIdSearch::RowIdSearch(sqlite::Connection &db)
     : m_db(db)
-{
-}
+{ }
 
 bool RowIdSearch::load()
 {
     m_atOrAfter = m_db.prepare(statements::rowAtOrAfter);
     m_atOrBefore = m_db.prepare(statements::rowAtOrBefore);
-    sqlite::Statement first = m_db.prepare(statements::firstRowId);
-    sqlite::Statement last = m_db.prepare(statements::lastRowId);
+    sqlite::Statement first = m_db.prepare(statements::firstRow);
+    sqlite::Statement last = m_db.prepare(statements::lastRow);
     if (!m_atOrAfter.isValid() || !m_atOrBefore.isValid() || !first.isValid() || !last.isValid())
+        return m_failure.preparation(QStringLiteral("cannot prepare queries"), m_db);
+    // The two ends are read and checked like every other row: a writer that stored transitions of
+    // 2^63 or more stored them last, so a negative one shows here, whatever the query.
+    const auto firstRow = read(first);
+    const auto lastRow = firstRow ? read(last) : std::nullopt;
+    if (failed())
         return false;
-    const int rc = first.step();
-    if (rc == SQLITE_ROW && last.step() == SQLITE_ROW) {
-        m_first = first.int64(0);
-        m_last = last.int64(0);
-        return true;
-    }
-    return rc == SQLITE_DONE; // an empty history keeps first > last
-
+    if (!firstRow)
+        return true; // an empty history keeps first > last
+    if (!lastRow)
+        return m_failure.database(QStringLiteral("cannot read accesses"), m_db, SQLITE_CORRUPT);
+    if (const QString problem
+        = query::orderProblem(firstRow->rowId, firstRow->transition, lastRow->rowId, lastRow->transition);
+        !problem.isEmpty())
+        return m_failure.violation(problem);
+    m_first = firstRow->rowId;
+    m_last = lastRow->rowId;
+    return true;
 }
 
 std::optional<RowPosition> RowIdSearch::fetch(sqlite::Statement &statement, std::int64_t rowId)
 {
     statement.bind(1, rowId);
-    std::optional<RowPosition> position;
-    if (statement.step() == SQLITE_ROW)
-        position = RowPosition { statement.int64(0), statement.int64(1) };
+    return read(statement);
+}
+
+std::optional<RowPosition> RowIdSearch::read(sqlite::Statement &statement)
+{
+    const int rc = statement.step();
+    std::optional<RowPosition> row;
+    if (rc == SQLITE_ROW)
+        row = RowPosition { statement.int64(0), statement.int64(1) };
+    else if (rc != SQLITE_DONE)
+        m_failure.database(QStringLiteral("cannot read accesses"), m_db, rc); // before the reset
     statement.reset();
-    return position;
+    if (row) {
+        if (const QString problem = query::negativeTransitionProblem(row->rowId, row->transition); !problem.isEmpty())
+            m_failure.violation(problem);
+    }
+    return row;
 }
 
 std::optional<RowPosition> RowIdSearch::rowAtOrAfter(std::int64_t rowId)
@@ -52,18 +73,39 @@ std::optional<RowPosition> RowIdSearch::rowAtOrBefore(std::int64_t rowId)
 std::int64_t RowIdSearch::firstRowIdAtOrAfter(std::int64_t transition)
 {
     // The predicate "the first row at or after x is missing or has transition >= t" is monotone in
-    // x; find the smallest such x in [first, last + 1]. Rowid gaps are harmless.
+    // x; find the smallest such x in [first, last + 1]. Rowid gaps are harmless. Every probe lies
+    // between the nearest probe below the target and the nearest at or above it: a probe whose
+    // transition is not between theirs proves that transitions decrease with rowid.
     std::int64_t low = m_first;
     std::int64_t high = m_last + 1;
-    while (low < high) {
+    std::optional<RowPosition> below;
+    std::optional<RowPosition> above;
+    const auto checkOrder = [&](const RowPosition &row) {
+        QString problem;
+        if (below && row.rowId > below->rowId)
+            problem = query::orderProblem(below->rowId, below->transition, row.rowId, row.transition);
+        if (problem.isEmpty() && above && row.rowId < above->rowId)
+            problem = query::orderProblem(row.rowId, row.transition, above->rowId, above->transition);
+        if (!problem.isEmpty())
+            m_failure.violation(problem);
+    };
+    while (low < high && !failed()) {
         const std::int64_t middle = low + (high - low) / 2;
         const auto row = rowAtOrAfter(middle);
-        if (!row || row->transition >= transition)
+        if (row)
+            checkOrder(*row);
+        if (!row || row->transition >= transition) {
             high = middle;
-        else
+            if (row)
+                above = row;
+        } else {
             low = row->rowId + 1;
+            below = row;
+        }
     }
-    const auto row = rowAtOrAfter(low);
+    const auto row = failed() ? std::nullopt : rowAtOrAfter(low);
+    if (row)
+        checkOrder(*row);
     return row ? row->rowId : m_last + 1;
 }
 

@@ -3,6 +3,7 @@
 // format has, without an extra table.
 #pragma once
 
+#include "query/queryfailure.h"
 #include "storage/sqlite.h"
 
 #include <cstdint>
@@ -16,12 +17,16 @@ struct RowPosition
     std::int64_t transition;
 };
 
+// Every row it reads is checked for what it can prove at O(1): a transition stored negative, and
+// two rows it read whose transitions decrease with rowid. After such a violation or a database
+// error, failed() is true and the values returned since then mean nothing: callers that must not
+// answer wrong check it after each call.
 class RowIdSearch
 {
 public:
     explicit RowIdSearch(sqlite::Connection &db);
 
-    // Prepares statements and reads the rowid bounds. False on a database error.
+    // Prepares statements and reads the rowid bounds. False on failure.
     bool load();
 
     std::optional<RowPosition> rowAtOrAfter(std::int64_t rowId);
@@ -33,10 +38,17 @@ public:
     // row with such a transition has rowid <= the result.
     std::int64_t lastRowIdAtOrBefore(std::int64_t transition);
 
+    bool failed() const { return m_failure.failed(); }
+    const QueryFailure &failure() const { return m_failure; }
+    void clearFailure() { m_failure.clear(); }
+
 private:
     std::optional<RowPosition> fetch(sqlite::Statement &statement, std::int64_t rowId);
+    // The next row of a (rowid, transition) statement, checked; the statement is reset.
+    std::optional<RowPosition> read(sqlite::Statement &statement);
 
     sqlite::Connection &m_db;
+    QueryFailure m_failure;
     sqlite::Statement m_atOrAfter;
     sqlite::Statement m_atOrBefore;
     std::int64_t m_first = 1;

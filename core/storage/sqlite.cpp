@@ -4,6 +4,8 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QUrl>
 #include <algorithm>
 #include <cstdint>
 #include <mutex>
@@ -115,8 +117,18 @@ bool Connection::open(const QString &path, Mode mode, const QString &temporaryDi
 {
     configureProcess();
     close();
-    const int flags = SQLITE_OPEN_NOMUTEX
-        | (mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE));
+    int flags = SQLITE_OPEN_NOMUTEX;
+    switch (mode) {
+    case Mode::ReadOnly:
+        flags |= SQLITE_OPEN_READONLY;
+        break;
+    case Mode::ReadOnlyImmutable:
+        flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+        break;
+    case Mode::ReadWriteCreate:
+        flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+        break;
+    }
     if (!temporaryDirectory.isEmpty()) {
         m_vfs = new TemporaryDirectoryVfs(temporaryDirectory);
         if (!m_vfs->base || sqlite3_vfs_register(&m_vfs->vfs, 0) != SQLITE_OK) {
@@ -125,7 +137,10 @@ bool Connection::open(const QString &path, Mode mode, const QString &temporaryDi
             return false;
         }
     }
-    const QByteArray encoded = path.toUtf8();
+    // A URI names the file percent-encoded, so that any path (with '?', '#' or '%') stays exact.
+    const QByteArray encoded = mode == Mode::ReadOnlyImmutable
+        ? QUrl::fromLocalFile(QFileInfo(path).absoluteFilePath()).toEncoded() + "?immutable=1"
+        : path.toUtf8();
     sqlite3 *db = nullptr;
     const int rc = sqlite3_open_v2(encoded.constData(), &db, flags, m_vfs ? m_vfs->vfs.zName : nullptr);
     if (rc != SQLITE_OK) {
@@ -172,6 +187,18 @@ QString Connection::lastError() const
     if (!m_db)
         return m_openError;
     return QString::fromUtf8(sqlite3_errmsg(m_db));
+}
+
+int Connection::lastErrorCode() const
+{
+    return m_db ? sqlite3_extended_errcode(m_db) : SQLITE_OK;
+}
+
+QString Connection::errorFor(int rc) const
+{
+    if (m_db && sqlite3_extended_errcode(m_db) == rc)
+        return QString::fromUtf8(sqlite3_errmsg(m_db));
+    return QString::fromUtf8(sqlite3_errstr(rc));
 }
 
 Statement Connection::prepare(const char *sql)

@@ -23,6 +23,10 @@ class Connection
 public:
     enum class Mode {
         ReadOnly,
+        // Read-only, and SQLite may assume that nobody changes the file while it is open: no locks,
+        // no -wal or -shm file (the `immutable=1` URI parameter). Exact only for a file whose
+        // pages are all in the main file (no WAL holding frames).
+        ReadOnlyImmutable,
         ReadWriteCreate,
     };
 
@@ -50,6 +54,12 @@ public:
     // Runs one or more statements without results. Returns false and fills lastError() on failure.
     bool execute(const char *sql);
     QString lastError() const;
+    // SQLite's extended result code of the last call on this connection (SQLITE_OK when none).
+    int lastErrorCode() const;
+    // The reason for result code `rc` of the call that just failed: SQLite's message when it is
+    // still the one of that call, else the generic text of the code. Read it where the call fails:
+    // any later call (a reset, another statement) replaces the message, often by "not an error".
+    QString errorFor(int rc) const;
 
     Statement prepare(const char *sql);
 
@@ -96,6 +106,7 @@ public:
 
     std::int64_t int64(int column) const { return sqlite3_column_int64(m_stmt, column); }
     bool isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
+    bool isInteger(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_INTEGER; }
     QString text(int column) const;
     // The column's bytes without a copy: valid until the next step(), reset() or column call.
     QByteArrayView blobView(int column) const

@@ -1,6 +1,8 @@
 // The plane widget on a small real history written with HistoryWriter: loading, clicking an access,
 // zoom history, wheel zoom anchored at the cursor, bringing the current access into view.
 #include "plane/planewidget.h"
+#include "planestreams.h"
+#include "testsupport.h"
 #include "writer/historywriter.h"
 
 #include <QSignalSpy>
@@ -9,38 +11,9 @@
 #include <QWheelEvent>
 
 using namespace memhist;
+using namespace memhist::test;
 
 namespace {
-
-constexpr std::uint64_t codeBase = 0x401000;
-constexpr std::uint64_t heapBase = 0x601000;
-constexpr std::uint64_t stackBase = 0x7ffc0000;
-
-Access makeAccess(std::uint64_t transition, Operation op, std::uint64_t address, std::uint32_t size)
-{
-    Access access;
-    access.transition = Transition { transition };
-    access.operation = op;
-    access.physical = Address { address };
-    access.linear = Address { address };
-    access.size = size;
-    return access;
-}
-
-// 100 transitions: an instruction fetch each, a heap read every other transition, and a stack
-// write every fifth. Three regions far apart: code, heap, stack.
-QList<Access> smallStream()
-{
-    QList<Access> stream;
-    for (std::uint64_t t = 0; t < 100; ++t) {
-        stream << makeAccess(t, Operation::Execute, codeBase + 4 * t, 4);
-        if (t % 2 == 0)
-            stream << makeAccess(t, Operation::Read, heapBase + 8 * (t % 16), 8);
-        if (t % 5 == 0)
-            stream << makeAccess(t, Operation::Write, stackBase + 0x10 + 8 * (t % 20), 8);
-    }
-    return stream;
-}
 
 bool sameAccess(const Access &a, const Access &b)
 {
@@ -98,7 +71,7 @@ private slots:
         m_path = m_dir.filePath(QStringLiteral("small.memhist"));
         HistoryWriter writer(m_path);
         QVERIFY2(writer.open(), qPrintable(writer.errorString()));
-        m_stream = smallStream();
+        m_stream = smallPlaneStream();
         for (const Access &access : std::as_const(m_stream))
             QVERIFY2(writer.add(access), qPrintable(writer.errorString()));
         QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
@@ -109,12 +82,12 @@ private slots:
         auto plane = loadedPlane();
         QVERIFY(plane);
         QVERIFY(plane->isHistoryLoaded());
-        QVERIFY(plane->showsAccesses()); // 140 accesses: drawn one by one
+        QVERIFY(plane->showsAccesses()); // 170 accesses: drawn one by one
         const ViewRange range = plane->visibleRange();
         QCOMPARE(range.firstTransition, Transition { 0 });
         QCOMPARE(range.lastTransition, Transition { 99 });
-        QVERIFY(range.firstAddress.value <= codeBase);
-        QVERIFY(range.lastAddress.value >= stackBase + 0x10 + 8 * 15 + 7);
+        QVERIFY(range.firstAddress.value <= planeCodeBase);
+        QVERIFY(range.lastAddress.value >= planeStackBase + 0x10 + 8 * 15 + 7);
         const QList<ViewRange> regions = plane->occupiedRegions();
         QCOMPARE(regions.size(), 3); // code, heap and stack, with the gaps between them folded
         QVERIFY(!plane->canGoBack());
@@ -126,7 +99,7 @@ private slots:
         QTest::addColumn<int>("index");
         QTest::newRow("stack write") << 2; // transition 0's write
         QTest::newRow("heap read") << 1;
-        QTest::newRow("instruction fetch in the middle") << int(smallStream().size() / 2);
+        QTest::newRow("instruction fetch in the middle") << int(smallPlaneStream().size() / 2);
     }
     void clickOnAccessEmitsIt()
     {
@@ -238,7 +211,7 @@ private slots:
         const ViewRange before = plane->visibleRange();
         // A heap read at transition 30: under the cursor before and after.
         const Transition t { 30 };
-        const Address a { heapBase + 8 * 14 };
+        const Address a { planeHeapBase + 8 * 14 };
         const std::optional<QPointF> anchor = plane->positionOf(t, a);
         QVERIFY(anchor);
         for (int i = 0; i < 3; ++i) {
@@ -269,8 +242,8 @@ private slots:
     {
         auto plane = loadedPlane();
         QVERIFY(plane);
-        const std::optional<QPointF> from = plane->positionOf(Transition { 10 }, Address { heapBase + 0x70 });
-        const std::optional<QPointF> to = plane->positionOf(Transition { 30 }, Address { heapBase });
+        const std::optional<QPointF> from = plane->positionOf(Transition { 10 }, Address { planeHeapBase + 0x70 });
+        const std::optional<QPointF> to = plane->positionOf(Transition { 30 }, Address { planeHeapBase });
         QVERIFY(from && to);
         QTest::mousePress(plane.get(), Qt::RightButton, Qt::NoModifier, from->toPoint());
         QTest::mouseMove(plane.get(), ((*from + *to) / 2).toPoint());
@@ -278,7 +251,7 @@ private slots:
         const ViewRange range = plane->visibleRange();
         QVERIFY(range.firstTransition.value >= 9 && range.firstTransition.value <= 11);
         QVERIFY(range.lastTransition.value >= 29 && range.lastTransition.value <= 31);
-        QVERIFY(range.firstAddress.value >= heapBase - 8 && range.lastAddress.value <= heapBase + 0x80);
+        QVERIFY(range.firstAddress.value >= planeHeapBase - 8 && range.lastAddress.value <= planeHeapBase + 0x80);
         QVERIFY(plane->canGoBack());
     }
 
@@ -290,8 +263,8 @@ private slots:
         ViewRange heapEarly = plane->visibleRange();
         heapEarly.firstTransition = Transition { 0 };
         heapEarly.lastTransition = Transition { 20 };
-        heapEarly.firstAddress = Address { heapBase };
-        heapEarly.lastAddress = Address { heapBase + 0x7f };
+        heapEarly.firstAddress = Address { planeHeapBase };
+        heapEarly.lastAddress = Address { planeHeapBase + 0x7f };
         plane->setVisibleRange(heapEarly);
         const Access target = *std::find_if(m_stream.rbegin(), m_stream.rend(),
             [](const Access &a) { return a.operation == Operation::Write; }); // transition 95's write
@@ -316,12 +289,11 @@ private slots:
         QVERIFY(plane);
         const QImage before = plane->grab().toImage();
         plane->setMarkedAccesses(m_stream.mid(0, 10));
-        QTest::qWait(80); // the repaint is throttled to 25 Hz
+        // grab() paints the widget as it is now: no need to wait for its throttled (25 Hz) repaint.
         const QImage after = plane->grab().toImage();
         QCOMPARE(after.size(), before.size());
         QVERIFY(after != before);
         plane->setMarkedAccesses({});
-        QTest::qWait(80);
         QCOMPARE(plane->grab().toImage(), before);
     }
 

@@ -3,6 +3,7 @@
 #include "csv/csvaccessformat.h"
 #include "query/resultsmodel.h"
 #include "storage/historydatabase.h"
+#include "storage/sqlite.h"
 #include "testsupport.h"
 #include "writer/historywriter.h"
 
@@ -113,6 +114,7 @@ private slots:
     void displayRoles();
     void threadColumn();
     void missingHistoryFails();
+    void damagedHistoryFailsWithTheEnginesMessage();
 
 private:
     QTemporaryDir m_dir;
@@ -366,6 +368,45 @@ void TestResultsModel::missingHistoryFails()
     QCOMPARE(pageSpy.size(), 0);
     QVERIFY(model.hasFailed());
     QVERIFY(!model.canFetchMore({}));
+    QCOMPARE(model.rowCount(), 0);
+}
+
+// A property violation the engine meets reaches the view as the engine words it, and no row is shown.
+void TestResultsModel::damagedHistoryFailsWithTheEnginesMessage()
+{
+    const QString damaged = m_dir.filePath(QStringLiteral("damaged.memhist"));
+    QVERIFY(QFile::copy(m_synthetic, damaged));
+    {
+        sqlite::Connection db;
+        QVERIFY(db.open(damaged, sqlite::Connection::Mode::ReadWriteCreate));
+        QVERIFY(db.execute("UPDATE accesses SET operation = 3 WHERE rowid = 2"));
+    }
+    const HalfAxisQuery query = makeQuery(Direction::Forward, {}, 0, ~std::uint64_t(0), allOperations());
+    QString expected;
+    {
+        QString error;
+        const auto database = HistoryDatabase::open(damaged, &error);
+        QVERIFY2(database, qPrintable(error));
+        HalfAxisQueryEngine engine(*database);
+        HalfAxisQuery first = query;
+        first.limit = 500; // the model's page size
+        QueryPage page;
+        QVERIFY(!engine.run(first, &page, &expected));
+    }
+    QVERIFY2(expected.startsWith(QStringLiteral("access 2 (transition 0): ")), qPrintable(expected));
+    QVERIFY2(expected.endsWith(QStringLiteral("; the database is damaged: run 'memhist check %1'").arg(damaged)),
+        qPrintable(expected));
+
+    ResultsModel model;
+    QSignalSpy failedSpy(&model, &ResultsModel::queryFailed);
+    QSignalSpy pageSpy(&model, &ResultsModel::pageLoaded);
+    model.setHistory(damaged);
+    model.setQuery(query);
+    QVERIFY(failedSpy.wait());
+    QCOMPARE(failedSpy.size(), 1);
+    QCOMPARE(failedSpy.at(0).at(0).toString(), expected);
+    QCOMPARE(pageSpy.size(), 0);
+    QVERIFY(model.hasFailed());
     QCOMPARE(model.rowCount(), 0);
 }
 

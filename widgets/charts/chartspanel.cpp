@@ -17,10 +17,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace memhist {
 
@@ -70,22 +68,23 @@ SeriesColors seriesColors(bool dark)
 ChartsPanel::ChartsPanel(QWidget *parent)
     : QWidget(parent)
     , m_coalesceTimer(new QTimer(this))
-    , m_latestGeneration(std::make_shared<std::atomic<quint64>>(0))
 {
     m_coalesceTimer->setSingleShot(true);
     m_coalesceTimer->setInterval(coalesceMilliseconds);
     connect(m_coalesceTimer, &QTimer::timeout, this, &ChartsPanel::startPending);
+    m_jobs.onIdle([this] {
+        if (m_pending && !m_coalesceTimer->isActive())
+            startPending();
+    });
     buildCharts();
     applyPalette();
 }
 
 ChartsPanel::~ChartsPanel()
 {
-    if (m_watcher) {
-        // The computation polls this between buckets and stops within milliseconds.
-        m_latestGeneration->store(std::numeric_limits<quint64>::max());
-        m_watcher->waitForFinished();
-    }
+    // The computation polls its ticket between buckets and stops within milliseconds.
+    m_jobs.cancel();
+    m_jobs.waitForFinished();
 }
 
 void ChartsPanel::buildCharts()
@@ -262,7 +261,7 @@ void ChartsPanel::setHistory(const QString &path)
     if (path.isEmpty()) {
         // Drop any computation in flight: its history is gone.
         m_pending.reset();
-        m_latestGeneration->store(++m_generation);
+        m_jobs.cancel();
         m_statusLabel->setText(tr("No history open"));
         return;
     }
@@ -280,10 +279,10 @@ void ChartsPanel::scheduleRequest(const Request &request)
 {
     m_pending = request;
     // Tells the computation in flight, if any, that its result will not be shown.
-    m_latestGeneration->store(++m_generation);
+    m_jobs.cancel();
     // A change after a quiet period starts at once; the changes that follow it within the period
     // (a zoom gesture) are coalesced into one computation of the last range when it ends.
-    const bool quiet = !m_coalesceTimer->isActive() && !m_watcher;
+    const bool quiet = !m_coalesceTimer->isActive() && !m_jobs.isRunning();
     m_coalesceTimer->start();
     if (quiet)
         startPending();
@@ -291,51 +290,39 @@ void ChartsPanel::scheduleRequest(const Request &request)
 
 void ChartsPanel::startPending()
 {
-    if (m_watcher || !m_pending)
-        return; // receive() starts the pending request once the running one has stopped
+    if (m_jobs.isRunning() || !m_pending)
+        return; // the idle handler starts the pending request once the running one has stopped
     const Request request = *m_pending;
     m_pending.reset();
-    const quint64 generation = m_generation;
     m_statusLabel->setText(tr("Computing…"));
 
-    const auto compute = [request, generation, latest = m_latestGeneration, options = m_options]() {
+    const auto compute = [request, options = m_options](const JobTicket &ticket) {
         QElapsedTimer timer;
         timer.start();
         Outcome outcome;
-        outcome.generation = generation;
         // Its own connection, opened and closed in this pool thread (one connection per thread).
         const auto database = HistoryDatabase::open(request.historyPath, &outcome.error);
         if (database) {
             outcome.ok = computeChartData(*database, request.range, request.wholeHistory, options, &outcome.data,
-                &outcome.error, [&] { return latest->load() != generation; });
+                &outcome.error, ticket.cancelPredicate());
         }
         outcome.milliseconds = timer.elapsed();
         return outcome;
     };
-    m_watcher = new QFutureWatcher<Outcome>(this);
-    connect(m_watcher, &QFutureWatcherBase::finished, this, &ChartsPanel::receive);
-    m_watcher->setFuture(QtConcurrent::run(compute));
+    m_jobs.start(compute, [this](const Outcome &outcome) { receive(outcome); });
 }
 
-void ChartsPanel::receive()
+void ChartsPanel::receive(const Outcome &outcome)
 {
-    const Outcome outcome = m_watcher->result();
-    m_watcher->deleteLater();
-    m_watcher = nullptr;
-
-    if (outcome.generation == m_generation) {
-        if (outcome.ok) {
-            m_data = outcome.data;
-            m_lastMilliseconds = outcome.milliseconds;
-            showData();
-            emit chartsUpdated();
-        } else if (!outcome.error.isEmpty()) {
-            m_statusLabel->setText(tr("The charts could not be computed: %1").arg(outcome.error));
-            emit computeFailed(outcome.error);
-        }
+    if (outcome.ok) {
+        m_data = outcome.data;
+        m_lastMilliseconds = outcome.milliseconds;
+        showData();
+        emit chartsUpdated();
+    } else if (!outcome.error.isEmpty()) {
+        m_statusLabel->setText(tr("The charts could not be computed: %1").arg(outcome.error));
+        emit computeFailed(outcome.error);
     }
-    if (m_pending && !m_coalesceTimer->isActive())
-        startPending();
 }
 
 void ChartsPanel::updateTimeAxis()

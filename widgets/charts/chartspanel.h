@@ -3,12 +3,10 @@
 #pragma once
 
 #include "chartdata.h"
+#include "common/jobtracker.h"
 #include "common/viewrange.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
-#include <atomic>
-#include <memory>
 #include <optional>
 
 class QBarCategoryAxis;
@@ -45,7 +43,7 @@ public:
     const ChartData &chartData() const { return m_data; }
     // How long the last computation shown took, in milliseconds.
     qint64 lastComputeMilliseconds() const { return m_lastMilliseconds; }
-    bool isComputing() const { return m_watcher != nullptr; }
+    bool isComputing() const { return m_jobs.isRunning(); }
 
 signals:
     void chartsUpdated();
@@ -65,7 +63,6 @@ private:
     };
     struct Outcome
     {
-        quint64 generation = 0;
         bool ok = false;
         ChartData data;
         QString error;
@@ -76,7 +73,7 @@ private:
     void applyPalette();
     void scheduleRequest(const Request &request);
     void startPending();
-    void receive();
+    void receive(const Outcome &outcome);
     void showData();
     // The transition axis's range and ticks for the current data and the time chart's width.
     void updateTimeAxis();
@@ -91,9 +88,9 @@ private:
     // The request waiting for the coalescing timer or for the running computation to stop.
     std::optional<Request> m_pending;
     QTimer *m_coalesceTimer = nullptr;
-    quint64 m_generation = 0;
-    QFutureWatcher<Outcome> *m_watcher = nullptr;
-    std::shared_ptr<std::atomic<quint64>> m_latestGeneration;
+    // One computation at a time; a new request makes the running one stale (it stops within
+    // milliseconds), and the pending request starts once it has.
+    JobTracker m_jobs { this };
 
     QChart *m_timeChart = nullptr;
     QLineSeries *m_readSeries = nullptr;

@@ -9,6 +9,9 @@ namespace memhist::plane {
 
 namespace {
 
+// Rows streamed between two cancellation checks: a check is cheap, the rows are a table scan.
+constexpr qint64 rowsPerCancelCheck = 4096;
+
 // Bits [first, last] of word-packed `bits` with a per-word callback: (word index, mask).
 template<typename F> void forEachWord(int first, int last, F &&f)
 {
@@ -76,7 +79,7 @@ double OperationCoverage::estimateChunks(int first, int last) const
 }
 
 std::shared_ptr<const HistoryOverview> loadOverview(
-    const QString &path, const std::atomic<bool> &cancelled, const FoldOptions &options, qint64 summaryBudgetBytes)
+    const QString &path, const std::function<bool()> &cancelled, const FoldOptions &options, qint64 summaryBudgetBytes)
 {
     QElapsedTimer clock;
     clock.start();
@@ -91,7 +94,7 @@ std::shared_ptr<const HistoryOverview> loadOverview(
     }
     db->connection().execute(statements::connectionPragmas);
     overview->summary = db->summary();
-    if (cancelled.load(std::memory_order_relaxed))
+    if (cancelled())
         return nullptr;
 
     sqlite::Statement slices = db->connection().prepare(statements::slices);
@@ -108,7 +111,7 @@ std::shared_ptr<const HistoryOverview> loadOverview(
     int rc = SQLITE_ROW;
     while ((rc = chunks.step()) == SQLITE_ROW) {
         builder.add(fromStored(chunks.int64(0)), fromStored(chunks.int64(1)));
-        if ((builder.added() & 4095) == 0 && cancelled.load(std::memory_order_relaxed))
+        if (qint64(builder.added()) % rowsPerCancelCheck == 0 && cancelled())
             return nullptr;
     }
     if (rc != SQLITE_DONE) {
@@ -144,7 +147,7 @@ std::shared_ptr<const HistoryOverview> loadOverview(
         sqlite::Statement rows = db->connection().prepare(statements::chunkCoverage);
         qint64 read = 0;
         while (rows.isValid() && rows.step() == SQLITE_ROW) {
-            if ((++read & 4095) == 0 && cancelled.load(std::memory_order_relaxed))
+            if (++read % rowsPerCancelCheck == 0 && cancelled())
                 return nullptr;
             const qint64 sliceId = rows.int64(0);
             if (sliceId != cachedRowId) {

@@ -7,8 +7,8 @@
 #include "storage/historydatabase.h"
 
 #include <QString>
-#include <atomic>
 #include <bit>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -74,9 +74,9 @@ struct HistoryOverview
 // Opens `path` read-only (its own connection, closed before returning), reads the slices, streams
 // every chunk's address range into the fold, then streams the chunks again into the per-slice
 // coverage (two passes keep memory bounded: nothing per chunk is kept). The bin count is capped so
-// that the summaries take at most `summaryBudgetBytes`. Returns null when `cancelled` becomes true meanwhile
-// (checked every few thousand rows).
-std::shared_ptr<const HistoryOverview> loadOverview(const QString &path, const std::atomic<bool> &cancelled,
+// that the summaries take at most `summaryBudgetBytes`. Returns null when `cancelled()` turns true
+// meanwhile (checked every few thousand rows).
+std::shared_ptr<const HistoryOverview> loadOverview(const QString &path, const std::function<bool()> &cancelled,
     const FoldOptions &options = {}, qint64 summaryBudgetBytes = 48ll << 20);
 
 // The index of the first slice that ends at or after transition x (a double in plane space), or

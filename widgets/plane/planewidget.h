@@ -13,20 +13,25 @@
 //   folded gap) and the access under the cursor when accesses are drawn.
 //
 // Everything heavy runs off the GUI thread: the history's overview (fold and per-slice coverage) in
-// QtConcurrent, each view in PlaneRenderer's worker; the widget shows the previous image scaled to
-// the new view until the new one arrives.
+// a JobTracker job, each view in PlaneRenderer's worker; the widget shows the previous image scaled
+// to the new view until the new one arrives.
+//
+// The widget keeps the events, the loading and the render scheduling; the view and its zoom history
+// are a PlaneViewState, hit tests and hover texts are planehittest's, the axes, folds, markers and
+// legend are placed by planeaxes and painted by planeoverlays.
 #pragma once
 
+#include "common/jobtracker.h"
 #include "common/viewrange.h"
 #include "model/types.h"
 #include "plane/planecoordinates.h"
+#include "plane/planeviewstate.h"
 
 #include <QElapsedTimer>
 #include <QImage>
 #include <QList>
 #include <QTimer>
 #include <QWidget>
-#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -68,8 +73,8 @@ public:
     // nullopt outside the plot.
     std::optional<QPointF> positionOf(memhist::Transition t, memhist::Address a) const;
 
-    bool canGoBack() const { return !m_back.isEmpty(); }
-    bool canGoForward() const { return !m_forward.isEmpty(); }
+    bool canGoBack() const { return m_state.canGoBack(); }
+    bool canGoForward() const { return m_state.canGoForward(); }
 
     // The text of the last hover, as hoverTextChanged() sent it.
     QString hoverText() const { return m_hoverText; }
@@ -120,7 +125,8 @@ private:
     // Makes `view` current: clamps it, optionally records the previous view in the zoom history,
     // schedules a render and the throttled visibleRangeChanged().
     void setViewport(const plane::PlaneViewport &view, bool recordHistory);
-    void pushHistory(const plane::PlaneViewport &view);
+    // After back() or forward() moved the view.
+    void viewStepped();
     void requestRender();
     void startRender();
     void updateHover(QPointF position);
@@ -130,21 +136,15 @@ private:
     plane::PixelMapping mapping() const;
     bool hasHistory() const;
 
-    void paintFolds(QPainter &painter, const plane::PixelMapping &mapping) const;
-    void paintMarkers(QPainter &painter, const plane::PixelMapping &mapping) const;
-    void paintAxes(QPainter &painter, const plane::PixelMapping &mapping) const;
-    void paintLegend(QPainter &painter) const;
+    // What the legend says about the image: accesses or chunks, and whether a newer one renders.
+    QString legendDetail() const;
 
     QString m_path;
     std::shared_ptr<const plane::HistoryOverview> m_overview;
-    std::shared_ptr<std::atomic<bool>> m_loadCancelled;
-    quint64 m_loadId = 0;
+    JobTracker m_loader { this }; // the overview of the history being opened
     QString m_status; // shown instead of the plane while loading or after an error
 
-    plane::PlaneExtent m_extent;
-    plane::PlaneViewport m_view;
-    QList<plane::PlaneViewport> m_back;
-    QList<plane::PlaneViewport> m_forward;
+    plane::PlaneViewState m_state;
 
     plane::PlaneRenderer *m_renderer = nullptr;
     QTimer m_renderTimer; // coalesces the view changes of one event-loop pass into one request

@@ -24,10 +24,8 @@
 #include <QPushButton>
 #include <QStyle>
 #include <QTableView>
-#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace memhist {
 
@@ -69,7 +67,6 @@ bool parseField(const QLineEdit *edit, const QString &name, std::optional<std::u
 QueryPanel::QueryPanel(QWidget *parent)
     : QWidget(parent)
     , m_model(new ResultsModel(this))
-    , m_progressTimer(new QTimer(this))
 {
     buildLayout();
 
@@ -109,11 +106,10 @@ QueryPanel::QueryPanel(QWidget *parent)
                 emit accessSelected(std::nullopt);
         });
 
-    m_progressTimer->setInterval(100);
-    connect(m_progressTimer, &QTimer::timeout, this, [this] {
-        if (m_progressDialog && m_exportRows)
+    m_export.onProgress([this](const JobProgress &progress) {
+        if (m_progressDialog)
             m_progressDialog->setLabelText(
-                tr("Exporting to %1…\n%2 written").arg(m_exportPath, rowsText(m_exportRows->load())));
+                tr("Exporting to %1…\n%2 written").arg(m_exportPath, rowsText(progress.count)));
     });
 
     updatePlaceholders();
@@ -122,11 +118,10 @@ QueryPanel::QueryPanel(QWidget *parent)
 
 QueryPanel::~QueryPanel()
 {
-    // The export thread only touches its own connection and file; stop it before the flags go.
-    if (m_exportWatcher) {
-        m_exportCancelled->store(true);
-        m_exportWatcher->waitForFinished();
-    }
+    // The export thread only touches its own connection and file: stopped, it removes its temporary
+    // file before the application can exit.
+    m_export.cancel();
+    m_export.waitForFinished();
 }
 
 void QueryPanel::buildLayout()
@@ -384,14 +379,12 @@ void QueryPanel::startExport(const QString &csvPath, bool interactive)
         return;
     }
     m_exportPath = csvPath;
-    m_exportCancelled = std::make_shared<std::atomic<bool>>(false);
-    m_exportRows = std::make_shared<std::atomic<qint64>>(0);
+    m_exportCancelRequested = false;
     m_exportAction->setEnabled(false);
 
     // The export thread opens its own read-only connection (one connection per thread) and writes
     // every match: limitRows is false, exactly as `memhist export` without --limit.
-    const auto run = [historyPath = m_historyPath, query = m_currentQuery, csvPath, cancelled = m_exportCancelled,
-                         rows = m_exportRows]() {
+    const auto run = [historyPath = m_historyPath, query = m_currentQuery, csvPath](const JobTicket &ticket) {
         ExportOutcome outcome;
         QString error;
         const auto database = HistoryDatabase::open(historyPath, &error);
@@ -401,16 +394,14 @@ void QueryPanel::startExport(const QString &csvPath, bool interactive)
         }
         ExportReport report;
         outcome.ok = exportQueryToCsv(*database, query, false, csvPath, &report, &error, [&](qint64 written) {
-            rows->store(written);
-            return !cancelled->load();
+            ticket.report({ -1, written, csvPath });
+            return !ticket.cancelled();
         });
         outcome.rows = report.rows;
         outcome.message = outcome.ok ? tr("Exported %1 to %2").arg(rowsText(report.rows), csvPath) : error;
         return outcome;
     };
 
-    m_exportWatcher = new QFutureWatcher<ExportOutcome>(this);
-    connect(m_exportWatcher, &QFutureWatcherBase::finished, this, &QueryPanel::finishExport);
     if (interactive) {
         m_progressDialog = new QProgressDialog(tr("Exporting to %1…").arg(csvPath), tr("Cancel"), 0, 0, this);
         m_progressDialog->setWindowTitle(tr("Export CSV"));
@@ -418,27 +409,21 @@ void QueryPanel::startExport(const QString &csvPath, bool interactive)
         m_progressDialog->setMinimumDuration(300);
         m_progressDialog->setAutoClose(false);
         m_progressDialog->setAutoReset(false);
-        connect(m_progressDialog, &QProgressDialog::canceled, this,
-            [cancelled = m_exportCancelled] { cancelled->store(true); });
-        m_progressTimer->start();
+        connect(m_progressDialog, &QProgressDialog::canceled, this, &QueryPanel::cancelExport);
     }
-    m_exportWatcher->setFuture(QtConcurrent::run(run));
+    m_export.start(run, [this](const ExportOutcome &outcome) { finishExport(outcome); });
 }
 
 void QueryPanel::cancelExport()
 {
-    // The worker sees the flag after its current page and removes its temporary file.
-    if (m_exportCancelled)
-        m_exportCancelled->store(true);
+    // The worker sees it after its current page and removes its temporary file.
+    m_exportCancelRequested = true;
+    m_export.stop();
 }
 
-void QueryPanel::finishExport()
+void QueryPanel::finishExport(const ExportOutcome &outcome)
 {
-    const ExportOutcome outcome = m_exportWatcher->result();
-    const bool cancelled = m_exportCancelled->load();
-    m_exportWatcher->deleteLater();
-    m_exportWatcher = nullptr;
-    m_progressTimer->stop();
+    const bool cancelled = m_exportCancelRequested;
     const bool interactive = m_progressDialog != nullptr;
     if (m_progressDialog) {
         m_progressDialog->close();

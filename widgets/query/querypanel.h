@@ -2,13 +2,11 @@
 // an infinitely scrolling table, and the export of the complete result set to CSV.
 #pragma once
 
+#include "common/jobtracker.h"
 #include "query/halfaxisquery.h"
 
-#include <QFutureWatcher>
 #include <QPointer>
 #include <QWidget>
-#include <atomic>
-#include <memory>
 #include <optional>
 
 class QAction;
@@ -19,7 +17,6 @@ class QLineEdit;
 class QProgressDialog;
 class QPushButton;
 class QTableView;
-class QTimer;
 
 namespace memhist {
 
@@ -53,7 +50,7 @@ public:
     // Stops the running export (what the progress dialog's Cancel does): nothing is left at its path
     // and exportFinished reports false.
     void cancelExport();
-    bool isExporting() const { return m_exportWatcher != nullptr; }
+    bool isExporting() const { return m_export.isRunning(); }
 
     ResultsModel *resultsModel() const { return m_model; }
 
@@ -82,7 +79,7 @@ private:
     void updatePlaceholders();
     void exportInteractively();
     void startExport(const QString &csvPath, bool interactive);
-    void finishExport();
+    void finishExport(const ExportOutcome &outcome);
 
     QString m_historyPath;
     HalfAxisQuery m_currentQuery;
@@ -103,13 +100,11 @@ private:
     QLabel *m_statusLabel = nullptr;
     QAction *m_exportAction = nullptr;
 
-    // The export in flight: its result, its cancel flag and its row counter (written by the worker,
-    // read by a timer here: the dialog moves at most 10 times a second however fast rows go).
-    QFutureWatcher<ExportOutcome> *m_exportWatcher = nullptr;
-    std::shared_ptr<std::atomic<bool>> m_exportCancelled;
-    std::shared_ptr<std::atomic<qint64>> m_exportRows;
+    // The export in flight. Its row count reaches the dialog at most 10 times a second however fast
+    // rows go.
+    JobTracker m_export { this };
+    bool m_exportCancelRequested = false;
     QPointer<QProgressDialog> m_progressDialog;
-    QTimer *m_progressTimer = nullptr;
     QString m_exportPath;
     QString m_lastExportMessage;
 };

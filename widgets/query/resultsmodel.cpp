@@ -4,7 +4,6 @@
 #include "resultsworker.h"
 
 #include <QFontDatabase>
-#include <QThread>
 
 namespace memhist {
 
@@ -32,30 +31,15 @@ QString operationName(Operation operation)
 
 ResultsModel::ResultsModel(QObject *parent)
     : QAbstractTableModel(parent)
-    , m_thread(new QThread(this))
-    , m_generation(std::make_shared<std::atomic<quint64>>(0))
-{
-    qRegisterMetaType<ResultsPage>();
-    m_thread->setObjectName(QStringLiteral("memhist results"));
-    m_worker = new ResultsWorker(m_generation);
-    m_worker->moveToThread(m_thread);
-    // The worker is deleted in its own thread, where its connection was used.
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &ResultsWorker::pageFetched, this, &ResultsModel::receivePage, Qt::QueuedConnection);
-    m_thread->start();
-}
+    , m_thread(std::make_unique<ConnectionThread<ResultsWorker>>(this, QStringLiteral("memhist results")))
+{ }
 
-ResultsModel::~ResultsModel()
-{
-    // A page being computed is finished (the engine has no cancellation point), later ones skipped.
-    m_generation->fetch_add(1);
-    m_thread->quit();
-    m_thread->wait();
-}
+// A page being computed is finished (the engine has no cancellation point), later ones skipped.
+ResultsModel::~ResultsModel() = default;
 
 void ResultsModel::startOver()
 {
-    m_generation->fetch_add(1);
+    m_thread->cancel();
     beginResetModel();
     m_accesses.clear();
     m_threads.clear();
@@ -96,17 +80,16 @@ void ResultsModel::requestPage()
         query.resumeAfter = m_resumePoint;
     query.limit = quint64(m_pageSize);
     m_loading = true;
-    const quint64 generation = m_generation->load();
-    QMetaObject::invokeMethod(
-        m_worker,
-        [worker = m_worker, generation, path = m_historyPath, query] { worker->fetchPage(generation, path, query); },
-        Qt::QueuedConnection);
+    // A page of a query the user has replaced is skipped, or dropped when it arrives.
+    m_thread->post(
+        m_thread->current(),
+        [path = m_historyPath, query](
+            ResultsWorker &worker, const JobTicket &) { return worker.fetchPage(path, query); },
+        [this](const ResultsPage &page) { receivePage(page); });
 }
 
 void ResultsModel::receivePage(const ResultsPage &page)
 {
-    if (page.generation != m_generation->load())
-        return; // a page of a query the user has replaced
     m_loading = false;
     if (!page.error.isEmpty()) {
         m_failed = true;

@@ -6,14 +6,12 @@
 
 #include <QAbstractTableModel>
 #include <QList>
-#include <atomic>
 #include <memory>
 #include <optional>
 
-class QThread;
-
 namespace memhist {
 
+template<typename Worker> class ConnectionThread;
 class ResultsWorker;
 struct ResultsPage;
 
@@ -87,9 +85,8 @@ private:
     void receivePage(const memhist::ResultsPage &page);
     void startOver();
 
-    QThread *m_thread = nullptr;
-    ResultsWorker *m_worker = nullptr; // lives in m_thread
-    std::shared_ptr<std::atomic<quint64>> m_generation;
+    // Its own connection and engine; a new query or history supersedes the pages still in flight.
+    std::unique_ptr<ConnectionThread<ResultsWorker>> m_thread;
 
     QString m_historyPath;
     std::optional<HalfAxisQuery> m_query;

@@ -7,52 +7,42 @@
 
 namespace memhist {
 
-ResultsWorker::ResultsWorker(std::shared_ptr<const std::atomic<quint64>> latestGeneration)
-    : m_latestGeneration(std::move(latestGeneration))
-{ }
+ResultsWorker::ResultsWorker() = default;
 
 // Out of line: the members' destructors need the complete types.
 ResultsWorker::~ResultsWorker()
 {
-    // The engine and the thread reader use the database's connection: they go before it.
-    m_threads.reset();
-    m_engine.reset();
+    closeConnection();
 }
 
-bool ResultsWorker::ensureOpen(const QString &historyPath, QString *error)
+bool ResultsWorker::openConnection(const QString &path, QString *error)
 {
-    if (m_database && m_openPath == historyPath)
-        return true;
-    m_threads.reset();
-    m_engine.reset();
-    m_database.reset();
-    m_openPath.clear();
-    m_database = HistoryDatabase::open(historyPath, error);
+    m_database = HistoryDatabase::open(path, error);
     if (!m_database)
         return false;
-    m_openPath = historyPath;
     m_engine = std::make_unique<HalfAxisQueryEngine>(*m_database);
     m_threads = std::make_unique<ThreadSpans>(*m_database);
     return true;
 }
 
-void ResultsWorker::fetchPage(quint64 generation, const QString &historyPath, const HalfAxisQuery &query)
+void ResultsWorker::closeConnection()
 {
-    if (generation != m_latestGeneration->load())
-        return;
+    // The engine and the thread reader use the database's connection: they go before it.
+    m_threads.reset();
+    m_engine.reset();
+    m_database.reset();
+}
 
+ResultsPage ResultsWorker::fetchPage(const QString &historyPath, const HalfAxisQuery &query)
+{
     ResultsPage result;
-    result.generation = generation;
-    if (!ensureOpen(historyPath, &result.error)) {
-        emit pageFetched(result);
-        return;
-    }
+    if (!ensureOpen(historyPath, &result.error))
+        return result;
     QueryPage page;
     if (!m_engine->run(query, &page, &result.error)) {
         if (result.error.isEmpty())
             result.error = QStringLiteral("the query failed");
-        emit pageFetched(result);
-        return;
+        return result;
     }
     result.accesses = std::move(page.accesses);
     result.exhausted = page.exhausted;
@@ -71,7 +61,7 @@ void ResultsWorker::fetchPage(quint64 generation, const QString &historyPath, co
             result.threads.append(covered ? std::optional<qint64>(span->threadId) : std::nullopt);
         }
     }
-    emit pageFetched(result);
+    return result;
 }
 
 } // namespace memhist

@@ -15,7 +15,6 @@
 #include <QShortcut>
 #include <QSplitter>
 #include <QTableView>
-#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -36,8 +35,6 @@ SqlConsole::SqlConsole(QWidget *parent)
     : QWidget(parent)
     , m_connectionName(QStringLiteral("memhist-sqlconsole-%1").arg(++connectionCounter))
 {
-    qRegisterMetaType<SqlBatch>();
-    qRegisterMetaType<SqlOpenResult>();
     const QFont fixed = QFontDatabase::systemFont(QFontDatabase::FixedFont);
 
     m_examplesCombo = new QComboBox(this);
@@ -127,48 +124,37 @@ SqlConsole::SqlConsole(QWidget *parent)
             tr("Running… %1 s").arg(QLocale().toString(double(m_runTimer.elapsed()) / 1000.0, 'f', 1)));
     });
 
-    // The worker and its connection: created, used and closed in m_thread only.
-    m_thread = new QThread(this);
-    m_thread->setObjectName(QStringLiteral("SqlConsoleWorker"));
-    m_worker = new SqlWorker(m_connectionName);
-    m_worker->moveToThread(m_thread);
-    connect(m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
-    connect(m_worker, &SqlWorker::opened, this, &SqlConsole::receiveOpened);
-    connect(m_worker, &SqlWorker::batchReady, this, &SqlConsole::receiveBatch);
-    m_thread->start();
+    // The worker and its connection: created, used and closed in their own thread only.
+    m_thread
+        = std::make_unique<ConnectionThread<SqlWorker>>(this, QStringLiteral("SqlConsoleWorker"), m_connectionName);
 
     setHistory(QString());
 }
 
-SqlConsole::~SqlConsole()
-{
-    // A statement in progress ends at its next VM instruction; then the connection closes in its
-    // own thread, and only then may the thread stop.
-    m_worker->interrupt();
-    QMetaObject::invokeMethod(m_worker, &SqlWorker::close, Qt::BlockingQueuedConnection);
-    m_thread->quit();
-    m_thread->wait();
-}
+// A statement in progress ends at its next VM instruction (interrupted); then the connection closes
+// in its own thread, and only then does the thread stop (~ConnectionThread).
+SqlConsole::~SqlConsole() = default;
 
 void SqlConsole::setHistory(const QString &path)
 {
     if (m_running) {
-        m_worker->interrupt();
+        m_thread->worker().interrupt();
         setRunning(false);
         emit statementFinished(false, tr("Stopped: another history was opened"));
     } else if (m_model->isFetching()) {
-        m_worker->interrupt();
+        m_thread->worker().interrupt();
     }
     // Whatever the worker still sends for the previous history is stale from here on.
-    ++m_generation;
+    m_thread->cancel();
     m_model->clear();
     m_historyPath = path;
     m_historyOpen = false;
     m_openFailed = false;
     m_lastError.clear();
     m_messageLabel->hide();
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, path] { worker->open(path); }, Qt::QueuedConnection);
+    // Answered whatever runs meanwhile: receiveOpened() checks that the path is still this one.
+    m_thread->post([path](SqlWorker &worker) { return worker.open(path); },
+        [this](const SqlOpenResult &result) { receiveOpened(result); });
     m_statusLabel->setText(path.isEmpty() ? tr("No history open") : tr("Opening %1…").arg(path));
     updateButtons();
 }
@@ -258,36 +244,38 @@ bool SqlConsole::runStatement()
     m_lastError.clear();
     // The previous result goes now: its rows are not this statement's.
     m_model->clear();
-    const quint64 generation = ++m_generation;
     m_runTimer.start();
     setRunning(true);
     m_statusLabel->setText(tr("Running…"));
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, generation, sql] { worker->run(generation, sql, batchSize); },
-        Qt::QueuedConnection);
+    m_thread->post(
+        m_thread->supersede(),
+        [sql](SqlWorker &worker, const JobTicket &ticket) { return worker.run(ticket.generation(), sql, batchSize); },
+        [this](const SqlBatch &batch) { receiveBatch(batch); });
     return true;
 }
 
 void SqlConsole::stop()
 {
     if (m_running || m_model->isFetching())
-        m_worker->interrupt();
+        m_thread->worker().interrupt();
 }
 
 void SqlConsole::requestMoreRows()
 {
-    const quint64 generation = m_generation;
-    QMetaObject::invokeMethod(
-        m_worker, [worker = m_worker, generation] { worker->fetch(generation, batchSize); }, Qt::QueuedConnection);
+    m_thread->post(
+        m_thread->current(),
+        [](SqlWorker &worker, const JobTicket &ticket) { return worker.fetch(ticket.generation(), batchSize); },
+        [this](const std::optional<SqlBatch> &batch) {
+            if (batch)
+                receiveBatch(*batch);
+        });
     updateButtons();
     updateRowStatus();
 }
 
 void SqlConsole::receiveBatch(const SqlBatch &batch)
 {
-    // For a statement the console no longer shows: replaced by a new run or another history.
-    if (batch.generation != m_generation)
-        return;
+    // Only batches of the statement the console shows arrive here: the ticket drops the others.
     if (!batch.first) {
         m_model->appendRows(batch.rows, batch.ok && batch.more);
         if (!batch.ok)

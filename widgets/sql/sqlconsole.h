@@ -7,24 +7,25 @@
 // (the crash this design replaces). So the connection lives in a SqlWorker, in a thread of the
 // console's own, and is opened, used and closed only there. The worker sends rows in batches
 // (the first batchSize, then one batch per fetchMore() of the view) as plain values; the model in
-// the GUI thread never touches SQLite. Each statement has a generation: answers for an older one
-// (after setHistory() or a new run) are dropped. Stop calls sqlite3_interrupt(), the one SQLite
+// the GUI thread never touches SQLite. Each statement has a ticket (ConnectionThread): answers for
+// an older one (after setHistory() or a new run) are dropped. Stop calls sqlite3_interrupt(), the one SQLite
 // call documented as safe from another thread.
 #pragma once
 
 #include <QElapsedTimer>
 #include <QWidget>
+#include <memory>
 
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QTableView;
-class QThread;
 class QTimer;
 
 namespace memhist {
 
+template<typename Worker> class ConnectionThread;
 class SqlResultsModel;
 class SqlWorker;
 struct SqlBatch;
@@ -82,12 +83,11 @@ private:
     bool m_historyOpen = false; // the worker reported the current history open
     bool m_openFailed = false;
     bool m_running = false;
-    quint64 m_generation = 0; // of the statement whose rows the model shows or will show
     QElapsedTimer m_runTimer;
     QString m_lastError;
 
-    QThread *m_thread = nullptr;
-    SqlWorker *m_worker = nullptr; // lives in m_thread
+    // The connection's thread; its current ticket is the statement the model shows or will show.
+    std::unique_ptr<ConnectionThread<SqlWorker>> m_thread;
     QTimer *m_elapsedTimer = nullptr;
 
     QComboBox *m_examplesCombo = nullptr;

@@ -1,5 +1,6 @@
 #include "sqlworker.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QSqlDriver>
 #include <QSqlError>
@@ -24,9 +25,9 @@ SqlWorker::SqlWorker(const QString &connectionName)
 
 SqlWorker::~SqlWorker()
 {
-    // Normally closed by the console before the thread ends; this is the last chance, and it runs
-    // in the worker's thread when the object is deleted there.
-    close();
+    // Normally closed by the ConnectionThread before the thread ends; this is the last chance, and
+    // it runs in the worker's thread when the object is deleted there.
+    closeConnection();
 }
 
 void SqlWorker::interrupt()
@@ -36,7 +37,7 @@ void SqlWorker::interrupt()
         sqlite3_interrupt(m_handle);
 }
 
-void SqlWorker::close()
+void SqlWorker::closeConnection()
 {
     finishQuery();
     {
@@ -51,33 +52,33 @@ void SqlWorker::close()
     }
 }
 
-void SqlWorker::open(const QString &path)
+SqlOpenResult SqlWorker::open(const QString &path)
 {
+    // Always a fresh connection, even to the same history: no statement of the previous one stays
+    // open, holding a read snapshot.
     close();
     SqlOpenResult result;
     result.path = path;
-    if (path.isEmpty()) {
-        result.ok = true;
-        emit opened(result);
-        return;
-    }
+    result.ok = path.isEmpty() || ensureOpen(path, &result.error);
+    return result;
+}
+
+bool SqlWorker::openConnection(const QString &path, QString *error)
+{
     m_database = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
     m_database.setDatabaseName(path);
     // Read-only at the SQLite level: no statement typed in the console can change the history.
     m_database.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
     if (!m_database.open()) {
-        result.error = m_database.lastError().text();
-        close();
-        emit opened(result);
-        return;
+        *error = m_database.lastError().text();
+        return false;
     }
     const QVariant handle = m_database.driver()->handle();
     if (handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0) {
         QMutexLocker locker(&m_handleMutex);
         m_handle = *static_cast<sqlite3 *const *>(handle.constData());
     }
-    result.ok = true;
-    emit opened(result);
+    return true;
 }
 
 void SqlWorker::finishQuery()
@@ -88,18 +89,16 @@ void SqlWorker::finishQuery()
     m_columnCount = 0;
 }
 
-void SqlWorker::run(quint64 generation, const QString &sql, int batchSize)
+SqlBatch SqlWorker::run(quint64 generation, const QString &sql, int batchSize)
 {
     finishQuery();
     QElapsedTimer timer;
     timer.start();
     SqlBatch batch;
-    batch.generation = generation;
     batch.first = true;
     if (!m_database.isOpen()) {
-        batch.error = tr("No history open");
-        emit batchReady(batch);
-        return;
+        batch.error = QCoreApplication::translate("memhist::SqlWorker", "No history open");
+        return batch;
     }
     m_query = std::make_unique<QSqlQuery>(m_database);
     // Rows are read once, in order, and handed over: no need for the driver to keep them.
@@ -109,8 +108,7 @@ void SqlWorker::run(quint64 generation, const QString &sql, int batchSize)
         batch.error = sqliteText(m_query->lastError());
         finishQuery();
         batch.milliseconds = timer.elapsed();
-        emit batchReady(batch);
-        return;
+        return batch;
     }
     batch.ok = true;
     if (m_query->isSelect()) {
@@ -124,22 +122,21 @@ void SqlWorker::run(quint64 generation, const QString &sql, int batchSize)
         finishQuery();
     }
     batch.milliseconds = timer.elapsed();
-    emit batchReady(batch);
+    return batch;
 }
 
-void SqlWorker::fetch(quint64 generation, int batchSize)
+std::optional<SqlBatch> SqlWorker::fetch(quint64 generation, int batchSize)
 {
     // A request for a statement that has since been replaced, finished or stopped.
     if (!m_query || generation != m_queryGeneration)
-        return;
+        return std::nullopt;
     QElapsedTimer timer;
     timer.start();
     SqlBatch batch;
-    batch.generation = generation;
     batch.ok = true;
     readRows(&batch, batchSize);
     batch.milliseconds = timer.elapsed();
-    emit batchReady(batch);
+    return batch;
 }
 
 void SqlWorker::readRows(SqlBatch *batch, int batchSize)

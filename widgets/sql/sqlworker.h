@@ -1,15 +1,16 @@
 // The SQL console's worker: the console's read-only Qt SQL connection and its statement, in a
-// thread of their own. The GUI thread never touches the connection; it asks for work with queued
-// calls and gets rows back as plain values in queued signals.
+// thread of their own (the console's ConnectionThread). The GUI thread never touches the
+// connection; it posts work to the thread and gets rows back as plain values.
 #pragma once
 
-#include <QMetaType>
+#include "common/connectionthread.h"
+
 #include <QMutex>
-#include <QObject>
 #include <QSqlDatabase>
 #include <QStringList>
 #include <QVariantList>
 #include <memory>
+#include <optional>
 
 struct sqlite3;
 class QSqlQuery;
@@ -17,11 +18,10 @@ class QSqlQuery;
 namespace memhist {
 
 // One delivery from the worker: the outcome of a statement with its first rows, or the next rows
-// of the same statement. Every request carries the generation of the statement it is for, and so
-// does its answer, so the console can drop answers for a statement it no longer shows.
+// of the same statement. Every request carries the ticket of the statement it is for, so answers
+// for a statement the console no longer shows are dropped.
 struct SqlBatch
 {
-    quint64 generation = 0;
     bool first = false; // the answer to run(), as opposed to fetch()
     bool ok = false;
     QString error; // SQLite's own words when !ok ("interrupted", "no such table: x")
@@ -38,10 +38,8 @@ struct SqlOpenResult
     QString error;
 };
 
-class SqlWorker : public QObject
+class SqlWorker : public ConnectionWorker
 {
-    Q_OBJECT
-
 public:
     explicit SqlWorker(const QString &connectionName);
     ~SqlWorker() override;
@@ -49,21 +47,20 @@ public:
     // Thread-safe: interrupts whatever statement the connection is stepping (sqlite3_interrupt()
     // is documented as safe from any thread while the connection is open; the mutex makes sure it
     // is). The statement ends with SQLite's "interrupted".
-    void interrupt();
+    void interrupt() override;
 
-    // The slots below run in the worker's thread (call them queued).
+    // The members below run in the worker's thread (post them).
 
     // Closes the current connection, if any, and opens `path` read-only (an empty path only closes).
-    void open(const QString &path);
-    void close();
-    // Runs `sql` and delivers its first `batchSize` rows (batchReady with first set).
-    void run(quint64 generation, const QString &sql, int batchSize);
-    // Delivers the next `batchSize` rows of the statement of `generation`; ignored for any other.
-    void fetch(quint64 generation, int batchSize);
+    SqlOpenResult open(const QString &path);
+    // Runs `sql` (the statement of `generation`) and returns its first `batchSize` rows (first set).
+    SqlBatch run(quint64 generation, const QString &sql, int batchSize);
+    // The next `batchSize` rows of the statement of `generation`; nothing for any other.
+    std::optional<SqlBatch> fetch(quint64 generation, int batchSize);
 
-signals:
-    void opened(const memhist::SqlOpenResult &result);
-    void batchReady(const memhist::SqlBatch &batch);
+protected:
+    bool openConnection(const QString &path, QString *error) override;
+    void closeConnection() override;
 
 private:
     // Steps the open statement for up to `batchSize` rows into `batch`.
@@ -81,6 +78,3 @@ private:
 };
 
 } // namespace memhist
-
-Q_DECLARE_METATYPE(memhist::SqlBatch)
-Q_DECLARE_METATYPE(memhist::SqlOpenResult)

@@ -1,0 +1,212 @@
+#include "jobcontroller.h"
+
+#include "importjob.h"
+#include "importoutput.h"
+#include "jobprogresswidget.h"
+#include "recordjob.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace memhist::viewer {
+
+namespace {
+
+QString rateText(double accessesPerSecond)
+{
+    if (accessesPerSecond >= 1e6)
+        return QString::number(accessesPerSecond / 1e6, 'f', 1) + QStringLiteral(" M accesses/s");
+    if (accessesPerSecond >= 1e3)
+        return QString::number(accessesPerSecond / 1e3, 'f', 0) + QStringLiteral(" k accesses/s");
+    return QString::number(accessesPerSecond, 'f', 0) + QStringLiteral(" accesses/s");
+}
+
+// What a history's summary read gives.
+struct InfoRead
+{
+    bool ok = false;
+    HistoryInfo info;
+    QString error;
+};
+
+} // namespace
+
+JobController::JobController(JobProgressWidget *progress, QObject *parent)
+    : QObject(parent)
+    , m_progress(progress)
+{
+    connect(m_progress, &JobProgressWidget::cancelClicked, this, &JobController::cancel);
+}
+
+JobController::~JobController() = default;
+
+QString JobController::memhistCli() const
+{
+    return m_memhistCli.isEmpty() ? findMemhistCli() : m_memhistCli;
+}
+
+bool JobController::isBusy() const
+{
+    return (m_importJob && m_importJob->isRunning()) || m_recordJob;
+}
+
+void JobController::cancel()
+{
+    if (m_importJob)
+        m_importJob->cancel();
+    if (m_recordJob)
+        m_recordJob->cancel();
+}
+
+// --- Opening -------------------------------------------------------------------------------------
+
+void JobController::openPath(const QString &path)
+{
+    if (QFileInfo(path).isFile() && isSqliteDatabase(path))
+        openHistory(path);
+    else
+        importTraces({ path }, false);
+}
+
+void JobController::openHistory(const QString &path, const QString &openedStatus)
+{
+    emit statusChanged(tr("Opening %1…").arg(QDir::toNativeSeparators(path)));
+    // A foreign database without a meta table has its counts computed by a scan: off the GUI thread.
+    m_opening.start(
+        [path](const JobTicket &) {
+            InfoRead read;
+            read.ok = readHistoryInfo(path, &read.info, &read.error);
+            return read;
+        },
+        [this, path, openedStatus](const InfoRead &read) {
+            if (read.ok)
+                emit historyReady(QFileInfo(path).absoluteFilePath(), read.info, openedStatus);
+            else
+                emit failed(tr("Cannot open the history"), read.error);
+        });
+}
+
+// --- Importing -----------------------------------------------------------------------------------
+
+void JobController::importTraces(const QStringList &traces, bool askForOutput)
+{
+    if (traces.isEmpty())
+        return;
+    if (isBusy()) {
+        emit failed(tr("Cannot import now"), tr("Another import or recording is running; wait for it or cancel it."));
+        return;
+    }
+    // Reads at most the first 64 KiB of each trace: cheap enough here, and it lets us refuse an
+    // unknown file before asking where its history should go.
+    QList<TraceInput> inputs;
+    QString error;
+    if (!recogniseTraces(traces, std::nullopt, &inputs, &error)) {
+        emit failed(tr("Cannot import"), error);
+        return;
+    }
+    QString output = defaultImportOutput(traces.constFirst());
+    if (askForOutput && m_chooseOutput) {
+        output = m_chooseOutput(output);
+        if (output.isEmpty())
+            return;
+    }
+    for (const TraceInput &input : std::as_const(inputs)) {
+        if (QFileInfo(input.path) == QFileInfo(output)) {
+            emit failed(tr("Cannot import"), tr("%1 would replace the trace it is imported from").arg(output));
+            return;
+        }
+    }
+
+    auto *job = new ImportJob(inputs, output, this);
+    m_importJob = job;
+    const QString what
+        = inputs.size() == 1 ? QFileInfo(inputs.constFirst().path).fileName() : tr("%1 traces").arg(inputs.size());
+    m_progress->begin(tr("Importing %1…").arg(what));
+    connect(job, &ImportJob::progressChanged, this,
+        [this, what](double fraction, qint64 accesses, double rate, const QString &) {
+            m_progress->setProgress(
+                fraction, tr("Importing %1: %2 accesses, %3").arg(what, formatCount(accesses), rateText(rate)));
+        });
+    connect(job, &ImportJob::importFinished, this, &JobController::importDone);
+    job->start();
+}
+
+void JobController::importDone(const ImportResult &result)
+{
+    ImportJob *job = m_importJob;
+    const QString output = job ? job->outputPath() : QString();
+    m_progress->end();
+    if (job)
+        job->deleteLater();
+    m_importJob = nullptr;
+
+    QString message;
+    if (result.ok) {
+        const WriterStats &stats = result.summary.stats;
+        message = tr("Imported %1 accesses into %2 in %3 s (%4)")
+                      .arg(formatCount(stats.accesses), QDir::toNativeSeparators(output),
+                          QString::number(result.seconds, 'f', 1),
+                          rateText(result.seconds > 0 ? double(stats.accesses) / result.seconds : 0));
+        for (const QString &warning : result.summary.warnings)
+            message += QStringLiteral("\nwarning: ") + warning;
+        // Shown once the history has opened, so that "Opened …" does not replace it.
+        openHistory(output, message);
+    } else if (result.cancelled) {
+        message = tr("Import cancelled; nothing was written to %1").arg(QDir::toNativeSeparators(output));
+        emit statusChanged(message);
+    } else {
+        message = result.error + u'\n' + tr("Nothing was written to %1.").arg(QDir::toNativeSeparators(output));
+        emit failed(tr("Import failed"), message);
+    }
+    emit importFinished(result.ok, message);
+}
+
+// --- Recording -----------------------------------------------------------------------------------
+
+void JobController::record(const RecordRequest &request)
+{
+    if (isBusy()) {
+        emit failed(tr("Cannot record now"), tr("Another import or recording is running; wait for it or cancel it."));
+        return;
+    }
+    const QString cli = memhistCli();
+    if (cli.isEmpty()) {
+        emit failed(tr("Cannot record"),
+            tr("Recording runs the memhist command line, found neither beside memhist-viewer nor in PATH."));
+        return;
+    }
+    auto *job = new RecordJob(cli, request, this);
+    m_recordJob = job;
+    const QString name = QFileInfo(request.program).fileName();
+    m_progress->begin(tr("Recording %1…").arg(name));
+    connect(job, &RecordJob::progressChanged, this, [this, name](double seconds, const QString &lastLine) {
+        // memhist record prints its counts only to a terminal: the time spent is what we know. The
+        // program's own last output line goes to the tooltip, where it is not taken for progress.
+        m_progress->setProgress(-1, tr("Recording %1: %2 s").arg(name).arg(qint64(seconds)));
+        m_progress->setToolTip(lastLine.isEmpty() ? QString() : tr("The program's last output: %1").arg(lastLine));
+    });
+    connect(job, &RecordJob::recordFinished, this, &JobController::recordDone);
+    job->start();
+}
+
+void JobController::recordDone(bool ok, const QString &message)
+{
+    RecordJob *job = m_recordJob;
+    m_progress->end();
+    m_progress->setToolTip(QString());
+    const QString output = job ? job->request().outputPath : QString();
+    const bool cancelled = job && job->wasCancelled();
+    if (job)
+        job->deleteLater();
+    m_recordJob = nullptr;
+    if (ok) {
+        const QString status = cancelled ? tr("Recording stopped; kept what was recorded: %1").arg(message) : message;
+        emit statusChanged(status);
+        openHistory(output, status);
+    } else {
+        emit failed(tr("Recording failed"), message);
+    }
+    emit recordFinished(ok, message);
+}
+
+} // namespace memhist::viewer

@@ -1,0 +1,248 @@
+// The viewer's job controller without its window: a newer open replaces an older one, a missing
+// history says why, the output chooser decides where an import goes (and may not overwrite the
+// trace), Cancel in the status bar stops an import and leaves nothing behind, and one import or
+// recording runs at a time (the recording is the real `memhist record`, ended by Cancel).
+#include "historyinfo.h"
+#include "jobcontroller.h"
+#include "jobprogresswidget.h"
+#include "recordjob.h"
+#include "testsupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThreadPool>
+
+using namespace memhist;
+using namespace memhist::test;
+using namespace memhist::viewer;
+
+Q_DECLARE_METATYPE(memhist::viewer::HistoryInfo)
+
+namespace {
+
+QString smallCsv()
+{
+    return QFINDTESTDATA("../data/csv/small.csv");
+}
+
+bool importSmallCsv(const QString &output)
+{
+    return runCli({ QStringLiteral("import"), smallCsv(), QStringLiteral("-o"), output }).exitCode == 0;
+}
+
+// small.csv copied into `directory`, so that what is written beside it stays there.
+QString copySmallCsv(const QTemporaryDir &directory)
+{
+    const QString trace = directory.filePath(QStringLiteral("small.csv"));
+    return QFile::copy(smallCsv(), trace) ? trace : QString();
+}
+
+// A CSV trace of `rows` accesses: long enough that its importer reports progress many times.
+bool writeLongCsv(const QString &path, int rows)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return false;
+    QByteArray text = "rowid,transition,operation,address,linear,size\n";
+    for (int i = 0; i < rows; ++i)
+        text += QByteArray::number(i + 1) + ',' + QByteArray::number(i) + ",R,0x"
+            + QByteArray::number(0x601000 + 8 * (i % 512), 16) + ",0x"
+            + QByteArray::number(0x601000 + 8 * (i % 512), 16) + ",8\n";
+    return file.write(text) == text.size();
+}
+
+QStringList entries(const QTemporaryDir &directory)
+{
+    return QDir(directory.path()).entryList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
+}
+
+} // namespace
+
+class TestJobController : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(!smallCsv().isEmpty());
+        qRegisterMetaType<HistoryInfo>();
+    }
+
+    void aNewerOpenReplacesAnOlderOne()
+    {
+        QTemporaryDir directory;
+        const QString first = directory.filePath(QStringLiteral("first.memhist"));
+        const QString second = directory.filePath(QStringLiteral("second.memhist"));
+        QVERIFY(importSmallCsv(first));
+        QVERIFY(importSmallCsv(second));
+        JobProgressWidget progress;
+        JobController jobs(&progress);
+        QSignalSpy ready(&jobs, &JobController::historyReady);
+        QSignalSpy status(&jobs, &JobController::statusChanged);
+        jobs.openHistory(first);
+        jobs.openHistory(second, QStringLiteral("recorded"));
+        QTRY_COMPARE(ready.count(), 1);
+        QThreadPool::globalInstance()->waitForDone();
+        QCoreApplication::processEvents(); // the first summary, read too, is dropped
+        QCOMPARE(ready.count(), 1);
+        QCOMPARE(ready.first().at(0).toString(), second);
+        QCOMPARE(ready.first().at(1).value<HistoryInfo>().summary.accesses, 20);
+        QCOMPARE(ready.first().at(2).toString(), QStringLiteral("recorded"));
+        QCOMPARE(status.count(), 2);
+        QCOMPARE(status.last().at(0).toString(), QStringLiteral("Opening %1…").arg(QDir::toNativeSeparators(second)));
+    }
+
+    void aMissingHistorySaysWhy()
+    {
+        QTemporaryDir directory;
+        const QString missing = directory.filePath(QStringLiteral("missing.memhist"));
+        JobProgressWidget progress;
+        JobController jobs(&progress);
+        QSignalSpy failed(&jobs, &JobController::failed);
+        QSignalSpy ready(&jobs, &JobController::historyReady);
+        jobs.openHistory(missing);
+        QTRY_COMPARE(failed.count(), 1);
+        QCOMPARE(failed.first().at(0).toString(), QStringLiteral("Cannot open the history"));
+        QVERIFY2(failed.first().at(1).toString().startsWith(missing + QStringLiteral(": ")),
+            qPrintable(failed.first().at(1).toString()));
+        QCOMPARE(ready.count(), 0);
+    }
+
+    void theOutputChooserDecides_data()
+    {
+        QTest::addColumn<bool>("ask");
+        QTest::addColumn<QString>("chosen"); // what the chooser answers ("" = the user cancelled)
+        QTest::addColumn<QStringList>("files"); // in the directory afterwards
+        QTest::newRow("not asked: beside the trace")
+            << false << QStringLiteral("unused.memhist")
+            << QStringList { QStringLiteral("small.csv"), QStringLiteral("small.memhist") };
+        QTest::newRow("asked: where the user says")
+            << true << QStringLiteral("chosen.memhist")
+            << QStringList { QStringLiteral("chosen.memhist"), QStringLiteral("small.csv") };
+        QTest::newRow("asked, the user cancels: nothing")
+            << true << QString() << QStringList { QStringLiteral("small.csv") };
+    }
+    void theOutputChooserDecides()
+    {
+        QFETCH(bool, ask);
+        QFETCH(QString, chosen);
+        QFETCH(QStringList, files);
+        QTemporaryDir directory;
+        const QString trace = copySmallCsv(directory);
+        QVERIFY(!trace.isEmpty());
+        JobProgressWidget progress;
+        JobController jobs(&progress);
+        QStringList suggested;
+        jobs.setOutputChooser([&](const QString &suggestion) {
+            suggested << suggestion;
+            return chosen.isEmpty() ? QString() : directory.filePath(chosen);
+        });
+        QSignalSpy imported(&jobs, &JobController::importFinished);
+        QSignalSpy ready(&jobs, &JobController::historyReady);
+        QSignalSpy failed(&jobs, &JobController::failed);
+        jobs.importTraces({ trace }, ask);
+        QCOMPARE(suggested, ask ? QStringList { directory.filePath(QStringLiteral("small.memhist")) } : QStringList {});
+        if (chosen.isEmpty()) {
+            QVERIFY(!jobs.isBusy());
+        } else {
+            QTRY_COMPARE(imported.count(), 1);
+            QVERIFY2(imported.first().at(0).toBool(), qPrintable(imported.first().at(1).toString()));
+            QVERIFY(imported.first().at(1).toString().startsWith(QStringLiteral("Imported 20 accesses into ")));
+            QTRY_COMPARE(ready.count(), 1); // then opened, with the import's summary as its status
+            QCOMPARE(ready.first().at(2).toString(), imported.first().at(1).toString());
+        }
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(entries(directory), files);
+    }
+
+    void anImportMayNotReplaceItsTrace()
+    {
+        QTemporaryDir directory;
+        const QString trace = copySmallCsv(directory);
+        QVERIFY(!trace.isEmpty());
+        JobProgressWidget progress;
+        JobController jobs(&progress);
+        jobs.setOutputChooser([&](const QString &) { return trace; });
+        QSignalSpy failed(&jobs, &JobController::failed);
+        jobs.importTraces({ trace }, true);
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.first().at(0).toString(), QStringLiteral("Cannot import"));
+        QCOMPARE(
+            failed.first().at(1).toString(), trace + QStringLiteral(" would replace the trace it is imported from"));
+        QVERIFY(!jobs.isBusy());
+    }
+
+    void cancelStopsAnImportAndLeavesNothing()
+    {
+        QTemporaryDir directory;
+        const QString trace = directory.filePath(QStringLiteral("long.csv"));
+        QVERIFY(writeLongCsv(trace, 200000));
+        JobProgressWidget progress;
+        JobController jobs(&progress);
+        QSignalSpy imported(&jobs, &JobController::importFinished);
+        QSignalSpy status(&jobs, &JobController::statusChanged);
+        QSignalSpy failed(&jobs, &JobController::failed);
+        jobs.importTraces({ trace }, false);
+        QVERIFY(jobs.isBusy());
+        QVERIFY(progress.isVisible());
+        // As the user would: Cancel in the status bar.
+        progress.findChild<QPushButton *>(QStringLiteral("cancelJobButton"))->click();
+        QTRY_COMPARE(imported.count(), 1);
+        const QString message = QStringLiteral("Import cancelled; nothing was written to %1")
+                                    .arg(QDir::toNativeSeparators(directory.filePath(QStringLiteral("long.memhist"))));
+        QCOMPARE(imported.first().at(0).toBool(), false);
+        QCOMPARE(imported.first().at(1).toString(), message);
+        QCOMPARE(status.last().at(0).toString(), message);
+        QCOMPARE(failed.count(), 0);
+        QVERIFY(!jobs.isBusy());
+        QVERIFY(progress.isHidden());
+        QCOMPARE(entries(directory), QStringList { QStringLiteral("long.csv") });
+    }
+
+    void oneJobAtATime()
+    {
+        QTemporaryDir directory;
+        const QString trace = copySmallCsv(directory);
+        QVERIFY(!trace.isEmpty());
+        JobProgressWidget progress;
+        JobController jobs(&progress);
+        jobs.setMemhistCli(QStringLiteral(MEMHIST_CLI_PATH));
+        QSignalSpy failed(&jobs, &JobController::failed);
+        QSignalSpy recorded(&jobs, &JobController::recordFinished);
+        QSignalSpy ready(&jobs, &JobController::historyReady);
+        RecordRequest request;
+        request.program = QStringLiteral("/bin/sh");
+        // Endless under valgrind: only Cancel ends it.
+        request.arguments = { QStringLiteral("-c"), QStringLiteral("while :; do :; done") };
+        request.outputPath = directory.filePath(QStringLiteral("loop.memhist"));
+        jobs.record(request);
+        QVERIFY(jobs.isBusy());
+
+        const QString busy = QStringLiteral("Another import or recording is running; wait for it or cancel it.");
+        jobs.importTraces({ trace }, false);
+        jobs.record(request);
+        QCOMPARE(failed.count(), 2);
+        QCOMPARE(failed.at(0), (QList<QVariant> { QStringLiteral("Cannot import now"), busy }));
+        QCOMPARE(failed.at(1), (QList<QVariant> { QStringLiteral("Cannot record now"), busy }));
+
+        jobs.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(recorded.count(), 1, 30000);
+        const QString message = recorded.first().at(1).toString();
+        QVERIFY2(recorded.first().at(0).toBool(), qPrintable(message));
+        QVERIFY2(message.startsWith(QStringLiteral("interrupted: stopped the program after ")), qPrintable(message));
+        QVERIFY(!jobs.isBusy());
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
+        QCOMPARE(ready.first().at(0).toString(), request.outputPath);
+        QCOMPARE(
+            ready.first().at(2).toString(), QStringLiteral("Recording stopped; kept what was recorded: ") + message);
+        QCOMPARE(entries(directory), (QStringList { QStringLiteral("loop.memhist"), QStringLiteral("small.csv") }));
+    }
+};
+
+QTEST_MAIN(TestJobController)
+#include "tst_jobcontroller.moc"

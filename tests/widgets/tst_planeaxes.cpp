@@ -1,0 +1,189 @@
+// Where the plane's axes put their ticks and labels, the folded gaps their bands and the query
+// results their markers, computed without painting: text 7 pixels a character and 10 pixels a line,
+// so that every position is known exactly.
+#include "plane/planeaxes.h"
+#include "testsupport.h"
+
+#include <QTest>
+
+using namespace memhist;
+using namespace memhist::plane;
+using memhist::test::userAccess;
+
+Q_DECLARE_METATYPE(memhist::plane::PlaneViewport)
+
+namespace {
+
+constexpr int lineHeight = 10;
+
+int sevenPerCharacter(const QString &text)
+{
+    return int(text.size()) * 7;
+}
+
+AddressFold oneRegion()
+{
+    return AddressFold(std::vector<AddressInterval> { { 0x1000, 0x1fff } });
+}
+
+// Two regions of 4096 bytes with a folded gap between them.
+AddressFold twoRegions()
+{
+    return AddressFold(std::vector<AddressInterval> { { 0x1000, 0x1fff }, { 0x100000, 0x100fff } });
+}
+
+} // namespace
+
+class TestPlaneAxes : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void plotLeavesRoomForTheLabels()
+    {
+        // "0x7fff'ffff'ffff": 12 digits and 2 separators after "0x", each 7 pixels.
+        QCOMPARE(addressLabelWidth(0x7fff'ffff'ffffull, sevenPerCharacter), 112);
+        QCOMPARE(addressLabelWidth(0x1fff, sevenPerCharacter), 42);
+        const auto widest = [](const QString &text) { return text == QLatin1String("f") ? 9 : 7 * int(text.size()); };
+        QCOMPARE(addressLabelWidth(0x1fff, widest), 14 + 4 * 9); // every digit as wide as the widest
+        QCOMPARE(plotArea(QSize(900, 600), 112, lineHeight), QRect(128, 22, 758, 548));
+        QCOMPARE(plotArea(QSize(100, 40), 112, lineHeight), QRect(128, 22, 1, 1)); // never empty
+    }
+
+    void addressTicksOfOneRegion()
+    {
+        // 4096 bytes over 400 pixels: ticks every 256 bytes (the first power of two 25 pixels
+        // apart), from the region's first address at the bottom edge.
+        const QRect plot(100, 20, 400, 400);
+        const std::vector<AddressTick> ticks = addressTicks({ 0, 10, 0, 4096 }, oneRegion(), plot, lineHeight);
+        std::vector<AddressTick> expected { { 420, 414, 0x1000, true } };
+        for (int k = 1; k <= 15; ++k)
+            expected.push_back({ 420 - 25 * k, 415 - 25 * k, std::uint64_t(0x1000 + 0x100 * k), false });
+        QCOMPARE(ticks, expected);
+    }
+
+    void addressTicksOfAZoomedView()
+    {
+        // 0x1010..0x110f over 400 pixels: 16-byte steps; the region's start is below the view. The
+        // tick of 0x1010 sits on the bottom edge, past the plot's last row: left out.
+        const QRect plot(100, 20, 400, 400);
+        const std::vector<AddressTick> ticks = addressTicks({ 0, 10, 16, 272 }, oneRegion(), plot, lineHeight);
+        std::vector<AddressTick> expected;
+        for (int k = 1; k <= 15; ++k)
+            expected.push_back({ 420 - 25 * k, 415 - 25 * k, std::uint64_t(0x1010 + 0x10 * k), false });
+        QCOMPARE(ticks, expected);
+    }
+
+    void crowdedRegionStartsKeepTheFirst()
+    {
+        // The two regions' starts 10 pixels apart on a 20-pixel plot: the upper label would overlap.
+        const AddressFold fold = twoRegions();
+        const QRect plot(100, 20, 400, 20);
+        const std::vector<AddressTick> ticks = addressTicks({ 0, 10, 0, fold.displayLength() }, fold, plot, lineHeight);
+        QCOMPARE(ticks.size(), std::size_t(1));
+        QCOMPARE(ticks.front().address, std::uint64_t(0x1000));
+        QVERIFY(ticks.front().regionStart);
+        // With room, both regions start a labelled tick.
+        const std::vector<AddressTick> roomy
+            = addressTicks({ 0, 10, 0, fold.displayLength() }, fold, QRect(100, 20, 400, 400), lineHeight);
+        QCOMPARE(std::count_if(roomy.begin(), roomy.end(), [](const AddressTick &t) { return t.regionStart; }), 2);
+    }
+
+    void transitionTicks_data()
+    {
+        QTest::addColumn<PlaneViewport>("view");
+        QTest::addColumn<bool>("wideZero"); // "0" is 300 pixels wide
+        QTest::addColumn<QList<int>>("xs");
+        QTest::addColumn<QList<quint64>>("transitions");
+        QTest::addColumn<QList<bool>>("labelled");
+        // The plot: x 100..599 in a widget 700 wide.
+        const auto series = [](int first, int step, int count) {
+            QList<int> values;
+            for (int i = 0; i < count; ++i)
+                values << first + step * i;
+            return values;
+        };
+        const auto transitions = [](int first, int step, int count) {
+            QList<quint64> values;
+            for (int i = 0; i < count; ++i)
+                values << quint64(first + step * i);
+            return values;
+        };
+        // Labels "1,000" + 28 pixels need 126 transitions: steps of 200.
+        QTest::newRow("1000 transitions: every 200") << PlaneViewport { 0, 1000, 0, 1 } << false << series(100, 100, 5)
+                                                     << transitions(0, 200, 5) << QList<bool>(5, true);
+        // "100" + 28 pixels need 9.8 transitions: steps of 10, each at its transition's centre.
+        QTest::newRow("100 transitions: every 10, at their centres")
+            << PlaneViewport { 0, 100, 0, 1 } << false << series(103, 50, 10) << transitions(0, 10, 10)
+            << QList<bool>(10, true);
+        QTest::newRow("from transition 5: the ticks from 10")
+            << PlaneViewport { 5, 105, 0, 1 } << false << series(128, 50, 10) << transitions(10, 10, 10)
+            << QList<bool>(10, true);
+        QTest::newRow("labels crowding the one before are left out")
+            << PlaneViewport { 0, 100, 0, 1 } << true << series(103, 50, 10) << transitions(0, 10, 10)
+            << QList<bool> { true, false, false, false, false, false, false, true, true, true };
+    }
+    void transitionTicks()
+    {
+        QFETCH(PlaneViewport, view);
+        QFETCH(bool, wideZero);
+        const int widgetWidth = 700;
+        const auto textWidth = [wideZero](const QString &text) {
+            return wideZero && text == QLatin1String("0") ? 300 : sevenPerCharacter(text);
+        };
+        const std::vector<TransitionTick> ticks
+            = plane::transitionTicks(view, QRect(100, 20, 500, 300), widgetWidth, textWidth);
+        QList<int> xs;
+        QList<quint64> transitions;
+        QList<bool> labelled;
+        for (const TransitionTick &tick : ticks) {
+            xs << tick.x;
+            transitions << tick.transition;
+            labelled << tick.labelled;
+            QCOMPARE(tick.labelWidth, textWidth(formatTransition(tick.transition)));
+            QVERIFY(tick.labelLeft >= 100 - 8 && tick.labelLeft + tick.labelWidth <= widgetWidth - 2);
+        }
+        QTEST(xs, "xs");
+        QTEST(transitions, "transitions");
+        QTEST(labelled, "labelled");
+    }
+
+    void foldBandsShowTheGaps()
+    {
+        const AddressFold fold = twoRegions();
+        const FoldSegment &gap = fold.segments()[1];
+        QVERIFY(gap.folded);
+        const PixelMapping whole({ 0, 10, 0, fold.displayLength() }, QSizeF(100, 400));
+        const std::vector<FoldBand> bands = foldBands(fold, whole);
+        QCOMPARE(bands.size(), std::size_t(1));
+        QCOMPARE(bands.front().addresses, gap.addresses);
+        QCOMPARE(bands.front().top, int(std::floor(whole.yToPixel(gap.displayEnd()))));
+        QCOMPARE(bands.front().bottom, int(std::ceil(whole.yToPixel(gap.displayStart))));
+        QVERIFY(bands.front().bottom - bands.front().top >= 3);
+        // On 20 pixels the gap is under a pixel tall: drawn 3 tall.
+        const PixelMapping small({ 0, 10, 0, fold.displayLength() }, QSizeF(100, 20));
+        const std::vector<FoldBand> thin = foldBands(fold, small);
+        QCOMPARE(thin.size(), std::size_t(1));
+        QCOMPARE(thin.front().bottom - thin.front().top, 3);
+        // A view of the first region alone shows no gap.
+        const PixelMapping first({ 0, 10, 0, gap.displayStart - 1 }, QSizeF(100, 400));
+        QVERIFY(foldBands(fold, first).empty());
+    }
+
+    void oneMarkerPerCell()
+    {
+        // One region of 100 bytes over 100 pixels, 50 transitions over 100 pixels: a marker of two
+        // bytes at 0x1032 is centred on row 49, one of transition t on column 2t + 1.
+        const AddressFold fold(std::vector<AddressInterval> { { 0x1000, 0x1063 } });
+        const PixelMapping mapping({ 0, 50, 0, 100 }, QSizeF(100, 100));
+        const QList<Access> marked { userAccess(10, Operation::Read, 0x1032, 2), // (21, 49)
+            userAccess(11, Operation::Read, 0x1032, 2), // (23, 49): the same 3 x 3 cell, left out
+            userAccess(12, Operation::Write, 0x1032, 2), // (25, 49): the next cell
+            userAccess(51, Operation::Read, 0x1032, 2), // 3 px right of the plot: still shows in part
+            userAccess(52, Operation::Read, 0x1032, 2) }; // 5 px right of it: not at all
+        QCOMPARE(markerPositions(marked, mapping, fold), (QList<QPoint> { { 21, 49 }, { 25, 49 }, { 103, 49 } }));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPlaneAxes)
+#include "tst_planeaxes.moc"

@@ -1,0 +1,48 @@
+#include "connectionthread.h"
+
+namespace memhist {
+
+bool ConnectionWorker::ensureOpen(const QString &path, QString *error)
+{
+    if (!m_openPath.isEmpty() && m_openPath == path)
+        return true;
+    close();
+    if (!openConnection(path, error)) {
+        closeConnection();
+        return false;
+    }
+    m_openPath = path;
+    return true;
+}
+
+void ConnectionWorker::close()
+{
+    closeConnection();
+    m_openPath.clear();
+}
+
+ConnectionThreadBase::ConnectionThreadBase(QObject *owner, const QString &threadName, ConnectionWorker *worker)
+    : m_worker(worker)
+    , m_generations(owner)
+{
+    m_thread.setObjectName(threadName);
+    m_worker->moveToThread(&m_thread);
+    // Deleted in its own thread, where its connection was used, once the thread's loop has ended.
+    QObject::connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread.start();
+}
+
+ConnectionThreadBase::~ConnectionThreadBase()
+{
+    m_generations.cancel();
+    m_worker->interrupt();
+    // Blocks until the work in progress has ended (it sees itself stale, or was interrupted) and the
+    // connection is closed in the thread that used it.
+    ConnectionWorker *worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker, [worker] { worker->close(); }, Qt::BlockingQueuedConnection);
+    m_thread.quit();
+    m_thread.wait();
+}
+
+} // namespace memhist

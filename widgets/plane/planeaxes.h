@@ -1,0 +1,77 @@
+// Where the plane's axes put their ticks and labels, the folded gaps their bands and the query
+// results their markers: lists computed from the view, the fold and the sizes of the texts, drawn by
+// planeoverlays and tested on their own (tests/widgets/tst_planeaxes.cpp), as Qt Creator's timeline
+// rulers compute their ticks apart from painting them.
+#pragma once
+
+#include "plane/planecoordinates.h"
+
+#include <QList>
+#include <QPoint>
+#include <QRect>
+#include <QString>
+#include <functional>
+#include <vector>
+
+namespace memhist::plane {
+
+// The widest a label of the address axis can be: "0x" and the digits of `widestAddress`, each as
+// wide as the widest hex digit, with their group separators.
+int addressLabelWidth(std::uint64_t widestAddress, const std::function<int(const QString &)> &textWidth);
+
+// The plot inside a widget of `size`: room on the left for address labels `labelWidth` wide, above
+// for the legend and below for the transition labels, with text `lineHeight` pixels high.
+QRect plotArea(QSize size, int labelWidth, int lineHeight);
+
+// A labelled tick of the address axis, in widget pixels.
+struct AddressTick
+{
+    int y = 0; // the tick's row
+    int labelTop = 0; // the label's row (lineHeight high, right-aligned left of the plot)
+    std::uint64_t address = 0;
+    bool regionStart = false; // a region's lowest address, where the axis picks up after a fold
+    friend bool operator==(const AddressTick &, const AddressTick &) = default;
+};
+
+// The address ticks of `view` on `plot`: first each visible region's lowest address at its lower
+// edge, then per visible region power-of-two steps at least 2.5 lines apart. A label that would
+// overlap one already placed is left out with its tick (and grid line).
+std::vector<AddressTick> addressTicks(const PlaneViewport &view, const AddressFold &fold, QRect plot, int lineHeight);
+
+// A tick of the transition axis, at the centre of its transition, in widget pixels.
+struct TransitionTick
+{
+    int x = 0;
+    std::uint64_t transition = 0;
+    bool labelled = false; // labels that would crowd the previous one are left out
+    int labelLeft = 0;
+    int labelWidth = 0;
+    friend bool operator==(const TransitionTick &, const TransitionTick &) = default;
+};
+
+// The transition ticks of `view` on `plot` in a widget `widgetWidth` wide: 1-2-5 steps with room for
+// the widest label, labels centred under their ticks, kept inside the widget, 12 pixels apart.
+std::vector<TransitionTick> transitionTicks(
+    const PlaneViewport &view, QRect plot, int widgetWidth, const std::function<int(const QString &)> &textWidth);
+
+// The band of a folded gap in plot pixels: rows [top, bottom), at least 3 tall.
+struct FoldBand
+{
+    int top = 0;
+    int bottom = 0;
+    AddressInterval addresses;
+    friend bool operator==(const FoldBand &, const FoldBand &) = default;
+};
+// The bands of the folded gaps that show in `mapping`.
+std::vector<FoldBand> foldBands(const AddressFold &fold, const PixelMapping &mapping);
+
+// Query results are marked at most once per cell of this many pixels square: a million results
+// cost a million cheap tests, not a million drawn shapes.
+inline constexpr int markerCellPixels = 3;
+// Markers stand this far (pixels) from their centre; one within it of the plot still shows in part.
+inline constexpr int markerRadius = 4;
+
+// Where to draw the markers of `marked` (plot pixels): one per cell, the first access in a cell wins.
+QList<QPoint> markerPositions(const QList<Access> &marked, const PixelMapping &mapping, const AddressFold &fold);
+
+} // namespace memhist::plane

@@ -1,0 +1,161 @@
+#include "planeoverlays.h"
+
+#include <QCoreApplication>
+#include <QPainter>
+#include <QPolygon>
+
+namespace memhist::plane {
+
+namespace {
+
+// The texts are the plane widget's (one translation context for everything it shows).
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("memhist::PlaneWidget", text);
+}
+
+QColor mix(const QColor &a, const QColor &b, double t)
+{
+    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t), float(a.greenF() * (1 - t) + b.greenF() * t),
+        float(a.blueF() * (1 - t) + b.blueF() * t));
+}
+
+// Fold bands: the zig-zag's period and its largest amplitude (pixels).
+constexpr int zigzagPeriod = 6;
+constexpr int zigzagAmplitude = 3;
+// The ring around the current result.
+constexpr double currentRingRadius = 7;
+
+} // namespace
+
+PlaneColors planeColors(const QPalette &palette)
+{
+    PlaneColors colors;
+    colors.background = palette.color(QPalette::Base);
+    const QColor text = palette.color(QPalette::Text);
+    const bool dark = colors.background.lightness() < 128;
+    colors.alternateBackground = palette.color(QPalette::AlternateBase);
+    if (colors.alternateBackground == colors.background || colors.alternateBackground.alpha() < 255)
+        colors.alternateBackground = mix(colors.background, text, 0.04);
+    colors.sliceEdge = mix(colors.background, text, 0.14);
+    // A blue/orange pair (told apart with any common colour-vision deficiency) and a green, each in a
+    // deeper shade on light backgrounds and a lighter one on dark backgrounds.
+    colors.read = dark ? QColor(0x5c, 0xa8, 0xff) : QColor(0x1c, 0x64, 0xc8);
+    colors.write = dark ? QColor(0xff, 0x8f, 0x4a) : QColor(0xe0, 0x55, 0x00);
+    colors.execute = dark ? QColor(0x6b, 0xd6, 0x7c) : QColor(0x2b, 0x8a, 0x3e);
+    return colors;
+}
+
+void paintFoldBands(QPainter &painter, const std::vector<FoldBand> &bands, int width, const QPalette &palette,
+    const QFontMetrics &metrics)
+{
+    const QColor fill = mix(palette.color(QPalette::Window), palette.color(QPalette::Base), 0.3);
+    const QColor edge = palette.color(QPalette::Mid);
+    for (const FoldBand &band : bands) {
+        const int y0 = band.top;
+        const int y1 = band.bottom;
+        painter.fillRect(QRect(0, y0, width, y1 - y0), fill);
+        const int amplitude = std::min(zigzagAmplitude, (y1 - y0) / 2);
+        painter.setPen(edge);
+        for (const int y : { y0, y1 - 1 }) {
+            QPolygon zigzag;
+            for (int x = 0, i = 0; x <= width + zigzagPeriod; x += zigzagPeriod, ++i)
+                zigzag << QPoint(x, y + ((i % 2) ? amplitude : 0) - (y == y0 ? 0 : amplitude));
+            painter.drawPolyline(zigzag);
+        }
+        if (y1 - y0 >= metrics.height() + 2) {
+            painter.setPen(palette.color(QPalette::PlaceholderText));
+            painter.drawText(QRect(8, y0, width - 16, y1 - y0), Qt::AlignVCenter | Qt::AlignLeft,
+                tr("%1 without chunks folded").arg(formatByteCount(band.addresses.bytes())));
+        }
+    }
+}
+
+void paintMarkers(QPainter &painter, const QList<QPoint> &markers, const std::optional<QPointF> &current, QSizeF size,
+    const QPalette &palette)
+{
+    painter.setPen(QPen(palette.color(QPalette::Text), 1));
+    painter.setBrush(Qt::NoBrush);
+    for (const QPoint &c : markers) {
+        // A small hollow diamond: the bar under it stays visible.
+        const int r = markerRadius;
+        const QPoint diamond[5]
+            = { c + QPoint(0, -r), c + QPoint(r, 0), c + QPoint(0, r), c + QPoint(-r, 0), c + QPoint(0, -r) };
+        painter.drawPolyline(diamond, 5);
+    }
+    if (current) {
+        const QPointF p = *current;
+        const QColor highlight = palette.color(QPalette::Highlight);
+        QColor guide = highlight;
+        guide.setAlpha(110);
+        painter.setPen(QPen(guide, 1, Qt::DashLine));
+        painter.drawLine(QPointF(p.x(), 0), QPointF(p.x(), size.height()));
+        painter.drawLine(QPointF(0, p.y()), QPointF(size.width(), p.y()));
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        painter.setPen(QPen(highlight, 2));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawEllipse(p, currentRingRadius, currentRingRadius);
+        painter.setRenderHint(QPainter::Antialiasing, false);
+    }
+}
+
+void paintAxes(QPainter &painter, const std::vector<AddressTick> &addressTicks,
+    const std::vector<TransitionTick> &transitionTicks, QRect plot, const QPalette &palette,
+    const QFontMetrics &metrics)
+{
+    const QColor text = palette.color(QPalette::WindowText);
+    QColor grid = palette.color(QPalette::Text);
+    grid.setAlpha(22);
+    const int h = metrics.height();
+
+    // A region's first address has a longer tick and no grid line: it marks where a fold ends.
+    for (const AddressTick &tick : addressTicks) {
+        const int length = tick.regionStart ? 8 : 5;
+        painter.setPen(text);
+        painter.drawLine(plot.left() - length, tick.y, plot.left() - 1, tick.y);
+        painter.drawText(QRect(0, tick.labelTop, plot.left() - length - 3, h), Qt::AlignRight | Qt::AlignVCenter,
+            formatAddress(tick.address));
+        if (!tick.regionStart) {
+            painter.setPen(grid);
+            painter.drawLine(plot.left(), tick.y, plot.right(), tick.y);
+        }
+    }
+
+    for (const TransitionTick &tick : transitionTicks) {
+        painter.setPen(text);
+        painter.drawLine(tick.x, plot.bottom() + 1, tick.x, plot.bottom() + 5);
+        if (tick.labelled)
+            painter.drawText(QRect(tick.labelLeft, plot.bottom() + 6, tick.labelWidth, h), Qt::AlignCenter,
+                formatTransition(tick.transition));
+        painter.setPen(grid);
+        painter.drawLine(tick.x, plot.top(), tick.x, plot.bottom());
+    }
+    painter.setPen(palette.color(QPalette::PlaceholderText));
+    painter.drawText(QRect(plot.left(), plot.bottom() + 6 + h, plot.width(), h + 2), Qt::AlignRight | Qt::AlignVCenter,
+        tr("transition →"));
+    painter.drawText(QRect(4, 2, plot.left(), h + 6), Qt::AlignLeft | Qt::AlignVCenter, tr("address ↑"));
+}
+
+void paintLegend(
+    QPainter &painter, QRect plot, const QString &detail, const QPalette &palette, const QFontMetrics &metrics)
+{
+    const PlaneColors colors = planeColors(palette);
+    const int y = (plot.top() - metrics.height()) / 2;
+    int x = plot.left();
+    const std::pair<QColor, QString> items[]
+        = { { colors.read, tr("read") }, { colors.write, tr("write") }, { colors.execute, tr("execute") } };
+    for (const auto &[color, label] : items) {
+        const int box = metrics.height() - 4;
+        painter.fillRect(QRect(x, y + 2, box, box), color);
+        x += box + 5;
+        painter.setPen(palette.color(QPalette::WindowText));
+        painter.drawText(QRect(x, y, metrics.horizontalAdvance(label) + 2, metrics.height()), Qt::AlignVCenter, label);
+        x += metrics.horizontalAdvance(label) + 16;
+    }
+    if (detail.isEmpty())
+        return;
+    painter.setPen(palette.color(QPalette::PlaceholderText));
+    painter.drawText(QRect(x, y, plot.right() - x, metrics.height()), Qt::AlignRight | Qt::AlignVCenter, detail);
+}
+
+} // namespace memhist::plane

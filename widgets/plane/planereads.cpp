@@ -1,0 +1,139 @@
+#include "planereads.h"
+
+#include "plane/planestatements.h"
+#include "query/rowidsearch.h"
+#include "storage/sqlite.h"
+
+#include <limits>
+
+namespace memhist::plane {
+
+namespace {
+
+constexpr std::uint64_t signBoundary = std::uint64_t(1) << 63;
+
+// The address window as ranges over stored (signed) values: the index orders phy_last as signed
+// int8, so a window crossing 2^63 is read as [A, 2^63 - 1] and [2^63, B].
+struct StoredWindow
+{
+    std::int64_t first;
+    std::int64_t last;
+};
+
+int storedWindows(std::uint64_t first, std::uint64_t last, StoredWindow out[2])
+{
+    if ((first < signBoundary) == (last < signBoundary)) {
+        out[0] = { toStored(first), toStored(last) };
+        return 1;
+    }
+    out[0] = { toStored(first), std::numeric_limits<std::int64_t>::max() };
+    out[1] = { std::numeric_limits<std::int64_t>::min(), toStored(last) };
+    return 2;
+}
+
+// Columns 0..4 of the access statements (rowid, transition, phy_first, linear, size); the operation
+// is the caller's.
+void readAccess(const sqlite::Statement &row, Access &access)
+{
+    access.rowId = RowId { row.int64(0) };
+    access.transition = Transition { fromStored(row.int64(1)) };
+    access.physical = Address { fromStored(row.int64(2)) };
+    access.linear = row.isNull(3) ? std::nullopt : std::optional<Address>(Address { fromStored(row.int64(3)) });
+    access.size = std::uint32_t(std::clamp<std::int64_t>(row.int64(4), 1, std::numeric_limits<std::uint32_t>::max()));
+}
+
+} // namespace
+
+std::optional<RowWindow> readRowWindow(sqlite::Connection &db, const TransitionWindow &transitions)
+{
+    RowIdSearch rows(db);
+    if (!rows.load())
+        return std::nullopt;
+    return RowWindow { rows.firstRowIdAtOrAfter(toStored(transitions.first)),
+        rows.lastRowIdAtOrBefore(toStored(transitions.last)) };
+}
+
+bool readChunks(sqlite::Connection &db, const HistoryOverview &overview, const DetailPlan &plan,
+    const std::function<bool()> &cancelled, std::vector<ChunkRow> *chunks)
+{
+    if (plan.endSlice <= plan.firstSlice)
+        return true;
+    StoredWindow windows[2];
+    const int windowCount = storedWindows(plan.addresses.first, plan.addresses.last, windows);
+    sqlite::Statement scan = db.prepare(statements::chunksFrom);
+    if (!scan.isValid())
+        return false;
+    const bool coverage = hasCoverage(overview);
+    for (int op = 0; op < 3; ++op) {
+        for (std::size_t i = plan.firstSlice; i < plan.endSlice; ++i) {
+            if (coverage && overview.summaries[i].ops[op].bits.empty())
+                continue; // no chunk of this operation in this slice at all
+            for (int w = 0; w < windowCount; ++w) {
+                scan.reset();
+                scan.bind(1, std::int64_t(drawnOperations[op]));
+                scan.bind(2, overview.slices[i].rowId);
+                scan.bind(3, windows[w].first);
+                while (scan.step() == SQLITE_ROW) {
+                    const std::int64_t storedFirst = scan.int64(1);
+                    if (storedFirst > windows[w].last)
+                        break; // chunks of one operation never overlap: none after this one can match
+                    chunks->push_back({ scan.int64(0), std::uint32_t(i), std::uint8_t(op), fromStored(storedFirst),
+                        fromStored(scan.int64(2)) });
+                    if (chunks->size() % chunkRowsPerCancelCheck == 0 && cancelled())
+                        return false;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+bool readAccessesInRows(sqlite::Connection &db, const RowWindow &rows, const DetailPlan &plan,
+    const std::function<bool()> &cancelled, AccessRows *out)
+{
+    sqlite::Statement scan = db.prepare(statements::accessesByRowId);
+    if (!scan.isValid())
+        return false;
+    scan.bind(1, rows.first);
+    scan.bind(2, rows.last);
+    Access access;
+    while (scan.step() == SQLITE_ROW) {
+        if (++out->rowsRead % scannedRowsPerCancelCheck == 0 && cancelled())
+            return false;
+        const std::int64_t code = scan.int64(5);
+        if (!isValidOperationCode(code))
+            continue;
+        readAccess(scan, access);
+        access.operation = Operation(code);
+        if (access.transition.value < plan.transitions.first || access.transition.value > plan.transitions.last
+            || access.physical.value > plan.addresses.last || access.lastByte().value < plan.addresses.first)
+            continue;
+        out->accesses.push_back(access);
+    }
+    return true;
+}
+
+bool readAccessesOfChunks(sqlite::Connection &db, const std::vector<ChunkRow> &chunks, const DetailPlan &plan,
+    const std::function<bool()> &cancelled, AccessRows *out)
+{
+    sqlite::Statement query = db.prepare(statements::chunkAccesses);
+    if (!query.isValid())
+        return false;
+    Access access;
+    for (const ChunkRow &chunk : chunks) {
+        query.reset();
+        query.bind(1, chunk.rowId);
+        query.bind(2, toStored(plan.transitions.first));
+        query.bind(3, toStored(plan.transitions.last));
+        access.operation = drawnOperations[chunk.op];
+        while (query.step() == SQLITE_ROW) {
+            readAccess(query, access);
+            out->accesses.push_back(access);
+            if (++out->rowsRead % chunkAccessesPerCancelCheck == 0 && cancelled())
+                return false;
+        }
+    }
+    return true;
+}
+
+} // namespace memhist::plane
