@@ -131,7 +131,7 @@ std::vector<CodeTraceRow> CodeTraceEncoder::takeRows()
     return rows;
 }
 
-bool CodeTraceDecoder::readVarint(std::uint64_t *value)
+bool CodeTraceDecoder::readLongVarint(std::uint64_t *value)
 {
     std::uint64_t result = 0;
     for (int shift = 0; shift < 64; shift += 7) {
@@ -148,19 +148,6 @@ bool CodeTraceDecoder::readVarint(std::uint64_t *value)
         }
     }
     return false;
-}
-
-bool CodeTraceDecoder::next(CodeTracePair *pair)
-{
-    if (m_damaged || m_position == m_data.size())
-        return false;
-    CodeTracePair read;
-    if (!readVarint(&read.run) || !readVarint(&read.count) || read.count == 0) {
-        m_damaged = true;
-        return false;
-    }
-    *pair = read;
-    return true;
 }
 
 std::vector<CodeTracePair> CodeTraceDecoder::decodeAll(QByteArrayView runs, bool *damaged)

@@ -151,15 +151,37 @@ public:
         : m_data(runs)
     { }
 
-    // The next pair; false at the end of the row or at damage.
-    bool next(CodeTracePair *pair);
+    // The next pair; false at the end of the row or at damage. Inline: readers decode rows of a
+    // thousand pairs per lookup.
+    bool next(CodeTracePair *pair)
+    {
+        if (m_damaged || m_position == m_data.size())
+            return false;
+        CodeTracePair read;
+        if (!readVarint(&read.run) || !readVarint(&read.count) || read.count == 0) {
+            m_damaged = true;
+            return false;
+        }
+        *pair = read;
+        return true;
+    }
     bool isDamaged() const { return m_damaged; }
+    bool atEnd() const { return m_damaged || m_position == m_data.size(); }
 
     // Every pair of `runs`, in order (up to the damage, if any).
     static std::vector<CodeTracePair> decodeAll(QByteArrayView runs, bool *damaged = nullptr);
 
 private:
-    bool readVarint(std::uint64_t *value);
+    bool readVarint(std::uint64_t *value)
+    {
+        // Most varints of a row are one byte (counts, and the ids of the first 127 runs).
+        if (m_position < m_data.size() && static_cast<unsigned char>(m_data[m_position]) < 0x80) {
+            *value = static_cast<unsigned char>(m_data[m_position++]);
+            return true;
+        }
+        return readLongVarint(value);
+    }
+    bool readLongVarint(std::uint64_t *value);
 
     QByteArrayView m_data;
     qsizetype m_position = 0;

@@ -100,36 +100,41 @@ ContextReader::ContextReader(HistoryDatabase &database)
 
 ContextReader::~ContextReader() = default;
 
-void ContextReader::decodeRow(std::uint64_t first, QByteArrayView runs, DecodedRow *row)
+void ContextReader::DecodedRow::reset(std::uint64_t firstTransition, QByteArrayView blob)
 {
     // Into the vectors of the previous row: no allocation once they have grown to a row's size.
-    row->first = first;
-    row->pairs.clear();
-    row->starts.clear();
-    CodeTraceDecoder decoder(runs);
+    first = firstTransition;
+    end = firstTransition;
+    starts.clear();
+    pairs.clear();
+    runs = blob.toByteArray();
+    decoder = CodeTraceDecoder(runs);
+}
+
+bool ContextReader::DecodedRow::decodeThrough(std::uint64_t transition)
+{
     CodeTracePair pair;
-    std::uint64_t transition = first;
-    while (decoder.next(&pair)) {
-        row->pairs.push_back(pair);
-        row->starts.push_back(transition);
-        transition += pair.count;
+    while (end <= transition && decoder.next(&pair)) {
+        pairs.push_back(pair);
+        starts.push_back(end);
+        end += pair.count;
     }
-    row->end = transition;
+    return first <= transition && transition < end;
 }
 
 bool ContextReader::loadRowHolding(std::uint64_t transition)
 {
-    if (m_hasRow && m_row.first <= transition && transition < m_row.end)
+    if (m_hasRow && m_row.first <= transition && m_row.decodeThrough(transition))
         return true;
     if (!m_rowAtOrBefore.isValid())
         return false;
     m_rowAtOrBefore.bind(1, toStored(transition));
     const bool found = m_rowAtOrBefore.step() == SQLITE_ROW;
     if (found)
-        decodeRow(fromStored(m_rowAtOrBefore.int64(0)), m_rowAtOrBefore.blobView(1), &m_row);
+        m_row.reset(fromStored(m_rowAtOrBefore.int64(0)), m_rowAtOrBefore.blobView(1));
     m_rowAtOrBefore.reset();
     m_hasRow = found;
-    return found && transition < m_row.end;
+    return found && m_row.decodeThrough(transition);
 }
 
 const CodeRun *ContextReader::run(std::uint64_t id)
@@ -341,7 +346,8 @@ QList<Transition> ContextReader::executionsOf(
     rows.bind(1, toStored(startRow));
     DecodedRow row;
     while (rows.isValid() && rows.step() == SQLITE_ROW && found.size() < limit) {
-        decodeRow(fromStored(rows.int64(0)), rows.blobView(1), &row);
+        row.reset(fromStored(rows.int64(0)), rows.blobView(1));
+        row.decodeThrough(~std::uint64_t(0));
         const std::size_t count = row.pairs.size();
         for (std::size_t n = 0; n < count && found.size() < limit; ++n) {
             const std::size_t i = direction == Direction::Forward ? n : count - 1 - n;

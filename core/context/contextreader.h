@@ -110,15 +110,22 @@ public:
     const QList<ModuleRow> &modules() const { return m_modules; }
 
 private:
+    // A code_trace row, its pairs decoded as far as needed so far.
     struct DecodedRow
     {
         std::uint64_t first = 0;
-        std::uint64_t end = 0; // after the last transition the row covers
-        std::vector<std::uint64_t> starts; // transition of each pair
+        std::uint64_t end = 0; // after the last transition of the pairs decoded
+        std::vector<std::uint64_t> starts; // transition of each decoded pair
         std::vector<CodeTracePair> pairs;
+        QByteArray runs; // the row's blob, for decoding further
+        CodeTraceDecoder decoder { QByteArrayView() };
+
+        void reset(std::uint64_t firstTransition, QByteArrayView blob);
+        // Decodes until the pairs reach `transition` or the row ends; true when they reach it.
+        bool decodeThrough(std::uint64_t transition);
     };
+    // Makes m_row the row holding `transition`, decoded through it.
     bool loadRowHolding(std::uint64_t transition);
-    static void decodeRow(std::uint64_t first, QByteArrayView runs, DecodedRow *row);
     const CodeRun *run(std::uint64_t id);
     const ModuleRow *moduleById(qint64 id) const;
     bool moduleAlive(qint64 moduleId, std::optional<Transition> at) const;
