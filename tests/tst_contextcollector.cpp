@@ -4,6 +4,7 @@
 // and the errors that stop a writer.
 #include "context/contextreader.h"
 #include "context/processmap.h"
+#include "programhistory.h"
 #include "storage/historydatabase.h"
 #include "storage/sqlite.h"
 #include "testsupport.h"
@@ -41,27 +42,6 @@ QStringList strings(std::initializer_list<const char *> texts)
     for (const char *text : texts)
         list << QString::fromUtf8(text);
     return list;
-}
-
-// The mappings ld.so makes for `binary` at `bias`: each PT_LOAD from its page.
-QList<Mapping> mappingsOf(const QString &binary, std::uint64_t bias)
-{
-    QList<Mapping> mappings;
-    for (const ReadelfSegment &segment : loadSegments(binary)) {
-        if (segment.type != QLatin1String("LOAD"))
-            continue;
-        QString permissions = QStringLiteral("---p");
-        if (segment.flags.contains(u'R'))
-            permissions[0] = u'r';
-        if (segment.flags.contains(u'W'))
-            permissions[1] = u'w';
-        if (segment.flags.contains(u'E'))
-            permissions[2] = u'x';
-        mappings << Mapping { Address { (segment.address & ~0xfffull) + bias },
-            Address { ((segment.address + segment.memorySize + 0xfff) & ~0xfffull) + bias - 1 }, permissions,
-            segment.fileOffset & ~0xfffull, binary };
-    }
-    return mappings;
 }
 
 } // namespace
@@ -254,11 +234,11 @@ void tst_ContextCollector::libraryLoadedHalfway()
     const QString output = path(QStringLiteral("dlopen.memhist"));
     HistoryWriter writer(output);
     QVERIFY(writer.open());
-    for (const Mapping &mapping : mappingsOf(program, programBias))
+    for (const Mapping &mapping : loadMappings(program, programBias))
         writer.addMapping(Transition { 0 }, mapping);
     QVERIFY(writer.addInstruction(Transition { 0 }, Address { mainFunction->address + programBias }, 1));
     QVERIFY(writer.add(userAccess(50, Operation::Read, sharedTotal->address + libraryBias, 4)));
-    for (const Mapping &mapping : mappingsOf(library, libraryBias))
+    for (const Mapping &mapping : loadMappings(library, libraryBias))
         writer.addMapping(Transition { 100 }, mapping);
     QVERIFY(writer.addInstruction(Transition { 150 }, Address { sharedAdd->address + libraryBias }, 1));
     QVERIFY(writer.add(userAccess(150, Operation::Write, sharedTotal->address + libraryBias, 4)));
@@ -293,7 +273,7 @@ void tst_ContextCollector::strippedProgram()
     const QString output = path(QStringLiteral("stripped.memhist"));
     HistoryWriter writer(output);
     QVERIFY(writer.open());
-    for (const Mapping &mapping : mappingsOf(program, programBias))
+    for (const Mapping &mapping : loadMappings(program, programBias))
         writer.addMapping(Transition { 0 }, mapping);
     QVERIFY(writer.addInstruction(Transition { 0 }, Address { bump->address + programBias }, 1));
     QVERIFY(writer.add(userAccess(0, Operation::Write, 0x7ff000, 8)));

@@ -6,11 +6,10 @@
 // global's name, the stack and the heap.
 #include "context/contextreader.h"
 #include "context/contextschema.h"
-#include "context/processmap.h"
+#include "programhistory.h"
 #include "storage/historydatabase.h"
 #include "testsupport.h"
 #include "toolchain.h"
-#include "writer/historywriter.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -22,11 +21,6 @@ using namespace memhist::test;
 namespace {
 
 constexpr std::uint64_t pieBias = 0x555555554000;
-constexpr std::uint64_t stackFirst = 0x7ffffffde000;
-constexpr std::uint64_t stackLast = 0x7fffffffefff;
-constexpr std::uint64_t heapFirst = 0x555555600000;
-constexpr std::uint64_t heapLast = 0x555555620fff;
-
 // The PC of every `I` line of a Lackey log, in order: transition i ran pcs[i].
 QList<std::uint64_t> instructionPcs(const QString &log)
 {
@@ -37,37 +31,6 @@ QList<std::uint64_t> instructionPcs(const QString &log)
             pcs << line.mid(3, line.indexOf(',') - 3).toULongLong(nullptr, 16);
     }
     return pcs;
-}
-
-Mapping mapping(
-    std::uint64_t first, std::uint64_t last, const QString &permissions, std::uint64_t offset, const QString &path)
-{
-    return Mapping { Address { first }, Address { last }, permissions, offset, path };
-}
-
-// "R E" -> "r-xp", as /proc writes a private mapping's permissions.
-QString procPermissions(const QString &flags)
-{
-    QString permissions = QStringLiteral("---p");
-    if (flags.contains(u'R'))
-        permissions[0] = u'r';
-    if (flags.contains(u'W'))
-        permissions[1] = u'w';
-    if (flags.contains(u'E'))
-        permissions[2] = u'x';
-    return permissions;
-}
-
-// objdump's text of an instruction at ELF address with its branch target moved by `bias`, as the
-// instruction reads at run time ("call 1139 <bump>" -> "call 555555555139 <bump>").
-QString atRunTime(QString text, std::uint64_t bias)
-{
-    static const QRegularExpression target(QStringLiteral("^(\\S+\\s+)([0-9a-f]+)( <[^>]*>)$"));
-    const QRegularExpressionMatch match = target.match(text);
-    if (match.hasMatch())
-        text = match.captured(1) + QString::number(match.captured(2).toULongLong(nullptr, 16) + bias, 16)
-            + match.captured(3);
-    return text;
 }
 
 } // namespace
@@ -87,12 +50,6 @@ private slots:
 
 private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
-    // Writes a history of `binary` run at `bias`: its PT_LOAD segments mapped as ld.so maps them,
-    // a stack and a heap, every instruction of main and bump as transitions 0, 1, ..., and four
-    // writes at the store to `counter` (counter, table[3], the stack, the heap).
-    bool writeProgramHistory(const QString &binary, std::uint64_t bias, const QString &output,
-        std::uint64_t *storeTransition, std::uint64_t *storePc);
-
     QTemporaryDir m_dir;
 };
 
@@ -233,57 +190,6 @@ void tst_ContextReader::historyWithoutContext()
     QCOMPARE(reader.modules().size(), 0);
 }
 
-bool tst_ContextReader::writeProgramHistory(const QString &binary, std::uint64_t bias, const QString &output,
-    std::uint64_t *storeTransition, std::uint64_t *storePc)
-{
-    const auto counter = nmSymbol(binary, QStringLiteral("counter"));
-    const auto table = nmSymbol(binary, QStringLiteral("table"));
-    const auto bump = nmSymbol(binary, QStringLiteral("bump"));
-    const auto mainFunction = nmSymbol(binary, QStringLiteral("main"));
-    if (!counter || !table || !bump || !mainFunction)
-        return false;
-    HistoryWriter writer(output);
-    if (!writer.open())
-        return false;
-    // As ld.so maps them: each PT_LOAD from its page, with the page offset of its file offset.
-    for (const ReadelfSegment &segment : loadSegments(binary)) {
-        if (segment.type != QLatin1String("LOAD"))
-            continue;
-        const std::uint64_t first = (segment.address & ~0xfffull) + bias;
-        const std::uint64_t last = ((segment.address + segment.memorySize + 0xfff) & ~0xfffull) + bias - 1;
-        writer.addMapping(Transition { 0 },
-            mapping(first, last, procPermissions(segment.flags), segment.fileOffset & ~0xfffull, binary));
-    }
-    writer.addMapping(
-        Transition { 0 }, mapping(heapFirst, heapLast, QStringLiteral("rw-p"), 0, QStringLiteral("[heap]")));
-    writer.addMapping(
-        Transition { 0 }, mapping(stackFirst, stackLast, QStringLiteral("rw-p"), 0, QStringLiteral("[stack]")));
-
-    const QList<ObjdumpInstruction> all = objdumpInstructions(binary);
-    std::uint64_t transition = 0;
-    *storeTransition = 0;
-    for (const auto *function : { &*mainFunction, &*bump }) {
-        for (const ObjdumpInstruction &instruction : instructionsIn(all, function->address, function->size)) {
-            const std::uint64_t pc = instruction.address + bias;
-            if (!writer.addInstruction(Transition { transition }, Address { pc }, quint8(instruction.bytes.size())))
-                return false;
-            if (function == &*bump && instruction.text.contains(QStringLiteral("<counter>")) && *storeTransition == 0) {
-                *storeTransition = transition;
-                *storePc = pc;
-                for (const auto &[address, size] :
-                    { std::pair { counter->address + bias, 4u }, std::pair { table->address + 3 + bias, 1u },
-                        std::pair { stackLast - 0x17, 8u }, std::pair { heapFirst + 0x2a0, 8u } }) {
-                    if (!writer.add(userAccess(transition, Operation::Write, address, size)))
-                        return false;
-                    writer.addValue(QByteArray::number(address, 16));
-                }
-            }
-            ++transition;
-        }
-    }
-    return *storeTransition != 0 && writer.finish();
-}
-
 void tst_ContextReader::describesTheCodeOfACompiledProgram_data()
 {
     QTest::addColumn<QString>("binary");
@@ -298,9 +204,10 @@ void tst_ContextReader::describesTheCodeOfACompiledProgram()
     QFETCH(quint64, bias);
     const QString program = path(binary);
     const QString output = path(binary + QStringLiteral(".memhist"));
-    std::uint64_t storeTransition = 0;
-    std::uint64_t storePc = 0;
-    QVERIFY(writeProgramHistory(program, bias, output, &storeTransition, &storePc));
+    CounterHistory history;
+    QVERIFY(writeCounterHistory(program, bias, output, &history));
+    const std::uint64_t storeTransition = history.storeTransition;
+    const std::uint64_t storePc = history.storePc;
 
     QString error;
     const auto database = HistoryDatabase::open(output, &error);
@@ -330,7 +237,8 @@ void tst_ContextReader::describesTheCodeOfACompiledProgram()
     const QList<ObjdumpInstruction> objdump = instructionsIn(objdumpInstructions(program), elfPc, 1);
     QCOMPARE(objdump.size(), 1);
     QCOMPARE(code.bytes, objdump[0].bytes);
-    QCOMPARE(comparableInstruction(code.instruction), comparableInstruction(atRunTime(objdump[0].text, bias)));
+    QCOMPARE(
+        comparableInstruction(code.instruction), comparableInstruction(objdumpTextAtRunTime(objdump[0].text, bias)));
 
     // Every instruction fed: the text objdump gives, the line addr2line gives.
     const auto mainFunction = nmSymbol(program, QStringLiteral("main"));
@@ -344,7 +252,8 @@ void tst_ContextReader::describesTheCodeOfACompiledProgram()
     QCOMPARE(lines.size(), fed.size());
     for (qsizetype i = 0; i < fed.size(); ++i) {
         const CodeDescription each = reader.describeCode(Address { fed[i].address + bias }, Transition { 0 });
-        QCOMPARE(comparableInstruction(each.instruction), comparableInstruction(atRunTime(fed[i].text, bias)));
+        QCOMPARE(
+            comparableInstruction(each.instruction), comparableInstruction(objdumpTextAtRunTime(fed[i].text, bias)));
         QCOMPARE(each.sourceText(), lines[i]);
         QCOMPARE(each.function,
             fed[i].address < bump->address || fed[i].address >= bump->address + bump->size ? QStringLiteral("main")
@@ -357,8 +266,8 @@ void tst_ContextReader::describesTheCodeOfACompiledProgram()
     QCOMPARE(reader.describeAddress(Address { counter->address + bias }, at).text(), QStringLiteral("counter"));
     QCOMPARE(reader.describeAddress(Address { counter->address + bias + 2 }, at).text(), QStringLiteral("counter+0x2"));
     QCOMPARE(reader.describeAddress(Address { table->address + bias + 3 }, at).text(), QStringLiteral("table+0x3"));
-    QCOMPARE(reader.describeAddress(Address { stackLast - 0x17 }, at).text(), QStringLiteral("[stack]"));
-    QCOMPARE(reader.describeAddress(Address { heapFirst + 0x2a0 }, at).text(), QStringLiteral("[heap]"));
+    QCOMPARE(reader.describeAddress(Address { history.stackAddress }, at).text(), QStringLiteral("[stack]"));
+    QCOMPARE(reader.describeAddress(Address { history.heapAddress }, at).text(), QStringLiteral("[heap]"));
     // In the module but in no object: its section.
     for (const ObjdumpSection &section : allocatedSections(program)) {
         if (section.name == QLatin1String(".got"))
@@ -368,8 +277,8 @@ void tst_ContextReader::describesTheCodeOfACompiledProgram()
     QCOMPARE(reader.describeAddress(Address { 0x10 }, at).text(), QString());
 
     // The values of the four writes, by rowid.
-    QCOMPARE(reader.value(RowId { 1 }), std::optional<QByteArray>(QByteArray::number(counter->address + bias, 16)));
-    QCOMPARE(reader.value(RowId { 3 }), std::optional<QByteArray>(QByteArray::number(stackLast - 0x17, 16)));
+    QCOMPARE(reader.value(RowId { 1 }), std::optional<QByteArray>(QByteArray::fromHex("11111111")));
+    QCOMPARE(reader.value(RowId { 3 }), std::optional<QByteArray>(QByteArray::fromHex("3333333333333333")));
     QCOMPARE(reader.value(RowId { 5 }), std::nullopt);
 
     // Functions by name, and the calls of bump (its entry ran once, after main's instructions).
