@@ -144,7 +144,7 @@ void TestCli::importSummary()
     QCOMPARE(result.err, QByteArray());
     const QRegularExpression summary(QStringLiteral("^imported 20 accesses \\(8 reads, 7 writes, 5 executes; "
                                                     "transitions 0\\.\\.13\\) into %1: \\d+ slices, \\d+ chunks, "
-                                                    "\\d+\\.\\d{3} s, \\d+ accesses/s\\n$")
+                                                    "\\d+\\.\\d{3} s, \\d+ accesses/s\\ncontext: none\\n$")
                                          .arg(QRegularExpression::escape(output)));
     QVERIFY2(summary.match(QString::fromUtf8(result.out)).hasMatch(), result.out.constData());
     QVERIFY(QFile::exists(output));

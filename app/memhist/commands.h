@@ -12,5 +12,6 @@ int runQuery(const QStringList &arguments);
 int runExport(const QStringList &arguments);
 int runCheck(const QStringList &arguments);
 int runInfo(const QStringList &arguments);
+int runAt(const QStringList &arguments);
 
 } // namespace memhist::cli

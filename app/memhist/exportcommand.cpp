@@ -15,9 +15,10 @@ namespace {
 const CommandHelp help {
     QStringLiteral("export"),
     QStringLiteral("DB -o OUT.csv [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx] [--limit N]\n"
-                   "                      [--resume ROWID]"),
+                   "                      [--resume ROWID] [--context]"),
     QStringLiteral("Write every access matching the query to a CSV file (only the first N with --limit). The file\n"
-                   "appears only once complete."),
+                   "appears only once complete. --context adds the columns pc, function, source, instruction,\n"
+                   "region (and value when the history has values); import --format csv reads the six-column form."),
 };
 
 } // namespace
@@ -28,7 +29,11 @@ int runExport(const QStringList &arguments)
     addQueryOptions(parser);
     const QCommandLineOption outputOption({ QStringLiteral("o"), QStringLiteral("output") },
         QStringLiteral("The CSV file to write."), QStringLiteral("OUT.csv"));
+    const QCommandLineOption contextOption(QStringLiteral("context"),
+        QStringLiteral("Add the columns pc, function, source, instruction, region (and value when the history has\n"
+                       "values) after the six."));
     parser.addOption(outputOption);
+    parser.addOption(contextOption);
     parser.addPositionalArgument(QStringLiteral("DB"), QStringLiteral("The memhist database."));
     if (const auto status = parseCommandLine(parser, arguments, help))
         return *status;
@@ -54,7 +59,8 @@ int runExport(const QStringList &arguments)
     {
         const SignalGuard signalGuard(help.name, output);
         // Without --limit the export holds every match, not the query's default first 100.
-        ok = exportQueryToCsv(*database, query, parser.isSet(QStringLiteral("limit")), output, &report, &error);
+        ok = exportQueryToCsv(*database, query, parser.isSet(QStringLiteral("limit")), output, &report, &error, {},
+            parser.isSet(contextOption));
     }
     if (!ok)
         return inputError(error);

@@ -2,6 +2,7 @@
 //               [--skip-instructions N] [--max-instructions M]
 #include "commandline.h"
 #include "commands.h"
+#include "context/contextsummarytext.h"
 #include "importers/importsession.h"
 #include "progressline.h"
 #include "queryoptions.h"
@@ -157,6 +158,9 @@ int runImport(const QStringList &arguments)
                  .toLocal8Bit());
     if (const QString skipped = skippedSummary(summary.skipped); !skipped.isEmpty())
         writeOut((QStringLiteral("skipped: ") + skipped + u'\n').toLocal8Bit());
+    writeOut((QStringLiteral("context: ") + contextPartsText(stats.context.parts) + u'\n').toLocal8Bit());
+    for (const QString &note : std::as_const(stats.context.notes))
+        writeOut((QStringLiteral("context: no symbols for ") + note + u'\n').toLocal8Bit());
     return ExitSuccess;
 }
 

@@ -1,6 +1,8 @@
 // memhist info DB
 #include "commandline.h"
 #include "commands.h"
+#include "context/contextreader.h"
+#include "context/contextsummarytext.h"
 #include "storage/historydatabase.h"
 #include "storage/schema.h"
 #include "storage/threadspans.h"
@@ -17,7 +19,9 @@ namespace {
 const CommandHelp help {
     QStringLiteral("info"),
     QStringLiteral("DB"),
-    QStringLiteral("Describe a memhist database: where it came from, its time span, its counts and its size.\n"
+    QStringLiteral("Describe a memhist database: where it came from, its time span, its counts, its size, the\n"
+                   "program context it holds (PCs, memory map, modules, symbols, lines, disassembly, values) and\n"
+                   "its modules.\n"
                    "Works on databases of other writers too (without a meta table, counts are computed and the\n"
                    "reference writer's _metadata row is shown)."),
 };
@@ -203,6 +207,21 @@ int runInfo(const QStringList &arguments)
                       .arg(thread.transitions)
                       .arg(thread.first.value)
                       .arg(thread.last.value);
+        }
+    }
+    // Program context (the optional context tables): what the history holds, and where each
+    // module was loaded.
+    ContextReader context(*database);
+    text += row("context", contextPartsText(context.parts()));
+    if (!context.modules().isEmpty()) {
+        text += row(
+            "modules", QStringLiteral("%1 (path, load bias, build-id, transitions)").arg(context.modules().size()));
+        for (const ModuleRow &module : context.modules()) {
+            text += QString(18, u' ')
+                + QStringLiteral("%1  0x%2  %3  %4..%5\n")
+                      .arg(module.module.path, QString::number(module.module.bias, 16),
+                          module.module.buildId.isEmpty() ? QStringLiteral("-") : module.module.buildId,
+                          QString::number(module.module.first.value), QString::number(module.module.last.value));
         }
     }
     writeOut(text.toLocal8Bit());

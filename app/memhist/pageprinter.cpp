@@ -1,22 +1,21 @@
 #include "pageprinter.h"
 
+#include "context/contextcolumns.h"
 #include "csv/csvaccessformat.h"
 
-#include <array>
+#include <QString>
+#include <algorithm>
 
 namespace memhist::cli {
 
 namespace {
-
-constexpr int columnCount = 6;
-using Cells = std::array<QByteArray, columnCount>;
 
 QByteArray hex(std::uint64_t value)
 {
     return "0x" + QByteArray::number(quint64(value), 16);
 }
 
-Cells cells(const Access &access)
+QList<QByteArray> cells(const Access &access)
 {
     return {
         QByteArray::number(qint64(access.rowId.value)),
@@ -28,42 +27,24 @@ Cells cells(const Access &access)
     };
 }
 
-void appendTable(QByteArray *out, const QueryPage &page)
+void appendTable(QByteArray *out, const QueryPage &page, ContextColumns *context)
 {
-    const Cells titles = { "rowid", "transition", "op", "address", "linear", "size" };
-    QList<Cells> rows;
-    rows.reserve(page.accesses.size());
-    std::array<qsizetype, columnCount> widths {};
-    for (int c = 0; c < columnCount; ++c)
-        widths[c] = titles[c].size();
+    // Numbers right-aligned so that their digits line up; the operation letter and the context
+    // (text) left-aligned under their titles.
+    QList<QList<QByteArray>> rows;
+    rows.reserve(page.accesses.size() + 1);
+    rows.append({ "rowid", "transition", "op", "address", "linear", "size" });
+    QList<bool> rightAligned { true, true, false, true, true, true };
+    if (context) {
+        rows.first() += context->names();
+        rightAligned += QList<bool>(context->names().size(), false);
+    }
     for (const Access &access : page.accesses) {
         rows.append(cells(access));
-        for (int c = 0; c < columnCount; ++c)
-            widths[c] = std::max(widths[c], rows.constLast()[c].size());
+        if (context)
+            rows.last() += context->cells(access);
     }
-
-    // Numbers right-aligned so that their digits line up; the operation letter left-aligned
-    // under its title.
-    const auto appendLine = [&](const Cells &line) {
-        for (int c = 0; c < columnCount; ++c) {
-            if (c > 0)
-                out->append("  ");
-            const QByteArray padding(widths[c] - line[c].size(), ' ');
-            const bool last = c == columnCount - 1;
-            if (c == 2) {
-                out->append(line[c]);
-                if (!last)
-                    out->append(padding);
-            } else {
-                out->append(padding);
-                out->append(line[c]);
-            }
-        }
-        out->append('\n');
-    };
-    appendLine(titles);
-    for (const Cells &row : std::as_const(rows))
-        appendLine(row);
+    appendAlignedRows(out, rows, rightAligned);
 
     out->append("-- " + QByteArray::number(page.accesses.size()) + " rows");
     if (const auto next = page.resumePoint())
@@ -84,16 +65,46 @@ bool parseOutputFormat(const QString &text, OutputFormat *format)
     return true;
 }
 
-void appendPage(QByteArray *out, const QueryPage &page, OutputFormat format)
+void appendAlignedRows(QByteArray *out, const QList<QList<QByteArray>> &rows, const QList<bool> &rightAligned)
+{
+    QList<qsizetype> widths(rightAligned.size(), 0);
+    for (const QList<QByteArray> &row : rows) {
+        for (qsizetype c = 0; c < row.size(); ++c)
+            widths[c] = std::max(widths[c], qsizetype(QString::fromUtf8(row[c]).size()));
+    }
+    for (const QList<QByteArray> &row : rows) {
+        QByteArray line;
+        for (qsizetype c = 0; c < row.size(); ++c) {
+            if (c > 0)
+                line.append("  ");
+            const QByteArray padding(widths[c] - QString::fromUtf8(row[c]).size(), ' ');
+            if (rightAligned[c])
+                line.append(padding);
+            line.append(row[c]);
+            if (!rightAligned[c])
+                line.append(padding);
+        }
+        while (line.endsWith(' '))
+            line.chop(1);
+        out->append(line);
+        out->append('\n');
+    }
+}
+
+void appendPage(QByteArray *out, const QueryPage &page, OutputFormat format, ContextColumns *context)
 {
     if (format == OutputFormat::Table) {
-        appendTable(out, page);
+        appendTable(out, page, context);
         return;
     }
     out->append(csv::header());
+    if (context)
+        out->append(context->csvHeader());
     out->append('\n');
     for (const Access &access : page.accesses) {
         out->append(csv::formatRow(access));
+        if (context)
+            out->append(context->csvCells(access));
         out->append('\n');
     }
 }

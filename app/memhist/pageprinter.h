@@ -7,6 +7,10 @@
 #include <QByteArray>
 #include <QString>
 
+namespace memhist {
+class ContextColumns;
+}
+
 namespace memhist::cli {
 
 enum class OutputFormat {
@@ -18,7 +22,12 @@ enum class OutputFormat {
 bool parseOutputFormat(const QString &text, OutputFormat *format);
 
 // CSV: the header, then one row per access. Table: a header line, one aligned line per access,
-// then "-- N rows", with "; next page: --resume R" when the page is full.
-void appendPage(QByteArray *out, const QueryPage &page, OutputFormat format);
+// then "-- N rows", with "; next page: --resume R" when the page is full. With `context`, its
+// columns follow the six (--context).
+void appendPage(QByteArray *out, const QueryPage &page, OutputFormat format, ContextColumns *context = nullptr);
+
+// Lines of cells as an aligned table: `rightAligned[c]` for numbers (digits line up), text
+// left-aligned; two spaces between columns, no trailing blanks.
+void appendAlignedRows(QByteArray *out, const QList<QList<QByteArray>> &rows, const QList<bool> &rightAligned);
 
 } // namespace memhist::cli

@@ -1,6 +1,10 @@
-// memhist query DB [query options] [--format csv|table] [--batch FILE]
+// memhist query DB [query options] [--format csv|table] [--context] [--batch FILE]
+// memhist query DB --pc ADDR | --function NAME [--at T] [--backward] [--limit N] [--resume T]
 #include "commandline.h"
 #include "commands.h"
+#include "context/contextcolumns.h"
+#include "context/contextreader.h"
+#include "executionquery.h"
 #include "pageprinter.h"
 #include "querybatch.h"
 #include "queryoptions.h"
@@ -14,10 +18,16 @@ namespace {
 
 const CommandHelp help {
     QStringLiteral("query"),
-    QStringLiteral("DB [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx] [--limit N] [--resume ROWID]\n"
-                   "                     [--format csv|table] [--batch FILE]"),
+    QStringLiteral(
+        "DB [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx] [--limit N] [--resume ROWID]\n"
+        "                     [--format csv|table] [--context] [--batch FILE]\n"
+        "       memhist query DB --pc ADDR | --function NAME [--at T] [--backward] [--limit N] [--resume T]\n"
+        "                     [--format csv|table]"),
     QStringLiteral("Print the first N accesses from transition T, forward or backward in time, whose bytes overlap\n"
-                   "[A, B]. Numbers are decimal or 0x hex."),
+                   "[A, B]; with --context, also the instruction of each (pc, function, source, instruction) and\n"
+                   "what its address is (region), and the bytes it moved (value) when the history has them.\n"
+                   "With --pc or --function, print the transitions at which that instruction (or the function's\n"
+                   "entry: its calls) executed instead. Numbers are decimal or 0x hex."),
 };
 
 } // namespace
@@ -32,8 +42,13 @@ int runQuery(const QStringList &arguments)
         QStringLiteral("Run one query per line of FILE (the options above; # starts a comment), each followed by\n"
                        "\"# query N: K rows in X.XXX ms\"."),
         QStringLiteral("FILE"));
+    const QCommandLineOption contextOption(QStringLiteral("context"),
+        QStringLiteral("Add the columns pc, function, source, instruction, region (and value when the history has\n"
+                       "values) after the six."));
     parser.addOption(formatOption);
+    parser.addOption(contextOption);
     parser.addOption(batchOption);
+    addExecutionOptions(parser);
     parser.addPositionalArgument(QStringLiteral("DB"), QStringLiteral("The memhist database."));
     if (const auto status = parseCommandLine(parser, arguments, help))
         return *status;
@@ -47,6 +62,9 @@ int runQuery(const QStringList &arguments)
     if (!parseOutputFormat(parser.value(formatOption), &format))
         return usageError(help.name,
             QStringLiteral("--format: '%1' is not an output format (csv or table)").arg(parser.value(formatOption)));
+
+    if (executionQueryRequested(parser))
+        return runExecutionQuery(parser, help.name, positional[0], format);
 
     // Everything about the command line is checked before the database is opened.
     QList<BatchQuery> queries;
@@ -74,6 +92,12 @@ int runQuery(const QStringList &arguments)
     if (!database)
         return inputError(error);
     HalfAxisQueryEngine engine(*database);
+    std::optional<ContextReader> contextReader;
+    std::optional<ContextColumns> contextColumns;
+    if (parser.isSet(contextOption)) {
+        contextReader.emplace(*database);
+        contextColumns.emplace(*contextReader);
+    }
 
     for (qsizetype i = 0; i < queries.size(); ++i) {
         QueryPage page;
@@ -87,7 +111,7 @@ int runQuery(const QStringList &arguments)
             return inputError(place + QStringLiteral(": query failed: ") + error);
         }
         QByteArray out;
-        appendPage(&out, page, format);
+        appendPage(&out, page, format, contextColumns ? &*contextColumns : nullptr);
         if (batch) {
             out += QStringLiteral("# query %1: %2 rows in %3 ms\n")
                        .arg(i + 1)

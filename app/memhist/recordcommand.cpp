@@ -1,6 +1,7 @@
 // memhist record -o OUT.memhist [--max-instructions N] [--keep-log FILE] [--with-exec] -- PROGRAM [ARGS...]
 #include "commandline.h"
 #include "commands.h"
+#include "context/contextsummarytext.h"
 #include "progressline.h"
 #include "recorder/lackeyrecorder.h"
 #include "signalguard.h"
@@ -182,6 +183,9 @@ int runRecord(const QStringList &arguments)
                      QString::number(stats.reads), QString::number(stats.writes), QString::number(stats.executes),
                      transitions, output, QString::number(stats.slices))
         + QStringLiteral("%1 chunks, %2 s\n").arg(QString::number(stats.chunks), QString::number(seconds, 'f', 3)));
+    writeErr(QStringLiteral("memhist record: context: ") + contextPartsText(stats.context.parts) + u'\n');
+    for (const QString &note : std::as_const(stats.context.notes))
+        writeErr(QStringLiteral("memhist record: context: no symbols for ") + note + u'\n');
     return ExitSuccess;
 }
 

@@ -151,14 +151,23 @@ void RecordJob::onFinished(int exitCode, QProcess::ExitStatus status)
     if (ok) {
         // memhist record ends with its summary on stderr ("memhist record: program exited with
         // status 0; recorded N instructions, ..."); the program's own output is on stdout.
+        // Then a line saying what context the history holds ("memhist record: context: ..."), and
+        // maybe one per module without symbols: the message is the summary and the first of those.
+        const QLatin1String prefix("memhist record: ");
+        const QLatin1String contextPrefix("memhist record: context: ");
         const QStringList lines = m_stderr.split(u'\n', Qt::SkipEmptyParts);
         message = tr("recorded %1").arg(m_request.outputPath);
+        QString context;
         for (auto it = lines.crbegin(); it != lines.crend(); ++it) {
-            if (it->startsWith(QLatin1String("memhist record: "))) {
-                message = it->mid(16).trimmed();
+            if (it->startsWith(contextPrefix)) {
+                context = it->mid(prefix.size()).trimmed();
+            } else if (it->startsWith(prefix) && !it->startsWith(QLatin1String("memhist record: warning: "))) {
+                message = it->mid(prefix.size()).trimmed();
                 break;
             }
         }
+        if (!context.isEmpty())
+            message += QStringLiteral("; ") + context;
     } else if (status != QProcess::NormalExit) {
         // On Unix, QProcess's exit code after a crash is the number of the signal that ended it.
         message = tr("memhist record was killed by signal %1").arg(exitCode);

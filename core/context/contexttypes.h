@@ -6,6 +6,7 @@
 
 #include <QList>
 #include <QString>
+#include <QStringList>
 #include <cstdint>
 
 namespace memhist {
@@ -125,5 +126,26 @@ inline QString symbolWithOffset(const QString &name, std::uint64_t offset)
         return name;
     return name + QStringLiteral("+0x") + QString::number(offset, 16);
 }
+
+// What context a history holds, for meta.context and the summaries of `memhist import`/`record`.
+struct ContextSummary
+{
+    // From "pcs", "map", "modules", "symbols", "lines", "disassembly", "values", in that order
+    // (contextschema::part).
+    QStringList parts;
+    // What could not be resolved, one line per file: "/lib/libx.so: not found".
+    QStringList notes;
+    qint64 instructions = 0; // transitions whose PC is stored
+    qint64 runs = 0; // distinct straight-line runs
+    qint64 distinctPcs = 0;
+    qint64 mappings = 0;
+    qint64 modules = 0;
+    qint64 functions = 0;
+    qint64 sourceLines = 0;
+    qint64 disassembled = 0; // distinct instructions with bytes and text
+    qint64 values = 0;
+
+    bool has(const char *part) const { return parts.contains(QLatin1String(part)); }
+};
 
 } // namespace memhist

@@ -260,4 +260,21 @@ bool parseRow(QByteArrayView line, Access *access, QString *error)
     return true;
 }
 
+QByteArray quoteField(QByteArrayView field)
+{
+    bool needsQuotes = false;
+    for (const char c : field)
+        needsQuotes |= c == ',' || c == '"' || c == '\r' || c == '\n';
+    if (!needsQuotes)
+        return field.toByteArray();
+    QByteArray quoted = "\"";
+    for (const char c : field) {
+        if (c == '"')
+            quoted += '"';
+        quoted += c;
+    }
+    quoted += '"';
+    return quoted;
+}
+
 } // namespace memhist::csv

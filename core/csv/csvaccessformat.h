@@ -29,4 +29,8 @@ bool parseUnsigned(QByteArrayView text, std::uint64_t *value);
 
 char operationLetter(Operation operation);
 
+// A field as RFC 4180 writes it: as it is, or in double quotes (inner quotes doubled) when it holds
+// a comma, a double quote, a CR or an LF.
+QByteArray quoteField(QByteArrayView field);
+
 } // namespace memhist::csv

@@ -1,10 +1,13 @@
 #include "csvexport.h"
 
+#include "context/contextcolumns.h"
+#include "context/contextreader.h"
 #include "csv/csvaccessformat.h"
 #include "storage/historydatabase.h"
 #include "writer/partialfile.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace memhist {
 
@@ -17,7 +20,7 @@ constexpr quint64 pageRows = 16384;
 } // namespace
 
 bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limitRows, const QString &outputPath,
-    ExportReport *report, QString *error, const std::function<bool(qint64)> &progress)
+    ExportReport *report, QString *error, const std::function<bool(qint64)> &progress, bool withContext)
 {
     ExportReport localReport;
     ExportReport &counts = report ? *report : localReport;
@@ -33,7 +36,13 @@ bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limit
     if (!file.create())
         return failFile(QStringLiteral("cannot create: ") + file.reason());
 
-    QByteArray text = csv::header() + '\n';
+    std::optional<ContextReader> contextReader;
+    std::optional<ContextColumns> context;
+    if (withContext) {
+        contextReader.emplace(database);
+        context.emplace(*contextReader);
+    }
+    QByteArray text = csv::header() + (context ? context->csvHeader() : QByteArray()) + '\n';
     const auto flush = [&] {
         const bool ok = file.write(text);
         text.clear();
@@ -54,6 +63,8 @@ bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limit
         }
         for (const Access &access : std::as_const(page.accesses)) {
             text += csv::formatRow(access);
+            if (context)
+                text += context->csvCells(access);
             text += '\n';
         }
         written += quint64(page.accesses.size());

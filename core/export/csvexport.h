@@ -16,7 +16,9 @@ struct ExportReport
 
 // Honours query.limit as the total number of rows when limitRows is true; otherwise exports every
 // match. progress(rows written so far) returns false to cancel (nothing is then left at outputPath).
+// withContext adds the context columns (ContextColumns: pc, function, source, instruction, region,
+// and value when the history has values) after the six.
 bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limitRows, const QString &outputPath,
-    ExportReport *report, QString *error, const std::function<bool(qint64)> &progress = {});
+    ExportReport *report, QString *error, const std::function<bool(qint64)> &progress = {}, bool withContext = false);
 
 } // namespace memhist

@@ -257,6 +257,11 @@ inline bool LackeyParser::handleClassified(int kindCode, const char *begin, cons
         ++m_instructions;
         if (m_instructions <= m_skippedInstructions)
             return true; // before the window
+        // The PC of every transition, whether or not it is also stored as an execute access. No
+        // instruction is longer than 255 bytes: a larger size is a broken line's, stored as unknown.
+        if (!m_sink.addInstruction(
+                Transition { m_currentTransition }, Address { address }, size <= 0xff ? quint8(size) : quint8(0)))
+            return failAt(m_line, m_sink.errorString());
         if (m_withExecute) {
             if (size == 0) {
                 ++m_zeroSizeInstructions;

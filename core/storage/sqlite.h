@@ -2,6 +2,8 @@
 // guard that rolls back unless committed. The hot paths (writer, query engine) use these.
 #pragma once
 
+#include <QByteArray>
+#include <QByteArrayView>
 #include <QString>
 #include <cstdint>
 #include <memory>
@@ -89,6 +91,12 @@ public:
     void bind(int index, std::int64_t value) { sqlite3_bind_int64(m_stmt, index, value); }
     void bindNull(int index) { sqlite3_bind_null(m_stmt, index); }
     void bind(int index, const QString &text);
+    // A blob (copied by SQLite); an empty view binds an empty blob, not NULL.
+    void bindBlob(int index, QByteArrayView bytes)
+    {
+        sqlite3_bind_blob64(
+            m_stmt, index, bytes.isEmpty() ? "" : bytes.data(), sqlite3_uint64(bytes.size()), SQLITE_TRANSIENT);
+    }
 
     // SQLITE_ROW, SQLITE_DONE or an error code.
     int step() { return sqlite3_step(m_stmt); }
@@ -100,6 +108,13 @@ public:
     bool isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
     bool isInteger(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_INTEGER; }
     QString text(int column) const;
+    // The column's bytes without a copy: valid until the next step(), reset() or column call.
+    QByteArrayView blobView(int column) const
+    {
+        const void *data = sqlite3_column_blob(m_stmt, column);
+        return QByteArrayView(static_cast<const char *>(data), sqlite3_column_bytes(m_stmt, column));
+    }
+    QByteArray blob(int column) const { return blobView(column).toByteArray(); }
 
 private:
     sqlite3_stmt *m_stmt = nullptr;

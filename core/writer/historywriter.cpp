@@ -1,5 +1,8 @@
 #include "historywriter.h"
 
+#include "context/contextcollector.h"
+#include "context/contextschema.h"
+#include "context/contexttablewriter.h"
 #include "storage/schema.h"
 #include "storage/sqlite.h"
 #include "writer/hotaddresscounter.h"
@@ -25,7 +28,9 @@ constexpr std::uint64_t signBoundary = std::uint64_t(1) << 63;
 // offers for bulk inserts (measured: ~25% over single-row statements).
 constexpr int rowsPerInsert = 64;
 
-// One closed slice, handed from the thread that buffers accesses to the thread that stores them.
+// One closed slice, handed from the thread that buffers accesses to the thread that stores them,
+// with the context rows collected meanwhile. A job without a slice (sliceId 0) carries context
+// rows only: those of a long stretch of instructions without accesses.
 struct SliceJob
 {
     qint64 sliceId = 0;
@@ -35,6 +40,7 @@ struct SliceJob
     std::vector<PlannedChunk> chunks;
     std::vector<BufferedAccess> accesses;
     std::vector<std::uint32_t> chunkOfAccess;
+    ContextBatch context;
 };
 
 QString hex(std::uint64_t value)
@@ -72,6 +78,7 @@ public:
         , file(outputPath)
         , options(opts)
         , hotCounter(opts.chunkAccessCap)
+        , collector(ContextCollectorOptions { opts.debugRoots, opts.instructionSet })
     { }
 
     bool fail(const QString &message)
@@ -90,6 +97,7 @@ public:
     bool writeMeta(const QDateTime &createdAt);
     bool writeReferenceMetadata(const QDateTime &createdAt);
     bool writeThreadSpans();
+    bool flushContext();
     void discard();
 
     QString outputPath;
@@ -119,6 +127,8 @@ public:
     HotAddressCounter hotCounter;
     qint64 nextSliceId = 1;
     qint64 nextChunkId = 1;
+    // Program context: collected on the caller's thread, its rows stored with the slices.
+    ContextCollector collector;
 
     // Used by the store thread only while it runs; by the caller's thread otherwise.
     sqlite::Connection connection;
@@ -127,6 +137,7 @@ public:
     sqlite::Statement insertChunkBatch;
     sqlite::Statement insertAccessBatch;
     sqlite::Statement insertAccess;
+    std::unique_ptr<ContextTableWriter> contextTables;
     std::unique_ptr<QThread> storeThread;
     QString storeError;
 };
@@ -177,6 +188,7 @@ bool HistoryWriter::Private::closeSlices(std::size_t boundary)
         job->chunks = std::move(plan.chunks);
         job->chunkOfAccess = std::move(plan.chunkOfAccess);
         job->accesses.assign(pending.begin(), pending.begin() + plan.accessCount);
+        job->context = collector.takeBatch();
         stats.slices += 1;
         stats.chunks += qint64(job->chunks.size());
         done += plan.accessCount;
@@ -238,8 +250,20 @@ bool insertRows(
     return true;
 }
 
+// Hands the context rows waiting in the collector to the store thread without a slice.
+bool HistoryWriter::Private::flushContext()
+{
+    auto job = std::make_shared<SliceJob>();
+    job->context = collector.takeBatch();
+    return submit(std::move(job));
+}
+
 bool HistoryWriter::Private::store(const SliceJob &job)
 {
+    if (!job.context.isEmpty() && !contextTables->writeBatch(job.context))
+        return false;
+    if (job.sliceId == 0)
+        return true;
     insertSlice.bind(1, job.sliceId);
     insertSlice.bind(2, toStored(job.firstTransition));
     insertSlice.bind(3, toStored(job.lastTransition));
@@ -321,6 +345,8 @@ bool HistoryWriter::Private::writeMeta(const QDateTime &createdAt)
     }
     set(schema::meta::sliceAccessCap, number(options.sliceAccessCap));
     set(schema::meta::chunkAccessCap, number(options.chunkAccessCap));
+    if (!stats.context.parts.isEmpty())
+        set(contextschema::meta::context, stats.context.parts.join(u','));
 
     sqlite::Statement insert = connection.prepare(schema::insertMeta);
     for (auto it = values.cbegin(); it != values.cend(); ++it) {
@@ -366,6 +392,7 @@ void HistoryWriter::Private::discard()
     insertChunkBatch = {};
     insertAccessBatch = {};
     insertAccess = {};
+    contextTables.reset();
     // SQLite's descriptor first: the file must not be removed under a connection that may still
     // write to it.
     connection.close();
@@ -417,6 +444,7 @@ bool HistoryWriter::open()
     d->insertAccess = db.prepare(insertSql(schema::insertAccessesPrefix, schema::insertAccessesRow, 1).constData());
     d->insertAccessBatch
         = db.prepare(insertSql(schema::insertAccessesPrefix, schema::insertAccessesRow, rowsPerInsert).constData());
+    d->contextTables = std::make_unique<ContextTableWriter>(db);
     if (!d->insertSlice.isValid() || !d->insertChunk.isValid() || !d->insertChunkBatch.isValid()
         || !d->insertAccessBatch.isValid() || !d->insertAccess.isValid())
         return d->fail(QStringLiteral("%1: cannot prepare statements: %2").arg(d->outputPath, db.lastError()));
@@ -473,6 +501,43 @@ bool HistoryWriter::add(const Access &access)
     return true;
 }
 
+bool HistoryWriter::addInstruction(Transition transition, Address pc, quint8 size)
+{
+    if (d->failed)
+        return false;
+    if (!d->opened || d->finished)
+        return d->fail(QStringLiteral("the writer is not open"));
+    if (!d->collector.addInstruction(transition, pc, size))
+        return d->fail(d->collector.errorString());
+    return !d->collector.needsFlush() || d->flushContext();
+}
+
+void HistoryWriter::addInstructionBytes(Address pc, QByteArrayView bytes)
+{
+    d->collector.addInstructionBytes(pc, bytes);
+}
+
+void HistoryWriter::addMapping(Transition from, const Mapping &mapping)
+{
+    d->collector.addMapping(from, mapping);
+}
+
+void HistoryWriter::removeMapping(Transition from, Address first, Address last)
+{
+    d->collector.removeMapping(from, first, last);
+}
+
+void HistoryWriter::addModule(const LoadedModule &module)
+{
+    d->collector.addModule(module);
+}
+
+void HistoryWriter::addValue(QByteArrayView bytes)
+{
+    if (d->stats.accesses > 0)
+        d->collector.addValue(RowId { d->stats.accesses }, bytes);
+}
+
 void HistoryWriter::setSources(const QList<SourceDescription> &sources)
 {
     d->sources = sources;
@@ -504,6 +569,13 @@ bool HistoryWriter::finish()
     if (!d->waitForStore())
         return false;
     sqlite::Connection &db = d->connection;
+    // The context last: it resolves symbols of everything the trace ran, and its tables go into
+    // this same temporary file, before the indexes below.
+    Transition historyLast = d->stats.lastTransition.value_or(Transition { 0 });
+    if (d->collector.hasInstructions())
+        historyLast = std::max(historyLast, Transition { d->collector.endTransition().value - 1 });
+    if (!d->collector.finish(*d->contextTables, historyLast, &d->stats.context))
+        return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db)));
     // The indexes are built now, once, from sorted keys: SQLite writes their pages full and in
     // order, instead of splitting pages all over the index as rows arrive in trace order (smaller
     // file, and the rows above went in without index maintenance). The file only becomes a history
@@ -517,6 +589,7 @@ bool HistoryWriter::finish()
     d->insertChunkBatch = {};
     d->insertAccessBatch = {};
     d->insertAccess = {};
+    d->contextTables.reset();
     db.close();
     // Synced, renamed into place, directory synced: a crash right after cannot leave a short file.
     if (!d->file.commit())

@@ -3,14 +3,19 @@
 // time, and a slice is closed before any chunk could exceed its cap.
 #pragma once
 
+#include "context/contexttypes.h"
+#include "context/disassembler.h"
 #include "model/types.h"
 
+#include <QByteArrayView>
 #include <QList>
 #include <QString>
-
+#include <QStringList>
 #include <memory>
 
 namespace memhist {
+
+struct Mapping;
 
 struct WriterOptions
 {
@@ -31,6 +36,10 @@ struct WriterOptions
     // A single transition with more accesses than this is rejected: slices never share a
     // transition, so one transition must fit in memory.
     quint32 maxAccessesPerTransition = 1u << 20;
+    // Program context (ContextCollector): where separate debug files are looked for (empty: the
+    // system's, /usr/lib/debug) and how instruction bytes are decoded.
+    QStringList debugRoots;
+    InstructionSet instructionSet = InstructionSet::X86_64;
 };
 
 struct SourceDescription
@@ -52,6 +61,8 @@ struct WriterStats
     // The most accesses ever buffered at once: the writer's memory bound, which stays at most
     // sliceAccessCap + the accesses of one transition whatever the trace.
     qint64 peakBufferedAccesses = 0;
+    // What program context the history holds; filled by finish().
+    ContextSummary context;
 };
 
 class HistoryWriter
@@ -73,6 +84,22 @@ public:
     // After a failure the writer is unusable; the output path is left untouched.
     bool add(const Access &access);
 
+    // Program context (the optional context tables, see core/context/contextcollector.h), fed in
+    // trace order along with the accesses; none of it is required.
+    // The instruction executed at `transition` (size 0 = unknown). Rejects (false +
+    // errorString()) a transition that does not come after the previous instruction's.
+    bool addInstruction(Transition transition, Address pc, quint8 size);
+    // The bytes of the instruction at `pc` as the trace encodes them.
+    void addInstructionBytes(Address pc, QByteArrayView bytes);
+    // A mapping appears (mmap, a module's segment) at `from`, replacing what it overlaps.
+    void addMapping(Transition from, const Mapping &mapping);
+    // [first, last] is unmapped at `from`.
+    void removeMapping(Transition from, Address first, Address last);
+    // A module load the trace names with its bias (and build-id, when known).
+    void addModule(const LoadedModule &module);
+    // The bytes the access added last read or wrote (ignored before the first access).
+    void addValue(QByteArrayView bytes);
+
     void setSources(const QList<SourceDescription> &sources);
     // Records that thread `threadId` ran transitions [first, last] (traces that know their threads,
     // such as drmemtrace). Spans are stored in the optional table `thread_spans` by finish(); calls
@@ -82,7 +109,8 @@ public:
     // schema::meta keys.
     void setMetaValue(const QString &key, const QString &value);
 
-    // Writes the last slice and the meta table, then renames the temporary file over the output
+    // Writes the last slice, the context tables (stats().context says what they hold) and the
+    // meta table, then renames the temporary file over the output
     // path. False + errorString() on failure, in which case nothing is left at the output path.
     bool finish();
     // Stops and deletes the temporary file; the output path is left untouched.

@@ -430,6 +430,8 @@ private slots:
                                                    "recorded 50000 instructions, %1 accesses")
                                         .arg(expected.accesses)),
             qPrintable(message));
+        // ... followed by the CLI's line on what context the history holds.
+        QVERIFY2(message.contains(QStringLiteral("; context: ")), qPrintable(message));
         QVERIFY2(message.contains(QStringLiteral(" into ") + request.outputPath + QStringLiteral(": ")),
             qPrintable(message));
         const CheckReport check = checkHistory(request.outputPath);

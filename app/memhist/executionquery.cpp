@@ -1,0 +1,166 @@
+#include "executionquery.h"
+
+#include "commandline.h"
+#include "context/contextreader.h"
+#include "context/contextschema.h"
+#include "csv/csvaccessformat.h"
+#include "queryoptions.h"
+#include "storage/historydatabase.h"
+#include "storage/threadspans.h"
+
+#include <limits>
+
+namespace memhist::cli {
+
+namespace {
+
+const QString pcName = QStringLiteral("pc");
+const QString functionName = QStringLiteral("function");
+
+QByteArray hex(std::uint64_t value)
+{
+    return "0x" + QByteArray::number(quint64(value), 16);
+}
+
+} // namespace
+
+void addExecutionOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({
+        { pcName,
+            QStringLiteral("List the transitions at which the instruction at ADDR executed (instead of accesses;\n"
+                           "--resume then takes a transition)."),
+            QStringLiteral("ADDR") },
+        { functionName,
+            QStringLiteral("List the calls of function NAME: the executions of its entry instruction (C++ names\n"
+                           "demangled, with or without their parameters)."),
+            QStringLiteral("NAME") },
+    });
+}
+
+bool executionQueryRequested(const QCommandLineParser &parser)
+{
+    return parser.isSet(pcName) || parser.isSet(functionName);
+}
+
+int runExecutionQuery(
+    const QCommandLineParser &parser, const QString &command, const QString &databasePath, OutputFormat format)
+{
+    if (parser.isSet(pcName) && parser.isSet(functionName))
+        return usageError(command, QStringLiteral("give --pc or --function, not both"));
+    for (const char *option : { "from", "to", "ops", "batch", "context" }) {
+        if (parser.isSet(QLatin1String(option)))
+            return usageError(command,
+                QStringLiteral("--%1 does not apply to --pc or --function (they list transitions, not accesses)")
+                    .arg(QLatin1String(option)));
+    }
+    if (parser.isSet(QStringLiteral("resume")) && parser.isSet(QStringLiteral("at")))
+        return usageError(command, QStringLiteral("--resume replaces --at: give only one of them"));
+
+    QString error;
+    std::uint64_t number = 0;
+    std::optional<Address> pc;
+    if (parser.isSet(pcName)) {
+        if (!parseNumberOption(pcName, parser.value(pcName), &number, &error))
+            return usageError(command, error);
+        pc = Address { number };
+    }
+    const Direction direction = parser.isSet(QStringLiteral("backward")) ? Direction::Backward : Direction::Forward;
+    constexpr std::uint64_t lastStorable = (std::uint64_t(1) << 63) - 1;
+    std::uint64_t from = direction == Direction::Forward ? 0 : lastStorable;
+    for (const QString &option : { QStringLiteral("at"), QStringLiteral("resume") }) {
+        if (!parser.isSet(option))
+            continue;
+        if (!parseNumberOption(option, parser.value(option), &number, &error))
+            return usageError(command, error);
+        from = number;
+    }
+    // --resume T continues after T in the query's direction.
+    bool nothingLeft = false;
+    if (parser.isSet(QStringLiteral("resume"))) {
+        if (direction == Direction::Forward) {
+            nothingLeft = from >= lastStorable;
+            from += 1;
+        } else {
+            nothingLeft = from == 0;
+            from -= 1;
+        }
+    }
+    std::uint64_t limit = 100;
+    if (parser.isSet(QStringLiteral("limit"))
+        && !parseNumberOption(QStringLiteral("limit"), parser.value(QStringLiteral("limit")), &limit, &error))
+        return usageError(command, error);
+
+    const auto database = HistoryDatabase::open(databasePath, &error);
+    if (!database)
+        return inputError(error);
+    ContextReader reader(*database);
+    if (!reader.has(contextschema::part::pcs))
+        return inputError(database->path()
+            + QStringLiteral(": the history has no PCs (import a trace with instructions: a Lackey log, a drmemtrace "
+                             "or Tenet trace, or memhist record)"));
+    QList<Address> pcs;
+    if (pc) {
+        pcs << *pc;
+    } else {
+        const QString name = parser.value(functionName);
+        if (!reader.has(contextschema::part::symbols))
+            return inputError(database->path()
+                + QStringLiteral(": the history has no symbols (no memory map or modules), so no function names"));
+        const QList<FunctionInfo> functions = reader.functionsNamed(name);
+        if (functions.isEmpty())
+            return inputError(database->path()
+                + QStringLiteral(": no function named '%1' ran (the history names only the functions "
+                                 "that ran)")
+                      .arg(name));
+        for (const FunctionInfo &function : functions)
+            pcs << function.range.first;
+    }
+
+    const int pageLimit = int(std::min<std::uint64_t>(limit, std::uint64_t(std::numeric_limits<int>::max())));
+    const QList<Transition> transitions
+        = nothingLeft ? QList<Transition> {} : reader.executionsOf(pcs, Transition { from }, direction, pageLimit);
+    const ThreadSpans threads(*database);
+
+    QList<QList<QByteArray>> rows;
+    for (const Transition transition : transitions) {
+        const std::optional<qint64> thread = threads.threadAt(transition);
+        const Address executed = reader.pcAt(transition).value_or(Address {});
+        const CodeDescription code = reader.describeCode(executed, transition);
+        QList<QByteArray> row { QByteArray::number(quint64(transition.value)),
+            thread ? QByteArray::number(*thread) : QByteArray(), hex(executed.value), code.functionText().toUtf8(),
+            code.sourceText().toUtf8() };
+        rows << row;
+    }
+    const QList<QByteArray> titles { "transition", "thread", "pc", "function", "source" };
+    QByteArray out;
+    if (format == OutputFormat::Csv) {
+        out += titles.join(',') + '\n';
+        for (const QList<QByteArray> &row : std::as_const(rows)) {
+            QList<QByteArray> quoted;
+            for (const QByteArray &cell : row)
+                quoted << csv::quoteField(cell);
+            out += quoted.join(',') + '\n';
+        }
+    } else {
+        // The thread column only when the history knows threads.
+        const bool withThreads = threads.available();
+        QList<QList<QByteArray>> table { titles };
+        table += rows;
+        QList<bool> rightAligned { true, true, true, false, false };
+        if (!withThreads) {
+            for (QList<QByteArray> &row : table)
+                row.removeAt(1);
+            rightAligned.removeAt(1);
+        }
+        appendAlignedRows(&out, table, rightAligned);
+        out += "-- " + QByteArray::number(rows.size()) + " executions";
+        if (limit > 0 && std::uint64_t(rows.size()) == limit)
+            out += "; next page: --resume " + QByteArray::number(quint64(transitions.last().value));
+        out += '\n';
+    }
+    writeOut(out);
+    return ExitSuccess;
+}
+
+} // namespace memhist::cli

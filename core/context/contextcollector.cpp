@@ -1,0 +1,125 @@
+#include "contextcollector.h"
+
+#include "context/contextresolver.h"
+#include "context/contextschema.h"
+#include "context/contexttablewriter.h"
+#include "context/symbolizer.h"
+
+#include <QSet>
+
+namespace memhist {
+
+namespace {
+
+constexpr std::uint64_t pageMask = ~std::uint64_t(0xfff);
+
+} // namespace
+
+ContextCollector::ContextCollector(ContextCollectorOptions options)
+    : m_options(std::move(options))
+{
+    if (m_options.debugRoots.isEmpty())
+        m_options.debugRoots = Symbolizer::defaultDebugRoots();
+}
+
+void ContextCollector::addInstructionBytes(Address pc, QByteArrayView bytes)
+{
+    if (!bytes.isEmpty() && !m_instructionBytes.contains(pc.value))
+        m_instructionBytes.insert(pc.value, bytes.toByteArray());
+}
+
+void ContextCollector::addValue(RowId access, QByteArrayView bytes)
+{
+    if (access.value <= m_lastValueAccess || bytes.isEmpty())
+        return;
+    m_lastValueAccess = access.value;
+    m_pending.values.append(access.value, bytes);
+    ++m_values;
+}
+
+ContextBatch ContextCollector::takeBatch()
+{
+    ContextBatch batch;
+    batch.codeTrace = m_codeTrace.takeRows();
+    batch.values = std::move(m_pending.values);
+    m_pending.values = {};
+    return batch;
+}
+
+bool ContextCollector::finish(ContextTableWriter &tables, Transition historyLast, ContextSummary *summary)
+{
+    m_codeTrace.finish();
+    if (!tables.writeBatch(takeBatch()))
+        return false;
+
+    Symbolizer symbolizer(m_options.debugRoots);
+    // A file the trace did not name is placed by its mapping at file offset 0, which holds the
+    // page of its lowest loadable segment. A probe load that no lookup can pick (its lifetime is
+    // empty) tells where that segment is.
+    const auto biasOf = [&](const Mapping &offsetZero) -> std::optional<std::uint64_t> {
+        LoadedModule probe;
+        probe.path = offsetZero.path;
+        probe.first = Transition { ~std::uint64_t(0) };
+        probe.last = Transition { 0 };
+        const auto extent = symbolizer.extent(symbolizer.addModule(probe));
+        if (!extent)
+            return std::nullopt;
+        return offsetZero.first.value - (extent->first.value & pageMask);
+    };
+    MemoryMapHistory::Result map = m_map.finish(historyLast, biasOf);
+
+    ResolvedContext resolved;
+    resolved.codeRuns = m_codeTrace.runs();
+    SymbolizedModules loads;
+    QSet<QString> notedPaths;
+    QStringList notes = map.problems;
+    for (ModuleRow &row : map.modules) {
+        const int load = symbolizer.addModule(row.module);
+        loads.loads.push_back(load);
+        loads.moduleIdOfLoad.insert(load, row.id);
+        const ModuleStatus &status = symbolizer.status(load);
+        if (row.module.buildId.isEmpty())
+            row.module.buildId = status.fileBuildId;
+        if (status.state != ModuleState::Ready && !notedPaths.contains(row.module.path)) {
+            notedPaths.insert(row.module.path);
+            notes << status.message;
+        }
+    }
+    resolved.modules = std::move(map.modules);
+    resolved.memoryMap = std::move(map.rows);
+    resolveModules(symbolizer, resolved.modules, loads, &resolved);
+    const Disassembler disassembler(m_options.instructionSet);
+    qint64 distinctPcs = 0;
+    resolveCode(symbolizer, disassembler, resolved.codeRuns, m_codeTrace.firstExecutions(), m_instructionBytes, loads,
+        &resolved, &distinctPcs);
+    if (!tables.writeResolved(resolved) || !tables.createIndexes())
+        return false;
+
+    ContextSummary result;
+    namespace part = contextschema::part;
+    const auto addPart = [&](bool present, const char *name) {
+        if (present)
+            result.parts << QLatin1String(name);
+    };
+    addPart(!m_codeTrace.isEmpty(), part::pcs);
+    addPart(!resolved.memoryMap.empty(), part::map);
+    addPart(!resolved.modules.empty(), part::modules);
+    addPart(!resolved.functions.empty() || !resolved.dataObjects.empty(), part::symbols);
+    addPart(!resolved.sourceLines.empty(), part::lines);
+    addPart(!resolved.instructions.empty(), part::disassembly);
+    addPart(m_values > 0, part::values);
+    result.notes = notes;
+    result.instructions = m_codeTrace.instructions();
+    result.runs = qint64(resolved.codeRuns.size());
+    result.distinctPcs = distinctPcs;
+    result.mappings = qint64(resolved.memoryMap.size());
+    result.modules = qint64(resolved.modules.size());
+    result.functions = qint64(resolved.functions.size());
+    result.sourceLines = qint64(resolved.sourceLines.size());
+    result.disassembled = qint64(resolved.instructions.size());
+    result.values = m_values;
+    *summary = result;
+    return true;
+}
+
+} // namespace memhist

@@ -1,0 +1,86 @@
+// Collects the program context of a trace while it is imported or recorded, and stores it when the
+// history is finished: the PC of every instruction (codetrace.h), the instruction bytes a trace
+// carries, the memory map and module loads over time (memorymaphistory.h), and the bytes accesses
+// read or wrote. At the end everything is resolved once with the Symbolizer (functions and source
+// lines of the executed PCs, data objects and sections of the modules, instruction bytes from the
+// module files when the trace had none) and the Disassembler, and written to the context tables.
+//
+// Memory is bounded by what is distinct (runs, PCs, mappings, modules), never by the number of
+// instructions: completed code_trace rows and access values are handed over in batches
+// (takeBatch) for the writer to store as it goes.
+#pragma once
+
+#include "context/codetrace.h"
+#include "context/contextrows.h"
+#include "context/disassembler.h"
+#include "context/memorymaphistory.h"
+
+#include <QHash>
+#include <QStringList>
+
+namespace memhist {
+
+class ContextTableWriter;
+
+struct ContextCollectorOptions
+{
+    // Where separate debug files are looked for (Symbolizer::defaultDebugRoots() when empty).
+    QStringList debugRoots;
+    InstructionSet instructionSet = InstructionSet::X86_64;
+};
+
+class ContextCollector
+{
+public:
+    explicit ContextCollector(ContextCollectorOptions options = {});
+
+    // The instruction at `transition` (in trace order; size 0 = unknown). False + errorString()
+    // when the transitions do not increase.
+    bool addInstruction(Transition transition, Address pc, std::uint8_t size)
+    {
+        return m_codeTrace.add(transition, pc, size);
+    }
+    const QString &errorString() const { return m_codeTrace.errorString(); }
+
+    // The bytes of the instruction at `pc`, as the trace encodes them; the first bytes given for a
+    // PC are kept.
+    void addInstructionBytes(Address pc, QByteArrayView bytes);
+    void addMapping(Transition from, const Mapping &mapping) { m_map.addMapping(from, mapping); }
+    void removeMapping(Transition from, Address first, Address last) { m_map.removeMapping(from, first, last); }
+    void addModule(const LoadedModule &module) { m_map.addModule(module); }
+    // The bytes access `access` read or wrote; one value per access (a second one is ignored, and
+    // so is an empty one), accesses in rowid order.
+    void addValue(RowId access, QByteArrayView bytes);
+
+    // True when enough rows are waiting that they should be stored now rather than with the next
+    // slice (a long stretch of instructions without memory accesses).
+    bool needsFlush() const
+    {
+        return m_codeTrace.completedRowCount() >= maxPendingCodeRows
+            || std::size_t(m_pending.values.bytes.size()) + 16 * m_pending.values.size() >= maxPendingValueBytes;
+    }
+    ContextBatch takeBatch();
+
+    // The transition after the last instruction fed (0 when none).
+    Transition endTransition() const { return m_codeTrace.endTransition(); }
+    bool hasInstructions() const { return !m_codeTrace.isEmpty(); }
+
+    // Ends the collection: stores the last rows, resolves the rest and writes every context table
+    // through `tables` (indexes included) for a history whose last transition is `historyLast`.
+    // False on an SQL error (the connection has the reason). *summary says what was stored.
+    bool finish(ContextTableWriter &tables, Transition historyLast, ContextSummary *summary);
+
+private:
+    static constexpr std::size_t maxPendingCodeRows = 256; // <= 5 MiB, ~0.5 MiB in practice
+    static constexpr std::size_t maxPendingValueBytes = 4 << 20;
+
+    ContextCollectorOptions m_options;
+    CodeTraceEncoder m_codeTrace;
+    MemoryMapHistory m_map;
+    QHash<std::uint64_t, QByteArray> m_instructionBytes;
+    ContextBatch m_pending; // values only; code rows wait in the encoder
+    qint64 m_lastValueAccess = 0;
+    qint64 m_values = 0;
+};
+
+} // namespace memhist

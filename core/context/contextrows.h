@@ -1,0 +1,122 @@
+// The rows of the context tables (contextschema.h) as the collector builds them and the table
+// writer stores them: plain values, run-time addresses, ids as stored.
+#pragma once
+
+#include "context/codetrace.h"
+#include "context/contexttypes.h"
+#include "context/processmap.h"
+
+#include <QByteArray>
+#include <QString>
+#include <vector>
+
+namespace memhist {
+
+// memory_map: one mapping and its lifetime; moduleId 0 = no module.
+struct MemoryMapRow
+{
+    Transition first;
+    Transition last;
+    Mapping mapping;
+    qint64 moduleId = 0;
+
+    friend bool operator==(const MemoryMapRow &, const MemoryMapRow &) = default;
+};
+
+// modules: id from 1, the load (first/last are the stored lifetime).
+struct ModuleRow
+{
+    qint64 id = 0;
+    LoadedModule module;
+
+    friend bool operator==(const ModuleRow &, const ModuleRow &) = default;
+};
+
+struct ModuleSectionRow
+{
+    qint64 moduleId = 0;
+    SectionRange section;
+};
+
+struct FunctionRow
+{
+    qint64 id = 0;
+    qint64 moduleId = 0;
+    QString name;
+    AddressRange range;
+};
+
+struct DataObjectRow
+{
+    qint64 moduleId = 0;
+    DataObject object;
+};
+
+struct SourceFileRow
+{
+    qint64 id = 0;
+    QString path;
+};
+
+struct SourceLineRow
+{
+    AddressRange range;
+    qint64 fileId = 0;
+    int line = 0;
+};
+
+struct InstructionRow
+{
+    Address pc;
+    QByteArray bytes;
+    QString text;
+};
+
+// access_values rows, packed: access i has bytes [ends[i - 1], ends[i]) of `bytes` (from 0 for
+// the first), so that a million values cost a few bytes each rather than an allocation each.
+struct AccessValueBatch
+{
+    std::vector<qint64> accessIds;
+    std::vector<qsizetype> ends;
+    QByteArray bytes;
+
+    bool isEmpty() const { return accessIds.empty(); }
+    std::size_t size() const { return accessIds.size(); }
+    QByteArrayView valueAt(std::size_t index) const
+    {
+        const qsizetype begin = index == 0 ? 0 : ends[index - 1];
+        return QByteArrayView(bytes).sliced(begin, ends[index] - begin);
+    }
+    void append(qint64 accessId, QByteArrayView value)
+    {
+        accessIds.push_back(accessId);
+        bytes.append(value);
+        ends.push_back(bytes.size());
+    }
+};
+
+// What the collector hands over while the trace is read: completed code_trace rows and access
+// values, stored by the writer's store thread with the slice they arrived with.
+struct ContextBatch
+{
+    std::vector<CodeTraceRow> codeTrace;
+    AccessValueBatch values;
+
+    bool isEmpty() const { return codeTrace.empty() && values.isEmpty(); }
+};
+
+// Everything resolved at the end of a recording or import.
+struct ResolvedContext
+{
+    std::vector<CodeRun> codeRuns; // id = index + 1
+    std::vector<MemoryMapRow> memoryMap;
+    std::vector<ModuleRow> modules;
+    std::vector<ModuleSectionRow> sections;
+    std::vector<FunctionRow> functions;
+    std::vector<DataObjectRow> dataObjects;
+    std::vector<SourceFileRow> sourceFiles;
+    std::vector<SourceLineRow> sourceLines;
+    std::vector<InstructionRow> instructions;
+};
+
+} // namespace memhist

@@ -1,0 +1,39 @@
+// Stores the context tables (contextschema.h) in a history being written: the rows streamed
+// while the trace is read (code_trace, access_values) and, at the end, everything resolved.
+// Creates each table when it gets its first row, so a history holds only the tables it fills,
+// and their indexes last, once, from sorted keys (as the writer does for the base tables).
+//
+// Used on the writer's connection by one thread at a time (the writer's store thread while the
+// trace is read, the writer's own thread at the end).
+#pragma once
+
+#include "context/contextrows.h"
+#include "storage/sqlite.h"
+
+namespace memhist {
+
+class ContextTableWriter
+{
+public:
+    explicit ContextTableWriter(sqlite::Connection &connection);
+
+    bool writeBatch(const ContextBatch &batch);
+    bool writeResolved(const ResolvedContext &context);
+    // The indexes of the tables written; call once, after the last row.
+    bool createIndexes();
+
+private:
+    // Creates the table the first time; false on an SQL error.
+    bool ensureTable(const char *createSql, bool *created);
+    bool writeCodeTrace(const std::vector<CodeTraceRow> &rows);
+    bool writeValues(const AccessValueBatch &values);
+
+    sqlite::Connection &m_connection;
+    bool m_codeTraceCreated = false;
+    bool m_valuesCreated = false;
+    sqlite::Statement m_insertCodeTrace;
+    sqlite::Statement m_insertValue;
+    QList<const char *> m_pendingIndexes;
+};
+
+} // namespace memhist

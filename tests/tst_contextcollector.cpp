@@ -1,0 +1,318 @@
+// The context a HistoryWriter stores: exactly the tables it has rows for, meta.context and the
+// summary; values by access rowid; instructions decoded from a trace's own bytes; a library loaded
+// halfway named from then on; a stripped program named by module+offset; files that are missing;
+// and the errors that stop a writer.
+#include "context/contextreader.h"
+#include "context/processmap.h"
+#include "programhistory.h"
+#include "storage/historydatabase.h"
+#include "storage/sqlite.h"
+#include "testsupport.h"
+#include "toolchain.h"
+#include "writer/historywriter.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace memhist;
+using namespace memhist::test;
+
+namespace {
+
+constexpr std::uint64_t libraryBias = 0x7f1234560000;
+constexpr std::uint64_t programBias = 0x555555554000;
+
+// The names of the tables of `path`, sorted.
+QStringList tablesOf(const QString &path)
+{
+    sqlite::Connection db;
+    if (!db.open(path, sqlite::Connection::Mode::ReadOnly))
+        return { QStringLiteral("cannot open") };
+    sqlite::Statement names = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name");
+    QStringList tables;
+    while (names.step() == SQLITE_ROW)
+        tables << names.text(0);
+    return tables;
+}
+
+QStringList strings(std::initializer_list<const char *> texts)
+{
+    QStringList list;
+    for (const char *text : texts)
+        list << QString::fromUtf8(text);
+    return list;
+}
+
+} // namespace
+
+class tst_ContextCollector : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void accessesOnlyAddNoContext();
+    void pcsOnly();
+    void rejectsInstructionsOutOfOrder();
+    void longStretchWithoutAccesses();
+    void valuesByAccess();
+    void instructionsFromTheTraceBytes();
+    void libraryLoadedHalfway();
+    void strippedProgram();
+    void missingModuleIsNoted();
+
+private:
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+    QTemporaryDir m_dir;
+};
+
+void tst_ContextCollector::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    for (const QString &source : { QStringLiteral("counter.c"), QStringLiteral("shared.c") })
+        QVERIFY(QFile::copy(QFINDTESTDATA(QStringLiteral("data/programs/") + source), path(source)));
+    QVERIFY(runStep(QStringLiteral("gcc"), { "-g", "-O0", "-o", "counter", "counter.c" }, m_dir.path()));
+    QVERIFY(runStep(QStringLiteral("strip"), { "-o", "counter-stripped", "counter" }, m_dir.path()));
+    QVERIFY(runStep(
+        QStringLiteral("gcc"), { "-g", "-O0", "-shared", "-fPIC", "-o", "libshared.so", "shared.c" }, m_dir.path()));
+}
+
+void tst_ContextCollector::accessesOnlyAddNoContext()
+{
+    // A trace without context gives a history of the base tables only, as before the context.
+    const QString output = path(QStringLiteral("plain.memhist"));
+    HistoryWriter writer(output);
+    QVERIFY(writer.open());
+    QVERIFY(writer.add(userAccess(0, Operation::Write, 0x1000, 4)));
+    writer.addValue({}); // no bytes: no value
+    QVERIFY(writer.finish());
+    QCOMPARE(writer.stats().context.parts, QStringList {});
+    QCOMPARE(tablesOf(output), strings({ "_metadata", "accesses", "chunks", "meta", "slices" }));
+    QString error;
+    const auto database = HistoryDatabase::open(output, &error);
+    QVERIFY2(database, qPrintable(error));
+    QVERIFY(!database->meta().contains(QStringLiteral("context")));
+}
+
+void tst_ContextCollector::pcsOnly()
+{
+    const QString output = path(QStringLiteral("pcs.memhist"));
+    HistoryWriter writer(output);
+    QVERIFY(writer.open());
+    // A loop of three instructions, five times, with a write in each iteration; then a gap.
+    std::uint64_t t = 0;
+    for (int iteration = 0; iteration < 5; ++iteration) {
+        QVERIFY(writer.addInstruction(Transition { t++ }, Address { 0x401000 }, 4));
+        QVERIFY(writer.addInstruction(Transition { t }, Address { 0x401004 }, 3));
+        QVERIFY(writer.add(userAccess(t++, Operation::Write, 0x1000, 4)));
+        QVERIFY(writer.addInstruction(Transition { t++ }, Address { 0x401007 }, 2));
+    }
+    QVERIFY(writer.addInstruction(Transition { t + 10 }, Address { 0x402000 }, 1));
+    QVERIFY(writer.finish());
+    const ContextSummary &summary = writer.stats().context;
+    QCOMPARE(summary.parts, QStringList { QStringLiteral("pcs") });
+    QCOMPARE(summary.instructions, qint64(16));
+    QCOMPARE(summary.runs, qint64(2));
+    QCOMPARE(summary.distinctPcs, qint64(4));
+    QCOMPARE(summary.notes, QStringList {});
+    QCOMPARE(
+        tablesOf(output), strings({ "_metadata", "accesses", "chunks", "code_runs", "code_trace", "meta", "slices" }));
+
+    QString error;
+    const auto database = HistoryDatabase::open(output, &error);
+    QVERIFY2(database, qPrintable(error));
+    QCOMPARE(database->meta().value(QStringLiteral("context")), QStringLiteral("pcs"));
+    ContextReader reader(*database);
+    QCOMPARE(reader.pcAt(Transition { 4 }), std::optional<Address>(Address { 0x401004 }));
+    QCOMPARE(reader.pcAt(Transition { 16 }), std::nullopt); // the gap
+    QCOMPARE(reader.pcAt(Transition { 25 }), std::optional<Address>(Address { 0x402000 }));
+}
+
+void tst_ContextCollector::rejectsInstructionsOutOfOrder()
+{
+    const QString output = path(QStringLiteral("order.memhist"));
+    HistoryWriter writer(output);
+    QVERIFY(writer.open());
+    QVERIFY(writer.addInstruction(Transition { 5 }, Address { 0x401000 }, 4));
+    QVERIFY(!writer.addInstruction(Transition { 5 }, Address { 0x401004 }, 4));
+    QCOMPARE(writer.errorString(),
+        QStringLiteral("instruction at transition 5 comes after transition 5: instructions must be in trace order, "
+                       "one per transition"));
+    QVERIFY(!writer.add(userAccess(6, Operation::Write, 0x1000, 4)));
+    QVERIFY(!writer.finish());
+    QVERIFY(!QFile::exists(output));
+}
+
+void tst_ContextCollector::longStretchWithoutAccesses()
+{
+    // Three million instructions and one access: the code_trace rows go to the file as they fill
+    // (a row per 1,024 pairs of the 2-instruction loop, plus the last one), not all at the end.
+    const QString output = path(QStringLiteral("stretch.memhist"));
+    HistoryWriter writer(output);
+    QVERIFY(writer.open());
+    QVERIFY(writer.add(userAccess(0, Operation::Read, 0x1000, 8)));
+    const std::uint64_t instructions = 3000000;
+    for (std::uint64_t t = 0; t < instructions; ++t)
+        QVERIFY(writer.addInstruction(Transition { t }, Address { 0x401000 + (t % 2) * 2 }, 2));
+    QVERIFY(writer.finish());
+    QCOMPARE(writer.stats().context.instructions, qint64(instructions));
+    sqlite::Connection db;
+    QVERIFY(db.open(output, sqlite::Connection::Mode::ReadOnly));
+    sqlite::Statement rows
+        = db.prepare("SELECT count(*), min(transition_first), max(transition_first) FROM code_trace");
+    QCOMPARE(rows.step(), SQLITE_ROW);
+    const qint64 pairs = qint64(instructions / 2);
+    QCOMPARE(rows.int64(0), (pairs + 1023) / 1024);
+    QCOMPARE(rows.int64(1), 0);
+    QCOMPARE(rows.int64(2), (pairs - 1) / 1024 * 1024 * 2);
+}
+
+void tst_ContextCollector::valuesByAccess()
+{
+    const QString output = path(QStringLiteral("values.memhist"));
+    HistoryWriter writer(output);
+    QVERIFY(writer.open());
+    writer.addValue("before any access: ignored");
+    QVERIFY(writer.add(userAccess(0, Operation::Read, 0x1000, 4)));
+    writer.addValue(QByteArray::fromHex("01020304"));
+    writer.addValue("a second value of access 1: ignored");
+    QVERIFY(writer.add(userAccess(0, Operation::Write, 0x1000, 4)));
+    QVERIFY(writer.add(userAccess(1, Operation::Write, 0x2000, 2)));
+    writer.addValue(QByteArray::fromHex("beef"));
+    QVERIFY(writer.finish());
+    QCOMPARE(writer.stats().context.values, qint64(2));
+    QString error;
+    const auto database = HistoryDatabase::open(output, &error);
+    QVERIFY2(database, qPrintable(error));
+    ContextReader reader(*database);
+    QCOMPARE(reader.parts(), QStringList { QStringLiteral("values") });
+    QCOMPARE(reader.value(RowId { 1 }), std::optional<QByteArray>(QByteArray::fromHex("01020304")));
+    QCOMPARE(reader.value(RowId { 2 }), std::nullopt);
+    QCOMPARE(reader.value(RowId { 3 }), std::optional<QByteArray>(QByteArray::fromHex("beef")));
+}
+
+void tst_ContextCollector::instructionsFromTheTraceBytes()
+{
+    // No module and no map: the trace's own encodings are all there is (drmemtrace's).
+    const QString output = path(QStringLiteral("bytes.memhist"));
+    HistoryWriter writer(output);
+    QVERIFY(writer.open());
+    QVERIFY(writer.addInstruction(Transition { 0 }, Address { 0x401000 }, 1));
+    writer.addInstructionBytes(Address { 0x401000 }, QByteArray::fromHex("55"));
+    QVERIFY(writer.addInstruction(Transition { 1 }, Address { 0x401001 }, 3));
+    writer.addInstructionBytes(Address { 0x401001 }, QByteArray::fromHex("4889e5"));
+    writer.addInstructionBytes(Address { 0x401001 }, QByteArray::fromHex("90")); // the first bytes stay
+    QVERIFY(writer.addInstruction(Transition { 2 }, Address { 0x401004 }, 2));
+    writer.addInstructionBytes(Address { 0x401004 }, QByteArray::fromHex("ffff")); // no instruction
+    QVERIFY(writer.addInstruction(Transition { 3 }, Address { 0x401006 }, 1)); // no bytes
+    QVERIFY(writer.add(userAccess(0, Operation::Write, 0x7ff000, 8)));
+    QVERIFY(writer.finish());
+    QCOMPARE(writer.stats().context.parts, strings({ "pcs", "disassembly" }));
+    QCOMPARE(writer.stats().context.disassembled, qint64(3));
+    QString error;
+    const auto database = HistoryDatabase::open(output, &error);
+    QVERIFY2(database, qPrintable(error));
+    ContextReader reader(*database);
+    QCOMPARE(reader.describeCode(Address { 0x401000 }).instruction, QStringLiteral("push rbp"));
+    QCOMPARE(reader.describeCode(Address { 0x401001 }).instruction, QStringLiteral("mov rbp, rsp"));
+    QCOMPARE(reader.describeCode(Address { 0x401004 }).instruction, QStringLiteral("(bad)"));
+    QCOMPARE(reader.describeCode(Address { 0x401004 }).bytes, QByteArray::fromHex("ffff"));
+    QCOMPARE(reader.describeCode(Address { 0x401006 }).instruction, QString());
+}
+
+void tst_ContextCollector::libraryLoadedHalfway()
+{
+    // The program from the start, libshared.so mapped at transition 100 (dlopen): shared_add runs
+    // at 150; before 100 its global's address is nothing, from 100 on it is shared_total.
+    const QString program = path(QStringLiteral("counter"));
+    const QString library = path(QStringLiteral("libshared.so"));
+    const auto sharedAdd = nmSymbol(library, QStringLiteral("shared_add"));
+    const auto sharedTotal = nmSymbol(library, QStringLiteral("shared_total"));
+    const auto mainFunction = nmSymbol(program, QStringLiteral("main"));
+    QVERIFY(sharedAdd && sharedTotal && mainFunction);
+    const QString output = path(QStringLiteral("dlopen.memhist"));
+    HistoryWriter writer(output);
+    QVERIFY(writer.open());
+    for (const Mapping &mapping : loadMappings(program, programBias))
+        writer.addMapping(Transition { 0 }, mapping);
+    QVERIFY(writer.addInstruction(Transition { 0 }, Address { mainFunction->address + programBias }, 1));
+    QVERIFY(writer.add(userAccess(50, Operation::Read, sharedTotal->address + libraryBias, 4)));
+    for (const Mapping &mapping : loadMappings(library, libraryBias))
+        writer.addMapping(Transition { 100 }, mapping);
+    QVERIFY(writer.addInstruction(Transition { 150 }, Address { sharedAdd->address + libraryBias }, 1));
+    QVERIFY(writer.add(userAccess(150, Operation::Write, sharedTotal->address + libraryBias, 4)));
+    QVERIFY(writer.finish());
+    QCOMPARE(writer.stats().context.modules, qint64(2));
+
+    QString error;
+    const auto database = HistoryDatabase::open(output, &error);
+    QVERIFY2(database, qPrintable(error));
+    ContextReader reader(*database);
+    QCOMPARE(reader.modules().size(), 2);
+    QCOMPARE(reader.modules()[1].module.path, library);
+    QCOMPARE(reader.modules()[1].module.bias, libraryBias);
+    QCOMPARE(reader.modules()[1].module.first, Transition { 100 });
+    QCOMPARE(reader.modules()[1].module.last, Transition { 150 });
+    const CodeDescription code = reader.describeCode(Address { sharedAdd->address + libraryBias }, Transition { 150 });
+    QCOMPARE(code.functionText(), QStringLiteral("shared_add"));
+    QCOMPARE(code.modulePath, library);
+    QCOMPARE(code.sourceText(), addr2line(library, sharedAdd->address));
+    QCOMPARE(reader.describeAddress(Address { sharedTotal->address + libraryBias }, Transition { 150 }).text(),
+        QStringLiteral("shared_total"));
+    QCOMPARE(
+        reader.describeAddress(Address { sharedTotal->address + libraryBias }, Transition { 50 }).text(), QString());
+}
+
+void tst_ContextCollector::strippedProgram()
+{
+    // No symbols, no lines: module+offset and the instruction from the file's bytes, no crash.
+    const QString program = path(QStringLiteral("counter-stripped"));
+    const auto bump = nmSymbol(path(QStringLiteral("counter")), QStringLiteral("bump"));
+    QVERIFY(bump);
+    const QString output = path(QStringLiteral("stripped.memhist"));
+    HistoryWriter writer(output);
+    QVERIFY(writer.open());
+    for (const Mapping &mapping : loadMappings(program, programBias))
+        writer.addMapping(Transition { 0 }, mapping);
+    QVERIFY(writer.addInstruction(Transition { 0 }, Address { bump->address + programBias }, 1));
+    QVERIFY(writer.add(userAccess(0, Operation::Write, 0x7ff000, 8)));
+    QVERIFY(writer.finish());
+    QCOMPARE(writer.stats().context.parts, strings({ "pcs", "map", "modules", "disassembly" }));
+    QString error;
+    const auto database = HistoryDatabase::open(output, &error);
+    QVERIFY2(database, qPrintable(error));
+    ContextReader reader(*database);
+    const CodeDescription code = reader.describeCode(Address { bump->address + programBias }, Transition { 0 });
+    QCOMPARE(code.functionText(), QString());
+    QCOMPARE(code.sourceText(), QString());
+    QCOMPARE(code.moduleText(), QStringLiteral("counter-stripped+0x") + QString::number(bump->address, 16));
+    QCOMPARE(code.instruction, QStringLiteral("push rbp"));
+}
+
+void tst_ContextCollector::missingModuleIsNoted()
+{
+    const QString output = path(QStringLiteral("missing.memhist"));
+    HistoryWriter writer(output);
+    QVERIFY(writer.open());
+    LoadedModule module;
+    module.path = path(QStringLiteral("gone/libgone.so"));
+    module.bias = 0x7f0000000000;
+    module.first = Transition { 0 };
+    writer.addModule(module);
+    QVERIFY(writer.addInstruction(Transition { 0 }, Address { 0x7f0000001000 }, 1));
+    QVERIFY(writer.add(userAccess(0, Operation::Write, 0x7ff000, 8)));
+    QVERIFY(writer.finish());
+    QCOMPARE(writer.stats().context.parts, strings({ "pcs", "modules" }));
+    QCOMPARE(writer.stats().context.notes, QStringList { module.path + QStringLiteral(": not found") });
+    QString error;
+    const auto database = HistoryDatabase::open(output, &error);
+    QVERIFY2(database, qPrintable(error));
+    ContextReader reader(*database);
+    QCOMPARE(reader.modules().size(), 1);
+    QCOMPARE(reader.modules()[0].module.path, module.path);
+    QCOMPARE(reader.modules()[0].module.last, Transition { 0 });
+}
+
+QTEST_GUILESS_MAIN(tst_ContextCollector)
+#include "tst_contextcollector.moc"

@@ -1,0 +1,157 @@
+// The context tables and their statements: every table and index creates, every insert and read
+// prepares against them, and EXPLAIN QUERY PLAN shows each read using the index or rowid it was
+// written for (a plan that falls back to a scan would make pcAt or a page of context slow on a
+// large history without any answer changing).
+#include "context/contextschema.h"
+#include "context/contextstatements.h"
+#include "storage/schema.h"
+#include "storage/sqlite.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace memhist;
+
+namespace {
+
+const char *const createStatements[] = {
+    contextschema::createCodeRunsTable,
+    contextschema::createCodeTraceTable,
+    contextschema::createMemoryMapTable,
+    contextschema::createMemoryMapIndex,
+    contextschema::createModulesTable,
+    contextschema::createModuleSectionsTable,
+    contextschema::createModuleSectionsIndex,
+    contextschema::createFunctionsTable,
+    contextschema::createFunctionsIndex,
+    contextschema::createDataObjectsTable,
+    contextschema::createDataObjectsIndex,
+    contextschema::createSourceFilesTable,
+    contextschema::createSourceLinesTable,
+    contextschema::createSourceLinesIndex,
+    contextschema::createInstructionsTable,
+    contextschema::createAccessValuesTable,
+};
+
+const char *const insertStatements[] = {
+    contextschema::insertCodeRun,
+    contextschema::insertCodeTrace,
+    contextschema::insertMemoryMap,
+    contextschema::insertModule,
+    contextschema::insertModuleSection,
+    contextschema::insertFunction,
+    contextschema::insertDataObject,
+    contextschema::insertSourceFile,
+    contextschema::insertSourceLine,
+    contextschema::insertInstruction,
+    contextschema::insertAccessValue,
+};
+
+QStringList plan(std::initializer_list<const char *> details)
+{
+    QStringList list;
+    for (const char *detail : details)
+        list << QString::fromLatin1(detail);
+    return list;
+}
+
+} // namespace
+
+class tst_ContextSchema : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void insertsPrepare();
+    void readsUseTheirIndex_data();
+    void readsUseTheirIndex();
+    void readsFailWithoutTheTables();
+
+private:
+    QTemporaryDir m_dir;
+    sqlite::Connection m_connection;
+};
+
+void tst_ContextSchema::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(m_connection.open(
+        m_dir.filePath(QStringLiteral("context.memhist")), sqlite::Connection::Mode::ReadWriteCreate));
+    QVERIFY2(m_connection.execute(schema::createBaseTables), qPrintable(m_connection.lastError()));
+    for (const char *sql : createStatements)
+        QVERIFY2(m_connection.execute(sql), qPrintable(QString::fromUtf8(sql) + u' ' + m_connection.lastError()));
+}
+
+void tst_ContextSchema::insertsPrepare()
+{
+    for (const char *sql : insertStatements)
+        QVERIFY2(m_connection.prepare(sql).isValid(), sql);
+}
+
+void tst_ContextSchema::readsUseTheirIndex_data()
+{
+    QTest::addColumn<QByteArray>("sql");
+    QTest::addColumn<QStringList>("plan"); // the detail column of each plan row, in order
+
+    using namespace contextstatements;
+    QTest::newRow("which tables exist: the schema") << QByteArray(tableNames) << plan({ "SCAN sqlite_schema" });
+    QTest::newRow("pcAt: the row at or before a transition, by rowid")
+        << QByteArray(codeTraceRowAtOrBefore) << plan({ "SEARCH code_trace USING INTEGER PRIMARY KEY (rowid<?)" });
+    QTest::newRow("--pc forward: rows from a transition on, by rowid")
+        << QByteArray(codeTraceRowsForward) << plan({ "SEARCH code_trace USING INTEGER PRIMARY KEY (rowid>?)" });
+    QTest::newRow("--pc backward: rows from a transition back, by rowid")
+        << QByteArray(codeTraceRowsBackward) << plan({ "SEARCH code_trace USING INTEGER PRIMARY KEY (rowid<?)" });
+    QTest::newRow("pcAt: one run by id") << QByteArray(codeRunById)
+                                         << plan({ "SEARCH code_runs USING INTEGER PRIMARY KEY (rowid=?)" });
+    QTest::newRow("--pc: every run, a scan") << QByteArray(allCodeRuns) << plan({ "SCAN code_runs" });
+    QTest::newRow("modules, a scan in id order") << QByteArray(allModules) << plan({ "SCAN modules" });
+    QTest::newRow("function of a PC: idx_functions_1")
+        << QByteArray(functionCandidates) << plan({ "SEARCH functions USING INDEX idx_functions_1 (addr_last>?)" });
+    QTest::newRow("source line of a PC: idx_source_lines_1, then the file by rowid")
+        << QByteArray(sourceLineCandidates)
+        << plan({ "SEARCH source_lines USING INDEX idx_source_lines_1 (addr_last>?)",
+               "SEARCH source_files USING INTEGER PRIMARY KEY (rowid=?)" });
+    QTest::newRow("data object of an address: idx_data_objects_1") << QByteArray(
+        dataObjectCandidates) << plan({ "SEARCH data_objects USING INDEX idx_data_objects_1 (addr_last>?)" });
+    QTest::newRow("section of an address: idx_module_sections_1") << QByteArray(
+        sectionCandidates) << plan({ "SEARCH module_sections USING INDEX idx_module_sections_1 (addr_last>?)" });
+    QTest::newRow("mapping of an address: idx_memory_map_1")
+        << QByteArray(mappingAt) << plan({ "SEARCH memory_map USING INDEX idx_memory_map_1 (addr_last>?)" });
+    QTest::newRow("--function: a scan of the executed functions")
+        << QByteArray(functionsNamed) << plan({ "SCAN functions", "USE TEMP B-TREE FOR ORDER BY" });
+    QTest::newRow("instruction of a PC, by rowid")
+        << QByteArray(instructionAt) << plan({ "SEARCH instructions USING INTEGER PRIMARY KEY (rowid=?)" });
+    QTest::newRow("value of an access, by rowid")
+        << QByteArray(accessValue) << plan({ "SEARCH access_values USING INTEGER PRIMARY KEY (rowid=?)" });
+}
+
+void tst_ContextSchema::readsUseTheirIndex()
+{
+    QFETCH(QByteArray, sql);
+    QFETCH(QStringList, plan);
+    QVERIFY2(m_connection.prepare(sql.constData()).isValid(), qPrintable(m_connection.lastError()));
+    sqlite::Statement explain = m_connection.prepare(QByteArray(QByteArray("EXPLAIN QUERY PLAN ") + sql).constData());
+    QVERIFY(explain.isValid());
+    QStringList details;
+    while (explain.step() == SQLITE_ROW)
+        details << explain.text(3);
+    QCOMPARE(details, plan);
+}
+
+void tst_ContextSchema::readsFailWithoutTheTables()
+{
+    // A history with the base tables only: the reads do not prepare, which is how a reader learns
+    // (besides tableNames) that the context is missing, never by a wrong answer.
+    sqlite::Connection bare;
+    QVERIFY(bare.open(m_dir.filePath(QStringLiteral("bare.memhist")), sqlite::Connection::Mode::ReadWriteCreate));
+    QVERIFY(bare.execute(schema::createBaseTables));
+    QVERIFY(bare.prepare(contextstatements::tableNames).isValid());
+    QVERIFY(!bare.prepare(contextstatements::codeTraceRowAtOrBefore).isValid());
+    QCOMPARE(bare.lastError(), QStringLiteral("no such table: code_trace"));
+    QVERIFY(!bare.prepare(contextstatements::functionCandidates).isValid());
+    QCOMPARE(bare.lastError(), QStringLiteral("no such table: functions"));
+}
+
+QTEST_GUILESS_MAIN(tst_ContextSchema)
+#include "tst_contextschema.moc"
