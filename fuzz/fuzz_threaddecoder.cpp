@@ -59,8 +59,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     drmemtrace::DecodeContext context(writer);
     context.withExecute = size % 2 == 1;
     QString error;
-    const bool ok = drmemtrace::interleaveThreads(threads, context, std::nullopt, &error)
-        != drmemtrace::InterleaveEnd::Failed;
+    const bool ok
+        = drmemtrace::interleaveThreads(threads, context, std::nullopt, &error) != drmemtrace::InterleaveEnd::Failed;
     if (!ok) {
         if (error.isEmpty())
             propertyBroken(QStringLiteral("the import failed without a reason"));

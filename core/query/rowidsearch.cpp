@@ -14,12 +14,6 @@ RowIdSearch::RowIdSearch(sqlite::Connection &db)
 
 bool RowIdSearch::load()
 {
-    // SQLite's message is read where the failure happens: finalizing the statements at the end of
-    // this function resets it to "not an error".
-    const auto failed = [&] {
-        m_error = m_db.lastError();
-        return false;
-    };
     m_atOrAfter = m_db.prepare(statements::rowAtOrAfter);
     m_atOrBefore = m_db.prepare(statements::rowAtOrBefore);
     sqlite::Statement first = m_db.prepare(statements::firstRow);
