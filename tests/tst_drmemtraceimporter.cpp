@@ -453,6 +453,10 @@ void TestDrMemtraceImporter::errors_data()
     QTest::newRow("snappy checksum mismatch")
         << "snappy-crc"
         << "%1: record 0 (offset 0): snappy chunk checksum mismatch (corrupt data) (chunk at byte 10)";
+    QTest::newRow("snappy cut inside a padding chunk")
+        << "snappy-cut-padding"
+        << "%1: record 251 (offset 3012): truncated snappy stream: the file ends after %2 bytes, inside a "
+           "skippable chunk";
     QTest::newRow("empty file") << "empty"
                                 << "%1: empty file";
     QTest::newRow("directory with no trace") << "no-trace-dir"
@@ -494,6 +498,12 @@ void TestDrMemtraceImporter::errors()
         QByteArray framed = snappyFramed(small, 65536);
         framed[14] = char(framed[14] ^ 0x55); // the first data chunk's checksum
         QVERIFY(writeAll(input, framed));
+    } else if (damage == QLatin1String("snappy-cut-padding")) {
+        // A padding chunk that says 100 bytes and holds 3: the file was cut after the data.
+        input = named = dir.filePath(QStringLiteral("damaged.trace.sz"));
+        const QByteArray framed = snappyFramed(small, 65536) + QByteArray("\xfe\x64\x00\x00\x00\x00\x00", 7);
+        QVERIFY(writeAll(input, framed));
+        message.replace(QStringLiteral("%2"), QString::number(framed.size()));
     } else if (damage == QLatin1String("empty")) {
         QVERIFY(writeAll(input, {}));
     } else if (damage == QLatin1String("no-trace-dir")) {

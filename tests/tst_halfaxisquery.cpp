@@ -5,13 +5,13 @@
 
 #include "checker/historychecker.h"
 #include "query/halfaxisquery.h"
+#include "query/rowidsearch.h"
 #include "storage/historydatabase.h"
 #include "testsupport.h"
 #include "writer/historywriter.h"
 
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <random>
 
 using namespace memhist;
@@ -27,8 +27,8 @@ QList<Access> randomStream(std::uint64_t seed, int count)
 {
     std::mt19937_64 random(seed);
     const auto below = [&](std::uint64_t n) { return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(random); };
-    const std::uint64_t bases[] = { 0, 0x7ffffffffffff000ull, 0x8000000000000000ull, 0x7ffd12340000ull,
-                                    0x555555560000ull, top - 0xfff };
+    const std::uint64_t bases[]
+        = { 0, 0x7ffffffffffff000ull, 0x8000000000000000ull, 0x7ffd12340000ull, 0x555555560000ull, top - 0xfff };
     QList<Access> stream;
     std::uint64_t transition = below(3);
     for (int i = 0; i < count; ++i) {
@@ -161,6 +161,9 @@ private slots:
     void rejectsInvalidQueries_data();
     void rejectsInvalidQueries();
     void answersForeignDatabaseExactly();
+    void damagedFileGivesSqliteReason_data();
+    void damagedFileGivesSqliteReason();
+    void timeSearchEndsOnDamagedRowOrder();
 
 private:
     QTemporaryDir m_dir;
@@ -256,13 +259,16 @@ void TestHalfAxisQuery::edgeCases_data()
     QTest::addColumn<QList<qint64>>("expectedRowIds");
 
     // The stream (rowid: transition): 1:10 2:10 3:11 | gap | 4:500 5:501 6:501 | 7:900
-    QTest::newRow("forward before the first slice") << true << qint64(0) << quint64(100) << QList<qint64> { 1, 2, 3, 4, 5, 6, 7 };
+    QTest::newRow("forward before the first slice")
+        << true << qint64(0) << quint64(100) << QList<qint64> { 1, 2, 3, 4, 5, 6, 7 };
     QTest::newRow("forward after the last slice") << true << qint64(901) << quint64(100) << QList<qint64> {};
     QTest::newRow("backward before the first slice") << false << qint64(9) << quint64(100) << QList<qint64> {};
-    QTest::newRow("backward after the last slice") << false << qint64(5000) << quint64(100) << QList<qint64> { 7, 6, 5, 4, 3, 2, 1 };
+    QTest::newRow("backward after the last slice")
+        << false << qint64(5000) << quint64(100) << QList<qint64> { 7, 6, 5, 4, 3, 2, 1 };
     QTest::newRow("forward from a gap") << true << qint64(100) << quint64(100) << QList<qint64> { 4, 5, 6, 7 };
     QTest::newRow("backward from a gap") << false << qint64(100) << quint64(100) << QList<qint64> { 3, 2, 1 };
-    QTest::newRow("backward by default starts at the end") << false << qint64(-1) << quint64(2) << QList<qint64> { 7, 6 };
+    QTest::newRow("backward by default starts at the end")
+        << false << qint64(-1) << quint64(2) << QList<qint64> { 7, 6 };
     QTest::newRow("forward within one transition") << true << qint64(501) << quint64(2) << QList<qint64> { 5, 6 };
     QTest::newRow("backward within one transition") << false << qint64(501) << quint64(2) << QList<qint64> { 6, 5 };
     QTest::newRow("limit 0") << true << qint64(0) << quint64(0) << QList<qint64> {};
@@ -406,7 +412,7 @@ void TestHalfAxisQuery::answersForeignDatabaseExactly()
             for (std::uint64_t at = 0; at <= 45; ++at) {
                 using Range = std::pair<std::uint64_t, std::uint64_t>;
                 for (const auto &[first, last] : { Range { 0, top }, Range { 0x1000, 0x1000 }, Range { 0x1008, 0x1008 },
-                                                   Range { 0x1fff, 0x2000 } }) {
+                         Range { 0x1fff, 0x2000 } }) {
                     for (quint64 limit : { 1ull, 2ull, 100ull }) {
                         HalfAxisQuery query;
                         query.direction = direction;
@@ -436,6 +442,67 @@ void TestHalfAxisQuery::answersForeignDatabaseExactly()
         QVERIFY(page.accesses[1].linear == Address { 0x1008 });
         QVERIFY(!page.accesses[0].linear.has_value()); // NULL in the database
     }
+}
+
+// Databases with a damaged page (found by the historydatabase fuzzer): the query fails with
+// SQLite's reason, not the "not an error" read after the statements that failed were finalized or
+// another statement was reset.
+void TestHalfAxisQuery::damagedFileGivesSqliteReason_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<bool>("backward");
+    QTest::addColumn<int>("cursorCost"); // 1000: the engine scans rows rather than merging chunks
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("page under the last rowid, met when loading")
+        << QStringLiteral("historydatabase-corrupt-rowid-page.memhist") << false << 16
+        << QStringLiteral("cannot read accesses: database disk image is malformed");
+    QTest::newRow("page met while scanning a slice")
+        << QStringLiteral("historydatabase-corrupt-chunk-page.memhist") << false << 1000
+        << QStringLiteral("cannot read accesses: database disk image is malformed");
+}
+
+void TestHalfAxisQuery::damagedFileGivesSqliteReason()
+{
+    QFETCH(QString, file);
+    QFETCH(bool, backward);
+    QFETCH(int, cursorCost);
+    QFETCH(QString, expected);
+    const QString path = QFINDTESTDATA(QStringLiteral("data/fuzz/") + file);
+    QVERIFY(!path.isEmpty());
+    QString error;
+    auto database = HistoryDatabase::open(path, &error);
+    QVERIFY2(database, qPrintable(error));
+    HalfAxisQueryEngine engine(*database, QueryTuning { 1, cursorCost });
+    HalfAxisQuery query;
+    query.direction = backward ? Direction::Backward : Direction::Forward;
+    query.operations = allOperations();
+    QueryPage page;
+    QVERIFY(!engine.run(query, &page, &error));
+    QCOMPARE(error, expected);
+}
+
+// A damaged table that answers "the first row at or after rowid 160" with row 141 (found by the
+// historydatabase fuzzer as a hang: the binary search over rowids never ended). The search, and so
+// the query, must end.
+void TestHalfAxisQuery::timeSearchEndsOnDamagedRowOrder()
+{
+    const QString path = QFINDTESTDATA("data/fuzz/historydatabase-rowids-out-of-order.memhist");
+    QVERIFY(!path.isEmpty());
+    QString error;
+    auto database = HistoryDatabase::open(path, &error);
+    QVERIFY2(database, qPrintable(error));
+    RowIdSearch search(database->connection());
+    QVERIFY(search.load());
+    QCOMPARE(search.lastRowIdAtOrBefore(119), 140);
+
+    HalfAxisQueryEngine engine(*database, QueryTuning { 1, 1000 });
+    HalfAxisQuery query;
+    query.direction = Direction::Backward;
+    query.operations = allOperations();
+    query.limit = 16;
+    QueryPage page;
+    // It ends with a page or an error (an engine that checks what it reads may refuse the rows).
+    QVERIFY(engine.run(query, &page, &error) || !error.isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestHalfAxisQuery)

@@ -138,6 +138,7 @@ private slots:
     void writerOutputPasses();
     void reportsEveryBrokenProperty();
     void refusesWhatSQLiteFindsDamaged();
+    void refusesADamagedOverflowList();
 
 private:
     QTemporaryDir m_dir;
@@ -770,6 +771,24 @@ void TestHistoryChecker::refusesWhatSQLiteFindsDamaged()
     QCOMPARE(report.violations[0].first, first);
     QCOMPARE(report.violations[0].count, 2); // and "wrong # of entries in index idx_accesses_1"
     QCOMPARE(report.accesses, 9);
+}
+
+// Found by the historydatabase fuzzer: a b-tree cell whose overflow list is damaged where no
+// property looks. The properties read fine; queries would meet the damaged cell.
+void TestHistoryChecker::refusesADamagedOverflowList()
+{
+    const QString path = QFINDTESTDATA("data/fuzz/historydatabase-overflow-list.memhist");
+    QVERIFY(!path.isEmpty());
+    QString error;
+    auto database = HistoryDatabase::open(path, &error);
+    QVERIFY2(database, qPrintable(error));
+    const CheckReport report = HistoryChecker(*database).run();
+    QCOMPARE(report.ok, false);
+    QCOMPARE(report.violation,
+        QStringLiteral("file %1: SQLite's integrity check reports \"On tree page 11 cell 11: "
+                       "overflow list length is 0 but should be 18\" [the file passes SQLite's own integrity check "
+                       "(PRAGMA integrity_check)]")
+            .arg(path));
 }
 
 QTEST_GUILESS_MAIN(TestHistoryChecker)

@@ -3,6 +3,7 @@
 // before it (checked on a call's pushed return address), and malformed or cut traces.
 #include "checker/historychecker.h"
 #include "importers/tenetimporter.h"
+#include "importers/tenetparser.h"
 #include "importers/traceformats.h"
 #include "storage/historydatabase.h"
 #include "testsupport.h"
@@ -42,6 +43,8 @@ private slots:
     void errors_data();
     void errors();
     void cutLastLineWarns();
+    void parserFedInPieces_data();
+    void parserFedInPieces();
 
 private:
     QString write(const QString &name, const QByteArray &content);
@@ -232,6 +235,47 @@ void TestTenetImporter::cutLastLineWarns()
         QStringList { gzipped
             + QStringLiteral(":3: the last line is cut: the trace ends early (was the tracer killed?); imported the "
                              "complete lines before it") });
+}
+
+// The importer hands the parser whatever its buffer holds: any split of the bytes must give the
+// accesses and counts of the whole file.
+void TestTenetImporter::parserFedInPieces_data()
+{
+    QTest::addColumn<int>("pieceSize");
+    QTest::newRow("1 byte at a time") << 1;
+    QTest::newRow("7 bytes") << 7;
+    QTest::newRow("4 KiB") << 4096;
+    QTest::newRow("the whole file at once") << (1 << 20);
+}
+
+void TestTenetImporter::parserFedInPieces()
+{
+    QFETCH(int, pieceSize);
+    ImportOptions options;
+    options.withExecute = true;
+    CollectingSink whole;
+    ImportReport report;
+    QString error;
+    QVERIFY2(TenetImporter::runInto(samplePath(), whole, options, &report, &error, {}), qPrintable(error));
+
+    const QByteArray all = readFile(samplePath());
+    CollectingSink pieces;
+    TenetParser parser(QStringLiteral("pieces"), pieces, options);
+    QByteArray pending;
+    for (qsizetype pos = 0; pos < all.size(); pos += pieceSize) {
+        pending += all.mid(pos, pieceSize);
+        const qsizetype consumed = parser.parse(pending.constData(), pending.size());
+        QVERIFY2(consumed >= 0, qPrintable(parser.errorString()));
+        pending.remove(0, consumed);
+    }
+    QVERIFY2(parser.finish(pending), qPrintable(parser.errorString()));
+    QCOMPARE(pieces.accesses.size(), 969 + 570 + 2163);
+    QVERIFY(pieces.accesses == whole.accesses);
+    ImportReport piecesReport;
+    parser.fillReport(&piecesReport);
+    QCOMPARE(piecesReport.linesRead, 2163);
+    QCOMPARE(piecesReport.instructions, 2163);
+    QCOMPARE(piecesReport.warnings, QStringList());
 }
 
 QTEST_GUILESS_MAIN(TestTenetImporter)

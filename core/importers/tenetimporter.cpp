@@ -1,309 +1,11 @@
 #include "tenetimporter.h"
 
 #include "importers/progressthrottle.h"
+#include "importers/tenetparser.h"
 #include "importers/textpiecereader.h"
 #include "importers/tracefilereader.h"
 
-#include <algorithm>
-#include <cstring>
-#include <vector>
-
 namespace memhist {
-
-namespace {
-
-// The longest line accepted: far above any instruction's register deltas and memory bytes (an
-// AVX-512 scatter writes 1 KiB); a longer line means binary data, and the bound keeps memory bounded.
-constexpr qsizetype maxLineLength = 64 << 10;
-
-bool isHexDigit(char c)
-{
-    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-// Reads a hex number of at most 64 bits, with or without 0x. False when `text` is not one.
-bool parseHex(QByteArrayView text, std::uint64_t *value)
-{
-    if (text.startsWith("0x") || text.startsWith("0X"))
-        text = text.sliced(2);
-    if (text.isEmpty() || text.size() > 16)
-        return false;
-    std::uint64_t result = 0;
-    for (const char c : text) {
-        if (!isHexDigit(c))
-            return false;
-        result = (result << 4) | std::uint64_t(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
-    }
-    *value = result;
-    return true;
-}
-
-bool isRegisterName(QByteArrayView name)
-{
-    if (name.isEmpty())
-        return false;
-    for (const char c : name) {
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'))
-            return false;
-    }
-    return true;
-}
-
-QString latin1(QByteArrayView text)
-{
-    QString result;
-    for (const char c : text.first(std::min<qsizetype>(text.size(), 60)))
-        result += (c >= 0x20 && c < 0x7f) ? QLatin1Char(c) : QLatin1Char('?');
-    if (text.size() > 60)
-        result += QStringLiteral("...");
-    return result;
-}
-
-QByteArrayView withoutLineEnd(QByteArrayView line)
-{
-    while (!line.isEmpty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t'))
-        line.chop(1);
-    return line;
-}
-
-enum class FieldKind {
-    Register,
-    ProgramCounter,
-    Memory,
-};
-
-struct MemoryField
-{
-    bool read = false;
-    bool write = false;
-    std::uint64_t address = 0;
-    std::uint32_t size = 0;
-};
-
-// Parses one field; false + *reason when it is malformed.
-bool parseField(QByteArrayView field, FieldKind *kind, std::uint64_t *value, MemoryField *memory, QString *reason)
-{
-    const qsizetype equals = field.indexOf('=');
-    if (equals <= 0 || !isRegisterName(field.first(equals))) {
-        *reason = QStringLiteral("not NAME=VALUE");
-        return false;
-    }
-    const QByteArrayView name = field.first(equals);
-    const QByteArrayView text = field.sliced(equals + 1);
-    if (name == "mr" || name == "mw" || name == "mrw") {
-        const qsizetype colon = text.indexOf(':');
-        if (colon < 0) {
-            *reason = QStringLiteral("expected ADDRESS:HEXBYTES");
-            return false;
-        }
-        if (!parseHex(text.first(colon), &memory->address)) {
-            *reason = QStringLiteral("'%1' is not a 64-bit hex address").arg(latin1(text.first(colon)));
-            return false;
-        }
-        const QByteArrayView bytes = text.sliced(colon + 1);
-        if (bytes.isEmpty()) {
-            *reason = QStringLiteral("no bytes after the address (size 0)");
-            return false;
-        }
-        for (const char c : bytes) {
-            if (!isHexDigit(c)) {
-                *reason = QStringLiteral("'%1' is not hex bytes").arg(latin1(bytes));
-                return false;
-            }
-        }
-        if (bytes.size() % 2 != 0) {
-            *reason = QStringLiteral("odd number of hex digits (%1) in the bytes").arg(bytes.size());
-            return false;
-        }
-        memory->size = std::uint32_t(bytes.size() / 2);
-        memory->read = name != "mw";
-        memory->write = name != "mr";
-        *kind = FieldKind::Memory;
-        return true;
-    }
-    // Registers may be wider than 64 bits in some tracers: only their form is checked, and only the
-    // program counter's value is read.
-    QByteArrayView digits = text;
-    if (!digits.startsWith("0x") && !digits.startsWith("0X")) {
-        *reason = QStringLiteral("'%1' is not a 0x hex value").arg(latin1(text));
-        return false;
-    }
-    digits = digits.sliced(2);
-    if (digits.isEmpty() || !std::all_of(digits.begin(), digits.end(), isHexDigit)) {
-        *reason = QStringLiteral("'%1' is not a 0x hex value").arg(latin1(text));
-        return false;
-    }
-    if (name == "rip" || name == "eip" || name == "pc") {
-        if (!parseHex(text, value)) {
-            *reason = QStringLiteral("'%1' is not a 64-bit program counter").arg(latin1(text));
-            return false;
-        }
-        *kind = FieldKind::ProgramCounter;
-        return true;
-    }
-    *kind = FieldKind::Register;
-    return true;
-}
-
-class TenetParser
-{
-public:
-    TenetParser(const QString &path, AccessSink &sink, const ImportOptions &options)
-        : m_path(path)
-        , m_sink(sink)
-        , m_first(options.firstTransition.value)
-        , m_withExecute(options.withExecute)
-        , m_window(TransitionWindow::of(options))
-    { }
-
-    // One line without its '\n'. False + *error on a malformed line or a sink error. A line whose
-    // transitions are all at or after the window's end is left unread, and stopped() is then true.
-    bool handleLine(QByteArrayView line, QString *error)
-    {
-        line = withoutLineEnd(line);
-        const std::uint64_t transition = m_first + m_instructions;
-        // This line's memory fields belong to the previous line's instruction (see the header).
-        const std::uint64_t memoryTransition = m_instructions > 0 ? transition - 1 : transition;
-        if (!line.isEmpty() && memoryTransition >= m_window.end) {
-            m_stopped = true;
-            return true;
-        }
-        ++m_lineNumber;
-        if (line.isEmpty())
-            return true;
-        // Every field is checked before any access is stored: a malformed (or cut) line stores none.
-        m_memory.clear();
-        int index = 0;
-        qsizetype start = 0;
-        while (start <= line.size()) {
-            qsizetype comma = line.indexOf(',', start);
-            if (comma < 0)
-                comma = line.size();
-            const QByteArrayView field = line.sliced(start, comma - start);
-            start = comma + 1;
-            ++index;
-            if (field.isEmpty())
-                continue;
-            FieldKind kind;
-            std::uint64_t value = 0;
-            MemoryField memory;
-            QString reason;
-            if (!parseField(field, &kind, &value, &memory, &reason)) {
-                *error = QStringLiteral("%1:%2: field %3 '%4': %5")
-                             .arg(m_path, QString::number(m_lineNumber), QString::number(index), latin1(field), reason);
-                return false;
-            }
-            if (kind == FieldKind::ProgramCounter) {
-                m_pc = value;
-                m_knowsPc = true;
-            } else if (kind == FieldKind::Memory) {
-                m_memory.push_back(memory);
-            }
-        }
-        // Lines before the window are checked and counted; what they hold is not stored.
-        if (!m_window.contains(memoryTransition))
-            m_memory.clear();
-        for (const MemoryField &memory : m_memory) {
-            m_access.transition = Transition { memoryTransition };
-            m_access.physical = Address { memory.address };
-            m_access.linear = Address { memory.address };
-            m_access.size = memory.size;
-            if (memory.read) {
-                m_access.operation = Operation::Read;
-                if (!add(error))
-                    return false;
-                ++m_reads;
-            }
-            if (memory.write) {
-                m_access.operation = Operation::Write;
-                if (!add(error))
-                    return false;
-                ++m_writes;
-            }
-        }
-        ++m_instructions;
-        // A line without a program counter executes at the same one (a rep-prefixed instruction).
-        if (m_withExecute && m_knowsPc && m_window.contains(transition)) {
-            m_access.transition = Transition { transition };
-            m_access.operation = Operation::Execute;
-            m_access.physical = Address { m_pc };
-            m_access.linear = Address { m_pc };
-            m_access.size = 1;
-            if (!add(error))
-                return false;
-            ++m_executes;
-        }
-        return true;
-    }
-
-    void fillReport(ImportReport *report) const
-    {
-        report->linesRead = m_lineNumber;
-        report->reads = m_reads;
-        report->writes = m_writes;
-        report->executes = m_executes;
-        report->accesses = m_reads + m_writes + m_executes;
-        // The line at the window's end was read for its memory fields only (they belong to the
-        // instruction before it).
-        const std::uint64_t next = std::min(m_first + std::uint64_t(m_instructions), std::max(m_window.end, m_first));
-        const std::uint64_t begin = std::max(m_window.begin, m_first);
-        report->instructions = next > begin ? qint64(next - begin) : 0;
-        report->nextTransition = Transition { next };
-        if (const std::uint64_t before = std::min(next, begin) - m_first; before > 0)
-            report->skipped[beforeWindowKind()] = qint64(before);
-    }
-
-    qint64 lineNumber() const { return m_lineNumber; }
-    qint64 instructions() const { return m_instructions; }
-    bool stopped() const { return m_stopped; }
-
-private:
-    bool add(QString *error)
-    {
-        if (m_sink.add(m_access))
-            return true;
-        *error = m_path + u':' + QString::number(m_lineNumber) + QStringLiteral(": ") + m_sink.errorString();
-        return false;
-    }
-
-    const QString &m_path;
-    AccessSink &m_sink;
-    std::uint64_t m_first;
-    bool m_withExecute;
-    TransitionWindow m_window;
-    bool m_stopped = false;
-    qint64 m_lineNumber = 0;
-    qint64 m_instructions = 0;
-    qint64 m_reads = 0;
-    qint64 m_writes = 0;
-    qint64 m_executes = 0;
-    std::uint64_t m_pc = 0;
-    bool m_knowsPc = false;
-    Access m_access;
-    std::vector<MemoryField> m_memory;
-};
-
-} // namespace
-
-bool TenetImporter::isTenetLine(QByteArrayView line)
-{
-    line = withoutLineEnd(line);
-    if (line.isEmpty())
-        return false;
-    for (qsizetype start = 0; start <= line.size();) {
-        qsizetype comma = line.indexOf(',', start);
-        if (comma < 0)
-            comma = line.size();
-        FieldKind kind;
-        std::uint64_t value;
-        MemoryField memory;
-        QString reason;
-        if (!parseField(line.sliced(start, comma - start), &kind, &value, &memory, &reason))
-            return false;
-        start = comma + 1;
-    }
-    return true;
-}
 
 bool TenetImporter::run(const QString &path, HistoryWriter &writer, const ImportOptions &options, ImportReport *report,
     QString *error, const ImportProgress &progress)
@@ -329,76 +31,32 @@ bool TenetImporter::runInto(const QString &path, AccessSink &sink, const ImportO
         return false;
     }
     TenetParser parser(path, sink, options);
-    const auto failLine = [&](qint64 line, const QString &reason) {
-        parser.fillReport(&counts);
-        *error = path + u':' + QString::number(line) + QStringLiteral(": ") + reason;
-        return false;
-    };
-    const QString binary = QStringLiteral("binary data, not a Tenet trace");
 
-    // Splits each piece into lines itself: the parser takes one line at a time.
-    const auto consume = [&](const char *data, qsizetype size) -> qsizetype {
-        const auto failAt = [&](const QString &reason) {
-            *error = path + u':' + QString::number(parser.lineNumber() + 1) + QStringLiteral(": ") + reason;
-            return qsizetype(-1);
-        };
-        const auto *nul = static_cast<const char *>(std::memchr(data, 0, size_t(size)));
-        const qsizetype scanEnd = nul ? nul - data : size;
-        qsizetype pos = 0;
-        while (const auto *newline = static_cast<const char *>(std::memchr(data + pos, '\n', size_t(scanEnd - pos)))) {
-            const qsizetype lineEnd = newline - data;
-            if (lineEnd - pos > maxLineLength)
-                return failAt(QStringLiteral("line longer than %1 bytes: ").arg(maxLineLength) + binary);
-            if (!parser.handleLine(QByteArrayView(data + pos, lineEnd - pos), error))
-                return -1;
-            if (parser.stopped())
-                return pos;
-            pos = lineEnd + 1;
-        }
-        if (nul)
-            return failAt(QStringLiteral("a NUL byte: ") + binary);
-        if (size - pos > maxLineLength)
-            return failAt(QStringLiteral("line longer than %1 bytes: ").arg(maxLineLength) + binary);
-        return pos;
-    };
     ProgressThrottle throttle(progress);
+    const TextPieceParser pieces {
+        [&](const char *data, qsizetype size) {
+            const qsizetype consumed = parser.parse(data, size);
+            if (consumed < 0)
+                *error = parser.errorString();
+            return consumed;
+        },
+        [&] { return parser.lineNumber(); },
+        [&] { return parser.stopped(); },
+    };
     QByteArray buffer;
-    QByteArrayView piecesRest;
-    const TextPieceParser pieces { consume, [&] { return parser.lineNumber(); }, [&] { return parser.stopped(); } };
-    if (!readTextInPieces(reader, path, maxLineLength, pieces, throttle, &buffer, &piecesRest, error)) {
+    QByteArrayView rest;
+    if (!readTextInPieces(reader, path, TenetParser::maxLineLength, pieces, throttle, &buffer, &rest, error)) {
         parser.fillReport(&counts);
         return false;
     }
-
-    QStringList warnings;
-    const QByteArrayView rest = parser.stopped() ? QByteArrayView() : withoutLineEnd(piecesRest);
-    if (!rest.isEmpty()) {
-        if (rest.contains('\0'))
-            return failLine(parser.lineNumber() + 1, QStringLiteral("a NUL byte: ") + binary);
-        // Without a newline the last line may have been cut anywhere, even inside a field's bytes,
-        // where it still parses: import it when it does, and say it may be cut. The content is
-        // complete here (a truncated gzip stream failed above), so the cut is the tracer's doing.
-        const qint64 line = parser.lineNumber() + 1;
-        QString lineError;
-        if (parser.handleLine(rest, &lineError)) {
-            // After the window's end the line is not imported, whole or not.
-            if (!parser.stopped())
-                warnings << QStringLiteral("%1:%2: no newline at the end of the file: the last line was imported, "
-                                           "but it may be cut")
-                                .arg(path, QString::number(line));
-        } else if (lineError.startsWith(path + u':' + QString::number(line) + QStringLiteral(": field"))) {
-            counts.skipped[QStringLiteral("cut last lines")] = 1;
-            warnings << QStringLiteral("%1:%2: the last line is cut: the trace ends early (was the tracer killed?); "
-                                       "imported the complete lines before it")
-                            .arg(path, QString::number(line));
-        } else {
-            *error = lineError;
-            return false;
-        }
-    }
+    // The content is complete here (a truncated gzip stream failed above), so a cut last line is
+    // the tracer's doing: finish() warns about it.
+    const bool finished = parser.finish(rest);
     parser.fillReport(&counts);
-    counts.warnings = warnings;
-    counts.reachedWindowEnd = parser.stopped();
+    if (!finished) {
+        *error = parser.errorString();
+        return false;
+    }
     if (parser.instructions() == 0)
         return failFile(QStringLiteral("no Tenet lines in it: not a Tenet trace"));
     if (!throttle.finish())

@@ -7,6 +7,7 @@
 #include "importers/lackeyimporter.h"
 #include "importers/lackeyparser.h"
 #include "importers/tenetimporter.h"
+#include "importers/tenetparser.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -86,7 +87,7 @@ bool looksLikeTenet(const TraceHead &head)
         return false;
     for (const QByteArrayView line : headLines(head.bytes, 20)) {
         if (!line.trimmed().isEmpty())
-            return TenetImporter::isTenetLine(line);
+            return TenetParser::isTenetLine(line);
     }
     return false;
 }

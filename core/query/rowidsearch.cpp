@@ -3,6 +3,7 @@
 #include "query/querystatements.h"
 #include "query/rowchecks.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace memhist {
@@ -99,7 +100,8 @@ std::int64_t RowIdSearch::firstRowIdAtOrAfter(std::int64_t transition)
             if (row)
                 above = row;
         } else {
-            low = row->rowId + 1;
+            // a damaged file may answer a row before `middle`: the search must still move on
+            low = std::max(row->rowId, middle) + 1;
             below = row;
         }
     }

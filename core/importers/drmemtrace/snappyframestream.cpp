@@ -141,10 +141,16 @@ bool SnappyFrameStream::fillData()
         if (!m_sawIdentifier && type != streamIdentifierChunk)
             return fail(QStringLiteral("not a snappy framed stream (no stream identifier chunk)"));
         if (type >= 0x80 && type != streamIdentifierChunk) {
-            // Padding or reserved skippable: up to 16 MiB that nobody needs in memory.
-            if (!m_file.skip(length) && length > 0)
-                return fail(QStringLiteral("truncated snappy stream inside a skippable chunk"));
-            m_consumed += length;
+            // Padding or reserved skippable: up to 16 MiB that nobody needs in memory. Skipping stops
+            // at the end of the file: a chunk cut short there is a truncated stream, not its end.
+            const qint64 skipped = m_file.skip(length);
+            if (skipped < 0)
+                return fail(QStringLiteral("read error: ") + m_file.errorString());
+            m_consumed += skipped;
+            if (skipped < length)
+                return fail(
+                    QStringLiteral("truncated snappy stream: the file ends after %1 bytes, inside a skippable chunk")
+                        .arg(m_consumed));
             continue;
         }
         m_chunk.resize(length);
