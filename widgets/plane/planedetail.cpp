@@ -125,10 +125,11 @@ SummaryView summaryView(const HistoryOverview &overview, const DetailPlan &visib
     if (!overview.summaryInfo || visible.endSlice <= visible.firstSlice || pixels.isEmpty())
         return result;
     const summary::SummaryLevels &levels = overview.summaryInfo->levels;
-    // Time: 2^t slices a tile, at most a pixel's worth of them.
+    // Time: 2^t slices a tile, at most two pixels' worth of them (one pixel's at most would make
+    // tiles of half a pixel: twice the tiles to read, and levels a pyramid stores less often).
     const double slicesPerPixel = double(visible.endSlice - visible.firstSlice) / pixels.width();
     int timeLevel = 0;
-    while (timeLevel < levels.topTimeLevel() && std::ldexp(1.0, timeLevel + 1) <= slicesPerPixel)
+    while (timeLevel < levels.topTimeLevel() && std::ldexp(1.0, timeLevel + 1) <= 2 * slicesPerPixel)
         ++timeLevel;
     // Address: the fewest bins that are at most maxPixelsPerBin tall.
     const double displayLength = overview.fold.displayLength();

@@ -107,7 +107,7 @@ double coverageBinsPerDisplay(const HistoryOverview &overview);
 DetailPlan visiblePart(const HistoryOverview &overview, const PlaneViewport &view);
 
 // The summary tiles a view is drawn from, for an overview with a display summary: the coarsest
-// time level whose tiles are at most a pixel wide and the coarsest address level whose bins are at
+// time level whose tiles are at most two pixels wide and the coarsest address level whose bins are at
 // most `maxPixelsPerBin` tall (or the finest there is), over the plan's visible slices and the
 // view's display range.
 struct SummaryView
