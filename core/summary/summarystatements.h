@@ -45,6 +45,11 @@ inline constexpr const char *scanPragmas = "PRAGMA mmap_size = 0; PRAGMA cache_s
 inline constexpr const char *summaryFilePragmas
     = "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 16384;";
 
+// The bytes the summary's two tables take in the file (SQLite's dbstat table: whole pages), for
+// the benchmarks.
+inline constexpr const char *summaryBytes = "SELECT sum(pgsize) FROM dbstat WHERE name IN ('summary_info', "
+                                            "'summary_tiles', 'sqlite_autoindex_summary_info_1')";
+
 inline constexpr const char *historyShape
     = "SELECT (SELECT count(*) FROM slices), (SELECT max(rowid) FROM chunks), (SELECT max(rowid) FROM accesses)";
 
