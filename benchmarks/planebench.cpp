@@ -1,29 +1,53 @@
 // memhist-plane-bench: drives the transition x address plane through the views a person would
-// visit on a large history and prints how long each took to render, the longest time the GUI
-// thread spent in one event (paint, mouse, wheel, timers), and the peak resident set size.
-// Doubles as a viewer harness: --screenshots PREFIX saves each view as PREFIX-<view>.png.
+// visit on large histories and prints, side by side for each history and with the growth ratio
+// from the smallest to the largest, how long opening took until the first complete view, how long
+// each view took from the change to the finished image, the longest time the GUI thread spent in
+// one event (paint, mouse, wheel, timers) and the peak resident set size.
 //
-//   memhist-plane-bench --db HISTORY.memhist [--size 1400x900] [--screenshots /tmp/plane] [--dark]
+//   memhist-plane-bench --with H7.memhist --with H8.memhist --without P7.memhist --without P8.memhist
+//                       [--rounds 3] [--size 1400x900] [--cache DIR] [--screenshots PREFIX] [--dark] [--detail]
 //
-// Not a test: it prints figures (run it under Xvfb or QT_QPA_PLATFORM=offscreen).
+// Per view kind (Home, zoom in, zoom out, pan, Back) it prints the median and the 99th percentile
+// (nearest rank) over --rounds visits of the sequence, and per history the size of the summary it
+// drew from in bytes per access and the CPU time building it took (summary_info's build_cpu_ms).
+//
+// --with: histories with their own display summary (written by memhist's writer);
+// --without: histories without one (another tool's, an older memhist's), each run twice: the first
+// open summarises it into the cache (an empty directory of the benchmark's own unless --cache), the
+// second reuses that summary.
+//
+// Each run is a process of its own (this program with --one), so that its peak RSS is its own and
+// nothing of one history is cached in the next one's process. Not a test: it prints figures (run
+// it under Xvfb or QT_QPA_PLATFORM=offscreen).
 #include "plane/planeoverview.h"
 #include "plane/planerenderer.h"
 #include "plane/planewidget.h"
 #include "processmemory.h"
 #include "storage/historydatabase.h"
+#include "storage/sqlite.h"
+#include "summary/summarystatements.h"
+#include "summary/summarystore.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFileInfo>
 #include <QMouseEvent>
+#include <QProcess>
 #include <QStyleFactory>
+#include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
 #include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <limits>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,7 +77,6 @@ public:
         --m_depth;
         const qint64 ns = clock.nsecsElapsed();
         maxCpuNs = std::max(maxCpuNs, threadCpuNs() - cpuStart);
-        viewMaxNs = std::max(viewMaxNs, ns);
         if (ns > maxNs) {
             maxNs = ns;
             maxType = event->type();
@@ -61,17 +84,7 @@ public:
         }
         if (ns > 50'000'000)
             ++over50ms;
-        if (event->type() == QEvent::Paint || event->type() == QEvent::UpdateRequest)
-            maxPaintNs = std::max(maxPaintNs, ns);
         return result;
-    }
-
-    void resetStats()
-    {
-        viewMaxNs = 0;
-        maxNs = 0;
-        maxPaintNs = 0;
-        over50ms = 0;
     }
 
     // The CPU time the GUI thread itself spent in one event: on a loaded machine the wall time also
@@ -84,8 +97,6 @@ public:
     }
     qint64 maxCpuNs = 0;
     qint64 maxNs = 0;
-    qint64 viewMaxNs = 0; // since the last resetView()
-    qint64 maxPaintNs = 0;
     QEvent::Type maxType = QEvent::None;
     QString maxReceiver;
     int over50ms = 0;
@@ -101,31 +112,25 @@ void wait(int milliseconds)
     loop.exec();
 }
 
-// Waits for the next renderFinished(); returns its figure and the wall time, or -1 on timeout.
-struct RenderWait
+// Runs `action` and waits for the next renderFinished(); returns the wall time from the action to
+// the image, or -1 on timeout.
+template<typename Action> qint64 renderAfter(memhist::PlaneWidget &plane, Action action, int timeoutMs = 60000)
 {
-    qint64 reported = -1;
     qint64 wall = -1;
-};
-
-template<typename Action> RenderWait renderAfter(memhist::PlaneWidget &plane, Action action)
-{
-    RenderWait result;
     QEventLoop loop;
     QElapsedTimer clock;
-    const auto connection = QObject::connect(&plane, &memhist::PlaneWidget::renderFinished, &loop, [&](qint64 ms) {
-        result.reported = ms;
-        result.wall = clock.elapsed();
+    const auto connection = QObject::connect(&plane, &memhist::PlaneWidget::renderFinished, &loop, [&](qint64) {
+        wall = clock.elapsed();
         loop.quit();
     });
-    QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
     clock.start();
     action();
-    if (result.reported < 0) // the action's own event processing may already have seen it
+    if (wall < 0) // the action's own event processing may already have seen it
         loop.exec();
     QObject::disconnect(connection);
     wait(30); // let the paint of the new image happen inside the measured window
-    return result;
+    return wall;
 }
 
 void sendMouse(QWidget &w, QEvent::Type type, QPoint pos, Qt::MouseButton button, Qt::MouseButtons buttons)
@@ -141,6 +146,283 @@ void sendWheel(QWidget &w, QPoint pos, int angle, Qt::KeyboardModifiers modifier
     QCoreApplication::sendEvent(&w, &event);
 }
 
+// The figures of one run, in the order printed: (name, value).
+using Figures = std::vector<std::pair<std::string, double>>;
+
+struct RunOptions
+{
+    QString path;
+    QString cacheDirectory;
+    int width = 1400;
+    int height = 900;
+    QString screenshots;
+    bool detail = false;
+    int rounds = 3; // times the sequence of views is visited (the percentiles are over all of them)
+};
+
+// One history through the views; prints "name\tvalue" lines (the parent reads them) and, with
+// `detail`, the renderer's own time per view.
+int runOne(TimingApplication &app, const RunOptions &options)
+{
+    memhist::PlaneWidget plane;
+    plane.setSummaryCacheDirectory(options.cacheDirectory);
+    plane.resize(options.width, options.height);
+    plane.show();
+    const auto shoot = [&](const char *name) {
+        if (options.screenshots.isEmpty())
+            return;
+        // "stack, 200 transitions (deeper)" -> "stack-200-transitions-deeper"
+        QString file;
+        for (const QChar c : QString::fromUtf8(name).toLower()) {
+            if (c.isLetterOrNumber())
+                file += c;
+            else if (!file.isEmpty() && !file.endsWith(u'-'))
+                file += u'-';
+        }
+        while (file.endsWith(u'-'))
+            file.chop(1);
+        plane.grab().save(options.screenshots + u'-' + file + QStringLiteral(".png"));
+    };
+
+    Figures figures;
+    QElapsedTimer summaryClock;
+    qint64 summaryMs = 0;
+    QObject::connect(&plane, &memhist::PlaneWidget::summaryStarted, &plane, [&] { summaryClock.start(); });
+    QObject::connect(&plane, &memhist::PlaneWidget::summaryFinished, &plane, [&](bool ok, const QString &message) {
+        summaryMs = summaryClock.elapsed();
+        if (!ok)
+            std::fprintf(stderr, "memhist-plane-bench: summarising failed: %s\n", qPrintable(message));
+    });
+    QObject::connect(&plane, &memhist::PlaneWidget::historyFailed, &plane, [](const QString &message) {
+        std::fprintf(stderr, "memhist-plane-bench: %s\n", qPrintable(message));
+        std::exit(1);
+    });
+    const qint64 openMs = renderAfter(
+        plane, [&] { plane.setHistory(options.path); }, 30 * 60 * 1000);
+    figures.emplace_back("open -> first complete view", double(openMs));
+    figures.emplace_back("  of which summarising", double(summaryMs));
+    shoot("home");
+
+    const QList<memhist::ViewRange> regions = plane.occupiedRegions();
+    std::vector<std::pair<std::string, memhist::ViewRange>> views;
+    // The kinds of view the targets name, each view's by its name; their samples over the rounds.
+    const auto kindOf = [](const std::string &name) -> std::string {
+        if (name.find("Home") != std::string::npos)
+            return "view kind Home";
+        if (name.find("pan") == 0)
+            return "view kind pan";
+        if (name.find("out") != std::string::npos)
+            return "view kind zoom out";
+        if (name == "Back")
+            return "view kind Back";
+        return "view kind zoom in";
+    };
+    std::map<std::string, std::vector<double>> samplesByKind;
+    int round = 0;
+    const auto report = [&](const char *name, qint64 wall) {
+        samplesByKind[kindOf(name)].push_back(double(wall));
+        if (round > 0)
+            return;
+        views.emplace_back(name, plane.visibleRange());
+        figures.emplace_back(name, double(wall));
+        shoot(name);
+    };
+
+    for (round = 0; round < options.rounds; ++round) {
+        report("whole view (Home)", renderAfter(plane, [&] {
+            plane.setVisibleRange(regions.front());
+            plane.home();
+        }));
+        const memhist::ViewRange all = plane.visibleRange();
+        const memhist::ViewRange stack = regions.back();
+        report("stack region, all transitions", renderAfter(plane, [&] { plane.setVisibleRange(stack); }));
+        const memhist::ViewRange heap = regions.front();
+        report("lowest region (heap), all transitions", renderAfter(plane, [&] { plane.setVisibleRange(heap); }));
+
+        const std::uint64_t middle = (all.firstTransition.value + all.lastTransition.value) / 2;
+        memhist::ViewRange band = all;
+        band.firstTransition = memhist::Transition { middle };
+        band.lastTransition = memhist::Transition { middle + 100000 };
+        report("all addresses, 100,000 transitions", renderAfter(plane, [&] { plane.setVisibleRange(band); }));
+        band.lastTransition = memhist::Transition { middle + 20000 };
+        report("all addresses, 20,000 transitions", renderAfter(plane, [&] { plane.setVisibleRange(band); }));
+        memhist::ViewRange heapSlice = heap;
+        heapSlice.lastAddress
+            = memhist::Address { heap.firstAddress.value + (heap.lastAddress.value - heap.firstAddress.value) / 150 };
+        report("1/150 of the heap, all transitions", renderAfter(plane, [&] { plane.setVisibleRange(heapSlice); }));
+
+        memhist::ViewRange deep = stack;
+        deep.firstTransition = memhist::Transition { middle };
+        deep.lastTransition = memhist::Transition { middle + 3000 };
+        report("stack, 3000 transitions (deep zoom)", renderAfter(plane, [&] { plane.setVisibleRange(deep); }));
+        deep.lastTransition = memhist::Transition { middle + 200 };
+        report("stack, 200 transitions (deeper)", renderAfter(plane, [&] { plane.setVisibleRange(deep); }));
+
+        // A pan: a 500-pixel drag in 25 steps at ~60 Hz, as a hand would; timed from the last move
+        // (the last view change) to its image.
+        const QPoint start(options.width / 2, options.height / 2);
+        sendMouse(plane, QEvent::MouseButtonPress, start, Qt::LeftButton, Qt::LeftButton);
+        for (int i = 1; i < 25; ++i) {
+            sendMouse(plane, QEvent::MouseMove, start - QPoint(i * 20, 0), Qt::NoButton, Qt::LeftButton);
+            wait(16);
+        }
+        report("pan by 500 px (drag)", renderAfter(plane, [&] {
+            sendMouse(plane, QEvent::MouseMove, start - QPoint(500, 0), Qt::NoButton, Qt::LeftButton);
+            sendMouse(plane, QEvent::MouseButtonRelease, start - QPoint(500, 0), Qt::LeftButton, Qt::NoButton);
+        }));
+
+        // Wheel bursts: the last notch is the view change timed.
+        for (int i = 0; i < 5; ++i) {
+            sendWheel(plane, QPoint(options.width / 3, options.height / 3), -120);
+            wait(10);
+        }
+        report("wheel: 6 notches out at the cursor",
+            renderAfter(plane, [&] { sendWheel(plane, QPoint(options.width / 3, options.height / 3), -120); }));
+        for (int i = 0; i < 7; ++i) {
+            sendWheel(plane, QPoint(options.width / 2, options.height / 2), 120, Qt::ControlModifier);
+            wait(10);
+        }
+        report("Ctrl+wheel: 8 notches in (transitions)", renderAfter(plane, [&] {
+            sendWheel(plane, QPoint(options.width / 2, options.height / 2), 120, Qt::ControlModifier);
+        }));
+        report("Home again", renderAfter(plane, [&] { plane.home(); }));
+        report("Back", renderAfter(plane, [&] { plane.back(); }));
+    }
+    // Per kind of view, over every round: the median and the 99th percentile (nearest rank).
+    for (const auto &[kind, samples] : samplesByKind) {
+        std::vector<double> sorted = samples;
+        std::sort(sorted.begin(), sorted.end());
+        const auto rank = [&sorted](double p) {
+            return sorted[std::size_t(std::max(1.0, std::ceil(p * double(sorted.size()))) - 1)];
+        };
+        figures.emplace_back(kind + ": p50", rank(0.5));
+        figures.emplace_back(kind + ": p99", rank(0.99));
+    }
+
+    figures.emplace_back("longest GUI-thread event (wall)", app.maxNs / 1e6);
+    figures.emplace_back("longest GUI-thread event (CPU)", app.maxCpuNs / 1e6);
+    figures.emplace_back("GUI-thread events over 50 ms", app.over50ms);
+    figures.emplace_back("peak RSS, MiB", double(memhist::bench::peakRssBytes()) / (1024.0 * 1024.0));
+    // The summary drawn from: its size and what building it cost (at import for a history's own,
+    // the builder's part of summarising for a cached one), per access.
+    {
+        memhist::sqlite::Connection summaryDb;
+        QString why;
+        std::optional<memhist::summary::SummaryInfo> info;
+        if (!plane.summaryPath().isEmpty()
+            && summaryDb.open(plane.summaryPath(), memhist::sqlite::Connection::Mode::ReadOnly))
+            info = memhist::summary::readSummaryInfo(summaryDb, &why);
+        memhist::sqlite::Statement bytes = summaryDb.prepare(memhist::summary::statements::summaryBytes);
+        if (info && info->accesses > 0 && bytes.isValid() && bytes.step() == SQLITE_ROW) {
+            const double accesses = double(info->accesses);
+            figures.emplace_back("summary size, bytes per access", double(bytes.int64(0)) / accesses);
+            figures.emplace_back("summary build CPU, s", double(info->buildCpuMilliseconds) / 1000.0);
+            figures.emplace_back(
+                "summary build CPU, ns per access", double(info->buildCpuMilliseconds) * 1e6 / accesses);
+        }
+    }
+    for (const auto &[name, value] : figures)
+        std::printf("%s\t%.1f\n", name.c_str(), value);
+    std::fflush(stdout);
+    std::fprintf(stderr, "  longest GUI-thread event: type %d to %s\n", int(app.maxType), qPrintable(app.maxReceiver));
+
+    if (!options.detail)
+        return 0;
+    // The same views rendered directly on this thread, best of three: the renderer's own cost
+    // (wall and CPU), without queueing or the GUI.
+    const auto overview = memhist::plane::openOverview(options.path, options.cacheDirectory);
+    QString error;
+    auto db = memhist::HistoryDatabase::open(options.path, &error);
+    if (!db || !overview || !overview->error.isEmpty())
+        return 1;
+    db->connection().execute("PRAGMA mmap_size = 0");
+    memhist::sqlite::Connection summaryDb;
+    if (overview->summaryInfo && overview->summaryPath != overview->path)
+        summaryDb.open(overview->summaryPath, memhist::sqlite::Connection::Mode::ReadOnly);
+    std::fprintf(stderr,
+        "\n  renderer alone (best of 3)                     wall ms     CPU ms   summary cells  chunks read  "
+        "accesses read\n");
+    for (const auto &[name, range] : views) {
+        memhist::plane::RenderRequest request;
+        request.overview = overview;
+        request.view = memhist::plane::toViewport(range, overview->fold);
+        request.pixels = QSize(options.width - 150, options.height - 60);
+        request.colors = { Qt::white, QColor(245, 245, 245), Qt::lightGray, Qt::blue, Qt::red, Qt::green };
+        qint64 bestWall = std::numeric_limits<qint64>::max();
+        qint64 bestCpu = std::numeric_limits<qint64>::max();
+        std::shared_ptr<memhist::plane::RenderResult> result;
+        for (int i = 0; i < 3; ++i) {
+            QElapsedTimer clock;
+            clock.start();
+            const qint64 cpu = TimingApplication::threadCpuNs();
+            result = memhist::plane::renderPlane(
+                request, db->connection(), [] { return false; }, summaryDb.isOpen() ? &summaryDb : nullptr);
+            bestCpu = std::min(bestCpu, (TimingApplication::threadCpuNs() - cpu) / 1'000'000);
+            bestWall = std::min(bestWall, clock.elapsed());
+        }
+        if (!result)
+            continue;
+        std::fprintf(stderr, "  %-44s %9lld %10lld %15lld %12lld %14lld   (estimated %lld chunks, %lld accesses)\n",
+            name.c_str(), static_cast<long long>(bestWall), static_cast<long long>(bestCpu),
+            static_cast<long long>(result->summaryCellsRead), static_cast<long long>(result->chunksRead),
+            static_cast<long long>(result->accessesRead), static_cast<long long>(result->estimatedChunks),
+            static_cast<long long>(result->estimatedAccesses));
+    }
+    return 0;
+}
+
+// The number of accesses of a history, for its column's title ("1e7"); 0 when unknown.
+qint64 accessesOf(const QString &path)
+{
+    QString error;
+    auto db = memhist::HistoryDatabase::open(path, &error);
+    if (!db)
+        return 0;
+    memhist::sqlite::Statement last = db->connection().prepare("SELECT max(rowid) FROM accesses");
+    return last.isValid() && last.step() == SQLITE_ROW ? last.int64(0) : 0;
+}
+
+QString sizeLabel(qint64 accesses)
+{
+    if (accesses <= 0)
+        return QStringLiteral("?");
+    const int exponent = int(std::floor(std::log10(double(accesses))));
+    const double mantissa = double(accesses) / std::pow(10.0, exponent);
+    return std::abs(mantissa - 1.0) < 1e-9 ? QStringLiteral("10^%1").arg(exponent)
+                                           : QStringLiteral("%1e%2").arg(mantissa, 0, 'g', 3).arg(exponent);
+}
+
+struct Column
+{
+    QString group; // "with summary", ...
+    QString title; // "10^7"
+    std::map<std::string, double> values;
+    std::vector<std::string> order;
+};
+
+// Runs this program with --one on `path`; false when the run failed.
+bool runChild(const QString &path, const QString &cache, const QStringList &passOn, Column *column)
+{
+    QProcess child;
+    child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    QStringList arguments { QStringLiteral("--one"), path, QStringLiteral("--cache"), cache };
+    arguments += passOn;
+    child.start(QCoreApplication::applicationFilePath(), arguments);
+    if (!child.waitForStarted() || !child.waitForFinished(-1) || child.exitStatus() != QProcess::NormalExit
+        || child.exitCode() != 0)
+        return false;
+    const QList<QByteArray> lines = child.readAllStandardOutput().split('\n');
+    for (const QByteArray &line : lines) {
+        const qsizetype tab = line.lastIndexOf('\t');
+        if (tab < 0)
+            continue;
+        const std::string name = line.left(tab).toStdString();
+        column->values[name] = line.mid(tab + 1).toDouble();
+        column->order.push_back(name);
+    }
+    return !column->order.empty();
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -148,24 +430,37 @@ int main(int argc, char **argv)
     TimingApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("memhist-plane-bench"));
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Render times of the transition x address plane"));
+    parser.setApplicationDescription(QStringLiteral("Open and view times of the transition x address plane"));
     parser.addHelpOption();
-    parser.addOption({ QStringLiteral("db"), QStringLiteral("The history to show."), QStringLiteral("path") });
+    parser.addOption({ QStringLiteral("with"), QStringLiteral("A history with its own summary (repeatable)."),
+        QStringLiteral("path") });
+    parser.addOption({ QStringLiteral("without"),
+        QStringLiteral("A history without one: opened twice, summarised, then from the cache (repeatable)."),
+        QStringLiteral("path") });
+    parser.addOption({ QStringLiteral("one"), QStringLiteral("Run one history in this process (what each run is)."),
+        QStringLiteral("path") });
+    parser.addOption({ QStringLiteral("cache"),
+        QStringLiteral("The summary cache directory (default: an empty one of the benchmark's own)."),
+        QStringLiteral("dir") });
     parser.addOption({ QStringLiteral("size"), QStringLiteral("Widget size (default 1400x900)."), QStringLiteral("WxH"),
         QStringLiteral("1400x900") });
     parser.addOption({ QStringLiteral("screenshots"), QStringLiteral("Save each view as PREFIX-<view>.png."),
         QStringLiteral("prefix") });
     parser.addOption({ QStringLiteral("dark"), QStringLiteral("Use a dark palette (Fusion style).") });
+    parser.addOption(
+        { QStringLiteral("detail"), QStringLiteral("Also print the renderer's own time per view (stderr).") });
+    parser.addOption({ QStringLiteral("rounds"),
+        QStringLiteral("Visit the sequence of views this many times (default 3): the percentiles are over all."),
+        QStringLiteral("n"), QStringLiteral("3") });
     parser.process(app);
-    const QString path = parser.value(QStringLiteral("db"));
-    if (path.isEmpty()) {
-        std::fprintf(stderr, "memhist-plane-bench: --db is required\n");
-        return 2;
-    }
+
     const QStringList size = parser.value(QStringLiteral("size")).split(u'x');
-    const int width = size.value(0).toInt() > 0 ? size.value(0).toInt() : 1400;
-    const int height = size.value(1).toInt() > 0 ? size.value(1).toInt() : 900;
-    const QString prefix = parser.value(QStringLiteral("screenshots"));
+    RunOptions options;
+    options.width = size.value(0).toInt() > 0 ? size.value(0).toInt() : 1400;
+    options.height = size.value(1).toInt() > 0 ? size.value(1).toInt() : 900;
+    options.screenshots = parser.value(QStringLiteral("screenshots"));
+    options.detail = parser.isSet(QStringLiteral("detail"));
+    options.rounds = std::max(1, parser.value(QStringLiteral("rounds")).toInt());
 
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     if (parser.isSet(QStringLiteral("dark"))) {
@@ -181,159 +476,105 @@ int main(int argc, char **argv)
         QApplication::setPalette(dark);
     }
 
-    memhist::PlaneWidget plane;
-    plane.resize(width, height);
-    plane.show();
-    const auto shoot = [&](const char *name) {
-        if (prefix.isEmpty())
-            return;
-        // "stack, 200 transitions (deeper)" -> "stack-200-transitions-deeper"
-        QString file;
-        for (const QChar c : QString::fromUtf8(name).toLower()) {
-            if (c.isLetterOrNumber())
-                file += c;
-            else if (!file.isEmpty() && !file.endsWith(u'-'))
-                file += u'-';
-        }
-        while (file.endsWith(u'-'))
-            file.chop(1);
-        plane.grab().save(prefix + u'-' + file + QStringLiteral(".png"));
-    };
-
-    std::printf(
-        "memhist-plane-bench: %s, %dx%d, build %s\n", qPrintable(path), width, height, MEMHIST_BENCH_BUILD_TYPE);
-    QElapsedTimer clock;
-    clock.start();
-    qint64 loadMs = -1;
-    RenderWait first = renderAfter(plane, [&] {
-        QObject::connect(&plane, &memhist::PlaneWidget::historyLoaded, &plane, [&] { loadMs = clock.elapsed(); });
-        QObject::connect(&plane, &memhist::PlaneWidget::historyFailed, &plane, [](const QString &message) {
-            std::fprintf(stderr, "memhist-plane-bench: %s\n", qPrintable(message));
-            std::exit(1);
-        });
-        plane.setHistory(path);
-    });
-    std::printf("  overview (fold + per-slice coverage) ready in %lld ms, first view after %lld ms\n",
-        static_cast<long long>(loadMs), static_cast<long long>(first.wall));
-    shoot("home");
-
-    const QList<memhist::ViewRange> regions = plane.occupiedRegions();
-    std::printf("  %lld occupied regions:", static_cast<long long>(regions.size()));
-    for (const auto &r : regions)
-        std::printf(" [%llx, %llx]", static_cast<unsigned long long>(r.firstAddress.value),
-            static_cast<unsigned long long>(r.lastAddress.value));
-    std::printf("\n\n  %-44s %10s %10s %8s %10s\n", "view", "render ms", "wall ms", "detail", "max GUI ms");
-
-    app.resetStats();
-    std::vector<std::pair<std::string, memhist::ViewRange>> views;
-    const auto report = [&](const char *name, const RenderWait &w) {
-        views.emplace_back(name, plane.visibleRange());
-        std::printf("  %-44s %10lld %10lld %8s %10.1f\n", name, static_cast<long long>(w.reported),
-            static_cast<long long>(w.wall), plane.showsAccesses() ? "accesses" : "chunks", app.viewMaxNs / 1e6);
-        app.viewMaxNs = 0;
-        shoot(name);
-    };
-
-    report("whole view (Home)", renderAfter(plane, [&] {
-        plane.setVisibleRange(regions.front());
-        plane.home();
-    }));
-    const memhist::ViewRange all = plane.visibleRange();
-    const memhist::ViewRange stack = regions.back();
-    report("stack region, all transitions", renderAfter(plane, [&] { plane.setVisibleRange(stack); }));
-    memhist::ViewRange heap = regions.front();
-    report("lowest region (heap), all transitions", renderAfter(plane, [&] { plane.setVisibleRange(heap); }));
-
-    const std::uint64_t middle = (all.firstTransition.value + all.lastTransition.value) / 2;
-    memhist::ViewRange band = all;
-    band.firstTransition = memhist::Transition { middle };
-    band.lastTransition = memhist::Transition { middle + 100000 };
-    report("all addresses, 100,000 transitions", renderAfter(plane, [&] { plane.setVisibleRange(band); }));
-    band.lastTransition = memhist::Transition { middle + 20000 };
-    report("all addresses, 20,000 transitions", renderAfter(plane, [&] { plane.setVisibleRange(band); }));
-    memhist::ViewRange heapSlice = heap;
-    heapSlice.lastAddress
-        = memhist::Address { heap.firstAddress.value + (heap.lastAddress.value - heap.firstAddress.value) / 150 };
-    report("1/150 of the heap, all transitions", renderAfter(plane, [&] { plane.setVisibleRange(heapSlice); }));
-
-    memhist::ViewRange deep = stack;
-    deep.firstTransition = memhist::Transition { middle };
-    deep.lastTransition = memhist::Transition { middle + 3000 };
-    report("stack, 3000 transitions (deep zoom)", renderAfter(plane, [&] { plane.setVisibleRange(deep); }));
-    deep.lastTransition = memhist::Transition { middle + 200 };
-    report("stack, 200 transitions (deeper)", renderAfter(plane, [&] { plane.setVisibleRange(deep); }));
-
-    // A pan: a 500-pixel drag in 25 steps at ~60 Hz, as a hand would. "render ms" counts from the
-    // last view change (the last move) to its image; "wall ms" includes the 400 ms of dragging.
-    const QPoint start(width / 2, height / 2);
-    report("pan by 500 px (drag)", renderAfter(plane, [&] {
-        sendMouse(plane, QEvent::MouseButtonPress, start, Qt::LeftButton, Qt::LeftButton);
-        for (int i = 1; i <= 25; ++i) {
-            sendMouse(plane, QEvent::MouseMove, start - QPoint(i * 20, 0), Qt::NoButton, Qt::LeftButton);
-            wait(16);
-        }
-        sendMouse(plane, QEvent::MouseButtonRelease, start - QPoint(500, 0), Qt::LeftButton, Qt::NoButton);
-    }));
-
-    report("wheel: 6 notches out at the cursor", renderAfter(plane, [&] {
-        for (int i = 0; i < 6; ++i) {
-            sendWheel(plane, QPoint(width / 3, height / 3), -120);
-            wait(10);
-        }
-    }));
-    report("Ctrl+wheel: 8 notches in (transitions)", renderAfter(plane, [&] {
-        for (int i = 0; i < 8; ++i) {
-            sendWheel(plane, QPoint(width / 2, height / 2), 120, Qt::ControlModifier);
-            wait(10);
-        }
-    }));
-    report("Home again", renderAfter(plane, [&] { plane.home(); }));
-    report("Back", renderAfter(plane, [&] { plane.back(); }));
-
-    std::printf("\n  GUI thread: longest event %.1f ms (type %d to %s), longest paint %.1f ms, events over 50 ms: %d\n",
-        app.maxNs / 1e6, int(app.maxType), qPrintable(app.maxReceiver), app.maxPaintNs / 1e6, app.over50ms);
-    std::printf("  GUI thread CPU time in one event: at most %.1f ms\n", app.maxCpuNs / 1e6);
-
-    std::printf("  peak RSS of the viewer part %.1f MiB\n", double(memhist::bench::peakRssBytes()) / (1024.0 * 1024.0));
-
-    // The same views rendered directly on this thread, best of three: the renderer's own cost
-    // (wall and CPU), without queueing or the GUI, which on a loaded machine differ a lot.
-    {
-        const auto overview = memhist::plane::loadOverview(path, [] { return false; });
-        QString error;
-        auto db = memhist::HistoryDatabase::open(path, &error);
-        db->connection().execute("PRAGMA mmap_size = 0");
-        std::printf(
-            "\n  renderer alone (best of 3)                     wall ms     CPU ms   chunks read  accesses read\n");
-        for (const auto &[name, range] : views) {
-            memhist::plane::RenderRequest request;
-            request.overview = overview;
-            request.view = memhist::plane::toViewport(range, overview->fold);
-            request.pixels = QSize(width - 150, height - 60);
-            request.colors = { Qt::white, QColor(245, 245, 245), Qt::lightGray, Qt::blue, Qt::red, Qt::green };
-            qint64 bestWall = std::numeric_limits<qint64>::max();
-            qint64 bestCpu = std::numeric_limits<qint64>::max();
-            std::shared_ptr<memhist::plane::RenderResult> result;
-            for (int i = 0; i < 3; ++i) {
-                QElapsedTimer clock;
-                clock.start();
-                const qint64 cpu = TimingApplication::threadCpuNs();
-                result = memhist::plane::renderPlane(request, db->connection(), [] { return false; });
-                bestCpu = std::min(bestCpu, (TimingApplication::threadCpuNs() - cpu) / 1'000'000);
-                bestWall = std::min(bestWall, clock.elapsed());
-            }
-            std::printf("  %-44s %9lld %10lld %13lld %14lld   (estimated %lld chunks, %lld accesses; "
-                        "transitions %llu..%llu, addresses %llx..%llx)\n",
-                name.c_str(), static_cast<long long>(bestWall), static_cast<long long>(bestCpu),
-                static_cast<long long>(result->chunksRead), static_cast<long long>(result->accessesRead),
-                static_cast<long long>(result->estimatedChunks), static_cast<long long>(result->estimatedAccesses),
-                static_cast<unsigned long long>(range.firstTransition.value),
-                static_cast<unsigned long long>(range.lastTransition.value),
-                static_cast<unsigned long long>(range.firstAddress.value),
-                static_cast<unsigned long long>(range.lastAddress.value));
-        }
+    if (parser.isSet(QStringLiteral("one"))) {
+        options.path = parser.value(QStringLiteral("one"));
+        options.cacheDirectory = parser.value(QStringLiteral("cache"));
+        return runOne(app, options);
     }
-    std::printf(
-        "  peak RSS (with the direct renders) %.1f MiB\n", double(memhist::bench::peakRssBytes()) / (1024.0 * 1024.0));
+
+    const QStringList with = parser.values(QStringLiteral("with"));
+    const QStringList without = parser.values(QStringLiteral("without"));
+    if (with.isEmpty() && without.isEmpty()) {
+        std::fprintf(stderr, "memhist-plane-bench: give histories with --with and/or --without\n");
+        return 2;
+    }
+    QTemporaryDir ownCache(QDir::tempPath() + QStringLiteral("/memhist-plane-bench-XXXXXX"));
+    const QString cache = parser.isSet(QStringLiteral("cache")) ? parser.value(QStringLiteral("cache"))
+                                                                : ownCache.path() + QStringLiteral("/summaries");
+    QStringList passOn { QStringLiteral("--size"), QStringLiteral("%1x%2").arg(options.width).arg(options.height) };
+    passOn << QStringLiteral("--rounds") << QString::number(options.rounds);
+    if (options.detail)
+        passOn << QStringLiteral("--detail");
+    if (parser.isSet(QStringLiteral("dark")))
+        passOn << QStringLiteral("--dark");
+
+    std::printf("memhist-plane-bench: %dx%d, build %s, nproc %d\n", options.width, options.height,
+        MEMHIST_BENCH_BUILD_TYPE, QThread::idealThreadCount());
+    std::vector<Column> columns;
+    const auto run = [&](const QString &group, const QString &path) {
+        Column column;
+        column.group = group;
+        column.title = sizeLabel(accessesOf(path));
+        std::printf("  %s, %s: %s\n", qPrintable(group), qPrintable(column.title), qPrintable(path));
+        std::fflush(stdout);
+        if (!runChild(path, cache, passOn, &column)) {
+            std::fprintf(stderr, "memhist-plane-bench: the run on %s failed\n", qPrintable(path));
+            std::exit(1);
+        }
+        columns.push_back(std::move(column));
+    };
+    for (const QString &path : with)
+        run(QStringLiteral("with summary"), path);
+    for (const QString &path : without) {
+        // The first open summarises into the cache, the second reads that summary.
+        QDir(cache).removeRecursively();
+        run(QStringLiteral("without: first open"), path);
+        run(QStringLiteral("without: cached"), path);
+    }
+    // Regrouped: the first opens of every size, then the cached ones.
+    std::stable_sort(columns.begin(), columns.end(), [](const Column &a, const Column &b) {
+        const auto rank = [](const Column &c) {
+            return c.group == QLatin1String("with summary")       ? 0
+                : c.group == QLatin1String("without: first open") ? 1
+                                                                  : 2;
+        };
+        return rank(a) < rank(b);
+    });
+
+    // The table: per group, its sizes, then the ratio of the largest to the smallest.
+    std::printf("\n  %-42s", "");
+    QString previous;
+    std::vector<std::pair<std::size_t, std::size_t>> groups; // [first, end) column indexes
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        if (columns[i].group != previous) {
+            groups.emplace_back(i, i);
+            previous = columns[i].group;
+        }
+        groups.back().second = i + 1;
+    }
+    for (const auto &[first, end] : groups) {
+        const int width = int(end - first) * 9 + (end - first > 1 ? 8 : 0);
+        std::printf(" | %-*s", width, qPrintable(columns[first].group.left(width)));
+    }
+    std::printf("\n  %-42s", "");
+    for (const auto &[first, end] : groups) {
+        std::printf(" |");
+        for (std::size_t i = first; i < end; ++i)
+            std::printf(" %8s", qPrintable(columns[i].title));
+        if (end - first > 1)
+            std::printf(" %7s", "ratio");
+    }
+    std::printf("\n");
+    for (const std::string &name : columns.front().order) {
+        std::printf("  %-42s", name.c_str());
+        for (const auto &[first, end] : groups) {
+            std::printf(" |");
+            for (std::size_t i = first; i < end; ++i) {
+                const double value = columns[i].values[name];
+                std::printf(value < 100 && value != std::floor(value) ? " %8.2f" : " %8.0f", value);
+            }
+            if (end - first > 1) {
+                const double small = columns[first].values[name];
+                const double large = columns[end - 1].values[name];
+                if (small > 0)
+                    std::printf(" %6.2fx", large / small);
+                else
+                    std::printf(" %7s", "-");
+            }
+        }
+        std::printf("\n");
+    }
+    std::printf("\n  times in ms from the change to the finished image; the targets at 10^8: first complete view\n"
+                "  <= 1000 ms, every view <= 200 ms, no GUI-thread event over 50 ms, peak RSS <= 500 MiB.\n");
     return 0;
 }

@@ -88,7 +88,8 @@ void tst_ContextCollector::accessesOnlyAddNoContext()
     writer.addValue({}); // no bytes: no value
     QVERIFY(writer.finish());
     QCOMPARE(writer.stats().context.parts, QStringList {});
-    QCOMPARE(tablesOf(output), strings({ "_metadata", "accesses", "chunks", "meta", "slices" }));
+    QCOMPARE(tablesOf(output),
+        strings({ "_metadata", "accesses", "chunks", "meta", "slices", "summary_info", "summary_tiles" }));
     QString error;
     const auto database = HistoryDatabase::open(output, &error);
     QVERIFY2(database, qPrintable(error));
@@ -116,8 +117,9 @@ void tst_ContextCollector::pcsOnly()
     QCOMPARE(summary.runs, qint64(2));
     QCOMPARE(summary.distinctPcs, qint64(4));
     QCOMPARE(summary.notes, QStringList {});
-    QCOMPARE(
-        tablesOf(output), strings({ "_metadata", "accesses", "chunks", "code_runs", "code_trace", "meta", "slices" }));
+    QCOMPARE(tablesOf(output),
+        strings({ "_metadata", "accesses", "chunks", "code_runs", "code_trace", "meta", "slices", "summary_info",
+            "summary_tiles" }));
 
     QString error;
     const auto database = HistoryDatabase::open(output, &error);

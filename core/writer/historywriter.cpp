@@ -5,6 +5,7 @@
 #include "context/contexttablewriter.h"
 #include "storage/schema.h"
 #include "storage/sqlite.h"
+#include "summary/summarybuilder.h"
 #include "writer/hotaddresscounter.h"
 #include "writer/partialfile.h"
 #include "writer/slicebuilder.h"
@@ -140,6 +141,8 @@ public:
     std::unique_ptr<ContextTableWriter> contextTables;
     std::unique_ptr<QThread> storeThread;
     QString storeError;
+    // The display summary (core/summary): fed each slice by the store thread, written by finish().
+    std::unique_ptr<summary::SummaryBuilder> summary;
 };
 
 bool HistoryWriter::Private::validate(const Access &access)
@@ -298,7 +301,13 @@ bool HistoryWriter::Private::store(const SliceJob &job)
         statement.bind(firstParameter + 4, access.size);
         statement.bind(firstParameter + 5, access.operation);
     };
-    return insertRows(insertAccessBatch, insertAccess, schema::accessColumns, job.accesses.size(), bindAccess);
+    if (!insertRows(insertAccessBatch, insertAccess, schema::accessColumns, job.accesses.size(), bindAccess))
+        return false;
+    if (!summary->addSlice(job.sliceId - 1, job.accesses, job.chunks, job.chunkOfAccess)) {
+        storeError = summary->errorString();
+        return false;
+    }
+    return true;
 }
 
 bool HistoryWriter::Private::writeThreadSpans()
@@ -449,6 +458,10 @@ bool HistoryWriter::open()
         || !d->insertAccessBatch.isValid() || !d->insertAccess.isValid())
         return d->fail(QStringLiteral("%1: cannot prepare statements: %2").arg(d->outputPath, db.lastError()));
 
+    d->summary = std::make_unique<summary::SummaryBuilder>();
+    if (!d->summary->open(target.absolutePath()))
+        return d->fail(
+            QStringLiteral("%1: cannot create the database: %2").arg(d->outputPath, d->summary->errorString()));
     d->buffer.reserve(std::min<std::size_t>(d->options.sliceAccessCap, 1u << 16)); // grows on demand beyond
     d->opened = true;
     return true;
@@ -581,6 +594,10 @@ bool HistoryWriter::finish()
     // file, and the rows above went in without index maintenance). The file only becomes a history
     // when it is renamed into place below, so nobody can see it without its indexes.
     const QDateTime createdAt = QDateTime::currentDateTimeUtc();
+    if (!d->summary->finish(db, { d->stats.slices, d->nextChunkId - 1, d->stats.accesses }))
+        return d->fail(
+            QStringLiteral("%1: cannot write: %2")
+                .arg(d->outputPath, d->summary->databaseFailed() ? failureReason(db) : d->summary->errorString()));
     if (!d->writeThreadSpans() || !d->writeMeta(createdAt) || !d->writeReferenceMetadata(createdAt)
         || !db.execute(schema::createBaseIndexes) || !db.execute("COMMIT"))
         return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db)));

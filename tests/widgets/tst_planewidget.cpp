@@ -1,13 +1,19 @@
 // The plane widget on a small real history written with HistoryWriter: loading, clicking an access,
-// zoom history, wheel zoom anchored at the cursor, bringing the current access into view.
+// zoom history, wheel zoom anchored at the cursor, bringing the current access into view; drawing
+// from the history's own display summary, or from one summarised in the background into the cache
+// (once per version of the file, cancellable), and refusing a damaged summary with its reason.
 #include "plane/planewidget.h"
 #include "planestreams.h"
+#include "storage/sqlite.h"
 #include "testsupport.h"
 #include "writer/historywriter.h"
 
+#include <QPushButton>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 #include <QWheelEvent>
 
 using namespace memhist;
@@ -18,6 +24,21 @@ namespace {
 bool sameAccess(const Access &a, const Access &b)
 {
     return a.transition == b.transition && a.operation == b.operation && a.physical == b.physical && a.size == b.size;
+}
+
+// A copy of `from` at `to` with `sql` run on it.
+bool changedCopy(const QString &from, const QString &to, const char *sql)
+{
+    QFile::remove(to);
+    if (!QFile::copy(from, to))
+        return false;
+    sqlite::Connection db;
+    return db.open(to, sqlite::Connection::Mode::ReadWriteCreate) && db.execute(sql);
+}
+
+QStringList summaryFiles(const QString &directory)
+{
+    return QDir(directory).entryList({ QStringLiteral("*.memhist-summary") }, QDir::Files);
 }
 
 bool contains(const ViewRange &range, const Access &access)
@@ -54,6 +75,22 @@ private:
             qWarning("renderFinished never came");
             return nullptr;
         }
+        return plane;
+    }
+
+    // A shown plane with `path` loaded (summarised first when it has no summary of its own, into
+    // `cacheDirectory`) and its first view rendered.
+    static std::unique_ptr<PlaneWidget> openedPlane(const QString &path, const QString &cacheDirectory)
+    {
+        auto plane = std::make_unique<PlaneWidget>();
+        plane->setSummaryCacheDirectory(cacheDirectory);
+        plane->resize(900, 600);
+        plane->show();
+        QSignalSpy loaded(plane.get(), &PlaneWidget::historyLoaded);
+        QSignalSpy rendered(plane.get(), &PlaneWidget::renderFinished);
+        plane->setHistory(path);
+        if (!loaded.wait(20000) || (rendered.isEmpty() && !rendered.wait(10000)))
+            return nullptr;
         return plane;
     }
 
@@ -306,6 +343,204 @@ private slots:
         QCOMPARE(plane->visibleRange(), ViewRange {});
         QVERIFY(!plane->canGoBack());
         QVERIFY(plane->occupiedRegions().isEmpty());
+    }
+
+    void drawsFromItsOwnSummary()
+    {
+        QTemporaryDir cache;
+        auto plane = openedPlane(m_path, cache.path());
+        QVERIFY(plane);
+        QCOMPARE(plane->summaryPath(), m_path);
+        QVERIFY(plane->summaryNotice().isEmpty());
+        QVERIFY(plane->renderError().isEmpty());
+        QVERIFY(!plane->isSummarising());
+        QVERIFY(summaryFiles(cache.path()).isEmpty());
+    }
+
+    // Without the summary tables (an older memhist's or another tool's file): summarised once into
+    // the cache, the same picture as from the history's own summary; opened again, the cached
+    // summary is used; after the file changed, it is summarised again and the old one removed.
+    void historyWithoutSummaryIsSummarisedOnce()
+    {
+        const QString bare = m_dir.filePath(QStringLiteral("bare.memhist"));
+        QVERIFY(changedCopy(m_path, bare, "DROP TABLE summary_info; DROP TABLE summary_tiles;"));
+        QTemporaryDir cache;
+        const QString cacheDirectory = cache.filePath(QStringLiteral("summaries"));
+
+        auto own = openedPlane(m_path, cacheDirectory);
+        QVERIFY(own);
+        const QImage ownImage = own->grab().toImage();
+        own.reset();
+
+        auto plane = std::make_unique<PlaneWidget>();
+        plane->setSummaryCacheDirectory(cacheDirectory);
+        plane->resize(900, 600);
+        plane->show();
+        QSignalSpy started(plane.get(), &PlaneWidget::summaryStarted);
+        QSignalSpy finished(plane.get(), &PlaneWidget::summaryFinished);
+        QSignalSpy loaded(plane.get(), &PlaneWidget::historyLoaded);
+        QSignalSpy rendered(plane.get(), &PlaneWidget::renderFinished);
+        plane->setHistory(bare);
+        QVERIFY(loaded.wait(20000));
+        QVERIFY(!rendered.isEmpty() || rendered.wait(10000));
+        QCOMPARE(started.size(), 1);
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(finished.at(0), (QVariantList { true, QString() }));
+        const QStringList files = summaryFiles(cacheDirectory);
+        QCOMPARE(files.size(), 1);
+        QCOMPARE(plane->summaryPath(), QDir(cacheDirectory).filePath(files.front()));
+        QVERIFY(plane->summaryNotice().isEmpty());
+        QVERIFY(!plane->findChild<QPushButton *>(QStringLiteral("summaryButton"))->isVisible());
+        // The history itself was only read.
+        sqlite::Connection db;
+        QVERIFY(db.open(bare, sqlite::Connection::Mode::ReadOnly));
+        sqlite::Statement tables
+            = db.prepare("SELECT count(*) FROM sqlite_schema WHERE name IN ('summary_info', 'summary_tiles')");
+        QVERIFY(tables.step() == SQLITE_ROW);
+        QCOMPARE(tables.int64(0), 0);
+        QCOMPARE(plane->grab().toImage(), ownImage);
+        plane.reset();
+
+        // Again: the cached summary, nothing summarised.
+        plane = std::make_unique<PlaneWidget>();
+        plane->setSummaryCacheDirectory(cacheDirectory);
+        plane->resize(900, 600);
+        plane->show();
+        QSignalSpy startedAgain(plane.get(), &PlaneWidget::summaryStarted);
+        QSignalSpy loadedAgain(plane.get(), &PlaneWidget::historyLoaded);
+        plane->setHistory(bare);
+        QVERIFY(loadedAgain.wait(20000));
+        QCOMPARE(startedAgain.size(), 0);
+        QCOMPARE(plane->summaryPath(), QDir(cacheDirectory).filePath(files.front()));
+        QCOMPARE(summaryFiles(cacheDirectory), files);
+        plane.reset();
+
+        // Changed (a new modification time): summarised again, the old summary gone.
+        {
+            QFile file(bare);
+            QVERIFY(file.open(QIODevice::ReadWrite));
+            QVERIFY(file.setFileTime(QFileInfo(bare).lastModified().addSecs(10), QFileDevice::FileModificationTime));
+        }
+        plane = std::make_unique<PlaneWidget>();
+        plane->setSummaryCacheDirectory(cacheDirectory);
+        plane->resize(900, 600);
+        plane->show();
+        QSignalSpy startedChanged(plane.get(), &PlaneWidget::summaryStarted);
+        QSignalSpy loadedChanged(plane.get(), &PlaneWidget::historyLoaded);
+        plane->setHistory(bare);
+        QVERIFY(loadedChanged.wait(20000));
+        QCOMPARE(startedChanged.size(), 1);
+        const QStringList changedFiles = summaryFiles(cacheDirectory);
+        QCOMPARE(changedFiles.size(), 1);
+        QVERIFY(changedFiles != files);
+        QCOMPARE(plane->summaryPath(), QDir(cacheDirectory).filePath(changedFiles.front()));
+    }
+
+    void summarisingIsCancellable()
+    {
+        const QString bare = m_dir.filePath(QStringLiteral("cancel.memhist"));
+        QVERIFY(changedCopy(m_path, bare, "DROP TABLE summary_info; DROP TABLE summary_tiles;"));
+        QTemporaryDir cache;
+        PlaneWidget plane;
+        plane.setSummaryCacheDirectory(cache.path());
+        plane.resize(900, 600);
+        plane.show();
+        // The summarising job is queued behind jobs that hold every thread of the pool until the
+        // plane has been told to cancel: the job sees the cancel at its first progress report.
+        QThreadPool *pool = QThreadPool::globalInstance();
+        const int threads = pool->maxThreadCount();
+        QSemaphore running;
+        QSemaphore gate;
+        connect(&plane, &PlaneWidget::summaryStarted, this, [&] {
+            for (int i = 0; i < threads; ++i) {
+                pool->start([&] {
+                    running.release();
+                    gate.acquire();
+                });
+            }
+            running.acquire(threads);
+            QTimer::singleShot(0, &plane, [&] {
+                QVERIFY(plane.isSummarising());
+                plane.cancelSummary();
+                gate.release(threads);
+            });
+        });
+        QSignalSpy finished(&plane, &PlaneWidget::summaryFinished);
+        QSignalSpy loaded(&plane, &PlaneWidget::historyLoaded);
+        plane.setHistory(bare);
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(finished.at(0), (QVariantList { false, QStringLiteral("cancelled") }));
+        QVERIFY(!plane.isSummarising());
+        QVERIFY(!plane.isHistoryLoaded());
+        QCOMPARE(loaded.size(), 0);
+        QCOMPARE(summaryFiles(cache.path()), QStringList());
+        QCOMPARE(QDir(cache.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+        auto *button = plane.findChild<QPushButton *>(QStringLiteral("summaryButton"));
+        QVERIFY(button->isVisible());
+        QCOMPARE(button->text(), QStringLiteral("Summarise"));
+
+        // Started again from the button: it completes.
+        disconnect(&plane, &PlaneWidget::summaryStarted, this, nullptr);
+        button->click();
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(finished.size(), 2);
+        QCOMPARE(finished.at(1), (QVariantList { true, QString() }));
+        QCOMPARE(summaryFiles(cache.path()).size(), 1);
+        QVERIFY(!button->isVisible());
+    }
+
+    // Summary tables the plane cannot use are never drawn from: the reason is given and the plane
+    // draws from a summary of its own.
+    void unusableSummaryIsRefused_data()
+    {
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("a later version") << QStringLiteral("UPDATE summary_info SET value = '2' WHERE key = 'version'")
+                                         << QStringLiteral("the summary is of version 2, this viewer reads version 1");
+        QTest::newRow("another tool's table of the same name")
+            << QStringLiteral("DROP TABLE summary_info; CREATE TABLE summary_info(name text, payload blob)")
+            << QStringLiteral("cannot read summary_info: no such column: key");
+        QTest::newRow("rows removed since it was written")
+            << QStringLiteral("DELETE FROM accesses WHERE rowid = (SELECT max(rowid) FROM accesses)")
+            << QStringLiteral("it does not describe the history's tables (rows were added or removed since it was "
+                              "written)");
+    }
+    void unusableSummaryIsRefused()
+    {
+        QFETCH(QString, change);
+        QFETCH(QString, reason);
+        const QString path = m_dir.filePath(QStringLiteral("refused.memhist"));
+        QVERIFY(changedCopy(m_path, path, change.toUtf8().constData()));
+        QTemporaryDir cache;
+        auto plane = openedPlane(path, cache.path());
+        QVERIFY(plane);
+        QCOMPARE(plane->summaryNotice(), path + QStringLiteral(": its display summary is not used: ") + reason);
+        QCOMPARE(summaryFiles(cache.path()).size(), 1);
+        QCOMPARE(plane->summaryPath(), QDir(cache.path()).filePath(summaryFiles(cache.path()).front()));
+        QVERIFY(plane->renderError().isEmpty());
+    }
+
+    void damagedBlockIsNotDrawn()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("damaged.memhist"));
+        QVERIFY(changedCopy(m_path, path, "UPDATE summary_tiles SET data = x'05ffffffff'"));
+        QTemporaryDir cache;
+        auto plane = std::make_unique<PlaneWidget>();
+        plane->setSummaryCacheDirectory(cache.path());
+        plane->resize(900, 600);
+        plane->show();
+        QSignalSpy failed(plane.get(), &PlaneWidget::renderFailed);
+        QSignalSpy rendered(plane.get(), &PlaneWidget::renderFinished);
+        plane->setHistory(path);
+        QVERIFY(rendered.wait(20000));
+        QCOMPARE(failed.size(), 1);
+        // The first stored block the home view reads (levels of few cells are not stored: read finer).
+        const QString message
+            = path + QStringLiteral(": damaged summary block (time level 0, address level 11, block 0, tile 0)");
+        QCOMPARE(failed.at(0).at(0).toString(), message);
+        QCOMPARE(plane->renderError(), message);
+        QVERIFY(!plane->showsAccesses());
+        QVERIFY(summaryFiles(cache.path()).isEmpty());
     }
 
     void missingFileFails()

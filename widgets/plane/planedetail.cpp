@@ -36,8 +36,7 @@ std::pair<int, int> coverageBins(double bottom, double top, int bins, double bin
     return { first, last };
 }
 
-DetailPlan planDetail(const HistoryOverview &overview, const PlaneViewport &view, int pixelHeight, double rowsInRange,
-    const DetailLimits &limits)
+DetailPlan visiblePart(const HistoryOverview &overview, const PlaneViewport &view)
 {
     DetailPlan plan;
     plan.transitions = visibleTransitions(view);
@@ -46,6 +45,42 @@ DetailPlan planDetail(const HistoryOverview &overview, const PlaneViewport &view
     plan.endSlice = plan.firstSlice;
     while (plan.endSlice < overview.slices.size() && double(overview.slices[plan.endSlice].first) < view.right)
         ++plan.endSlice;
+    return plan;
+}
+
+namespace {
+
+// The ways of reading and drawing, from the estimates in `plan` (`coverage`: whether a summary or
+// coverage is there to stand in for chunk rows).
+void decide(DetailPlan &plan, bool coverage, double rowsInRange, const DetailLimits &limits)
+{
+    // What each way of drawing would read, in row-equivalents.
+    const double chunkCost = coverage ? plan.estimatedChunks : std::numeric_limits<double>::infinity();
+    const double accessByChunkCost = chunkCost * limits.perQueryCost + plan.estimatedAccesses;
+    const double accessByScanCost = rowsInRange;
+    const double accessCost = std::min(accessByChunkCost, accessByScanCost);
+    if (plan.estimatedAccesses <= limits.accessDetailLimit && accessCost <= limits.accessCostBudget)
+        plan.accesses = accessByScanCost <= accessByChunkCost ? AccessSource::RowScan : AccessSource::ChunkQueries;
+
+    // The coverage stands in for the chunk rows when there are too many of them, as long as a bin is
+    // about a pixel (or, with far too many chunks, a few pixels).
+    const bool coverageFineEnough = coverage
+        && (plan.pixelsPerBin <= limits.coverageMaxPixelsPerBin
+            || (plan.estimatedChunks > limits.coarseCoverageChunkFactor * limits.chunkReadLimit
+                && plan.pixelsPerBin <= limits.coarseCoverageMaxPixelsPerBin));
+    if (coverageFineEnough && plan.estimatedChunks > limits.chunkReadLimit
+        && plan.accesses != AccessSource::ChunkQueries)
+        plan.chunks = ChunkSource::Coverage;
+    else if (plan.endSlice > plan.firstSlice)
+        plan.chunks = ChunkSource::ChunkRows;
+}
+
+} // namespace
+
+DetailPlan planDetail(const HistoryOverview &overview, const PlaneViewport &view, int pixelHeight, double rowsInRange,
+    const DetailLimits &limits)
+{
+    DetailPlan plan = visiblePart(overview, view);
 
     // The fraction of each slice's transitions that are visible: scales the access estimate.
     const auto visibleFraction = [&](const SliceSpan &s) {
@@ -68,27 +103,53 @@ DetailPlan planDetail(const HistoryOverview &overview, const PlaneViewport &view
         }
         plan.pixelsPerBin = pixelHeight / (view.height() * binsPerDisplay);
     }
-
-    // What each way of drawing would read, in row-equivalents.
-    const double chunkCost = coverage ? plan.estimatedChunks : std::numeric_limits<double>::infinity();
-    const double accessByChunkCost = chunkCost * limits.perQueryCost + plan.estimatedAccesses;
-    const double accessByScanCost = rowsInRange;
-    const double accessCost = std::min(accessByChunkCost, accessByScanCost);
-    if (plan.estimatedAccesses <= limits.accessDetailLimit && accessCost <= limits.accessCostBudget)
-        plan.accesses = accessByScanCost <= accessByChunkCost ? AccessSource::RowScan : AccessSource::ChunkQueries;
-
-    // The coverage stands in for the chunk rows when there are too many of them, as long as a bin is
-    // about a pixel (or, with far too many chunks, a few pixels).
-    const bool coverageFineEnough = coverage
-        && (plan.pixelsPerBin <= limits.coverageMaxPixelsPerBin
-            || (plan.estimatedChunks > limits.coarseCoverageChunkFactor * limits.chunkReadLimit
-                && plan.pixelsPerBin <= limits.coarseCoverageMaxPixelsPerBin));
-    if (coverageFineEnough && plan.estimatedChunks > limits.chunkReadLimit
-        && plan.accesses != AccessSource::ChunkQueries)
-        plan.chunks = ChunkSource::Coverage;
-    else if (plan.endSlice > plan.firstSlice)
-        plan.chunks = ChunkSource::ChunkRows;
+    decide(plan, coverage, rowsInRange, limits);
     return plan;
+}
+
+DetailPlan planDetail(const HistoryOverview &overview, const PlaneViewport &view, double rowsInRange,
+    const SummaryEstimate &estimate, double pixelsPerBin, const DetailLimits &limits)
+{
+    DetailPlan plan = visiblePart(overview, view);
+    plan.estimatedChunks = estimate.chunks;
+    plan.estimatedAccesses = estimate.accesses;
+    plan.pixelsPerBin = pixelsPerBin;
+    decide(plan, overview.summaryInfo != nullptr, rowsInRange, limits);
+    return plan;
+}
+
+SummaryView summaryView(const HistoryOverview &overview, const DetailPlan &visible, const PlaneViewport &view,
+    QSize pixels, double maxPixelsPerBin)
+{
+    SummaryView result;
+    if (!overview.summaryInfo || visible.endSlice <= visible.firstSlice || pixels.isEmpty())
+        return result;
+    const summary::SummaryLevels &levels = overview.summaryInfo->levels;
+    // Time: 2^t slices a tile, at most two pixels' worth of them (one pixel's at most would make
+    // tiles of half a pixel: twice the tiles to read, and levels a pyramid stores less often).
+    const double slicesPerPixel = double(visible.endSlice - visible.firstSlice) / pixels.width();
+    int timeLevel = 0;
+    while (timeLevel < levels.topTimeLevel() && std::ldexp(1.0, timeLevel + 1) <= 2 * slicesPerPixel)
+        ++timeLevel;
+    // Address: the fewest bins that are at most maxPixelsPerBin tall.
+    const double displayLength = overview.fold.displayLength();
+    const double binsWanted = displayLength * pixels.height() / (view.height() * maxPixelsPerBin);
+    int addressLevel = levels.minAddressLevel;
+    while (addressLevel < levels.maxAddressLevel && std::ldexp(1.0, addressLevel) < binsWanted)
+        ++addressLevel;
+    const double bins = std::ldexp(1.0, addressLevel);
+    const double binsPerDisplay = bins / displayLength;
+    const double firstBin = std::clamp(std::floor(view.bottom * binsPerDisplay), 0.0, bins - 1);
+    const double lastBin = std::clamp(std::ceil(view.top * binsPerDisplay) - 1, firstBin, bins - 1);
+
+    result.window.timeLevel = timeLevel;
+    result.window.addressLevel = addressLevel;
+    result.window.firstTile = std::int64_t(visible.firstSlice) >> timeLevel;
+    result.window.lastTile = std::int64_t(visible.endSlice - 1) >> timeLevel;
+    result.window.firstBin = std::uint32_t(firstBin);
+    result.window.lastBin = std::uint32_t(lastBin);
+    result.pixelsPerBin = pixels.height() / (view.height() * binsPerDisplay);
+    return result;
 }
 
 } // namespace memhist::plane

@@ -4,8 +4,9 @@
 // transitions), so that every decision can be tested on its own (tests/widgets/tst_planerenderer).
 //
 // The ways of drawing, from coarse to fine:
-// - coverage: the per-slice coverage bits of the overview stand in for the chunk rows (no row is
-//   read) when there are too many chunks to read and a bin is about a pixel tall;
+// - coverage: the history's display summary (its tiles, read for the view), or without one the
+//   per-slice coverage bits of the overview, stand in for the chunk rows (no row is read) when
+//   there are too many chunks to read and a bin is about a pixel tall;
 // - chunk rows: the visible chunks, read through idx_chunks_1;
 // - single accesses over the chunks, either by a sequential scan of the visible transitions' rows
 //   or by one query per visible chunk, whichever reads less.
@@ -13,7 +14,9 @@
 
 #include "plane/planecoordinates.h"
 #include "plane/planeoverview.h"
+#include "summary/tilereader.h"
 
+#include <QSize>
 #include <cstdint>
 
 namespace memhist::plane {
@@ -44,7 +47,7 @@ struct DetailLimits
 // Where the chunks of a view come from.
 enum class ChunkSource {
     None, // no slice is visible
-    Coverage, // the overview's per-slice coverage bits
+    Coverage, // the display summary's tiles, or the overview's per-slice coverage bits
     ChunkRows, // chunk rows read from the database
 };
 
@@ -100,6 +103,28 @@ std::pair<int, int> coverageBins(double bottom, double top, int bins, double bin
 // Bins per display unit of the overview's coverage (0 without coverage).
 double coverageBinsPerDisplay(const HistoryOverview &overview);
 
+// The visible slices, transitions and addresses of `view`: the first fields of a plan.
+DetailPlan visiblePart(const HistoryOverview &overview, const PlaneViewport &view);
+
+// The summary tiles a view is drawn from, for an overview with a display summary: the coarsest
+// time level whose tiles are at most two pixels wide and the coarsest address level whose bins are at
+// most `maxPixelsPerBin` tall (or the finest there is), over the plan's visible slices and the
+// view's display range.
+struct SummaryView
+{
+    summary::TileWindow window;
+    double pixelsPerBin = 0; // the height of one bin of window.addressLevel, in pixels
+};
+SummaryView summaryView(const HistoryOverview &overview, const DetailPlan &visible, const PlaneViewport &view,
+    QSize pixels, double maxPixelsPerBin);
+
+// What the summary's tiles say a view holds.
+struct SummaryEstimate
+{
+    double chunks = 0;
+    double accesses = 0;
+};
+
 // Decides how to draw `view` at `pixelHeight` pixels, given `rowsInRange`, the number of rows the
 // visible transitions span in the accesses table (the cost of scanning them in order).
 //
@@ -108,5 +133,9 @@ double coverageBinsPerDisplay(const HistoryOverview &overview);
 // chunkReadLimit costs more than accessCostBudget to query per chunk).
 DetailPlan planDetail(const HistoryOverview &overview, const PlaneViewport &view, int pixelHeight, double rowsInRange,
     const DetailLimits &limits = {});
+// The same for an overview with a display summary: the estimates come from the summary's tiles of
+// the view (`pixelsPerBin` tall), read before deciding.
+DetailPlan planDetail(const HistoryOverview &overview, const PlaneViewport &view, double rowsInRange,
+    const SummaryEstimate &estimate, double pixelsPerBin, const DetailLimits &limits = {});
 
 } // namespace memhist::plane

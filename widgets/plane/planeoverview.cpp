@@ -1,8 +1,11 @@
 #include "planeoverview.h"
 
 #include "plane/planestatements.h"
+#include "storage/schema.h"
+#include "summary/summarycache.h"
 
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <limits>
 
 namespace memhist::plane {
@@ -78,6 +81,109 @@ double OperationCoverage::estimateChunks(int first, int last) const
     return estimate;
 }
 
+namespace {
+
+bool readSlices(sqlite::Connection &db, std::vector<SliceSpan> *slices)
+{
+    sqlite::Statement select = db.prepare(statements::slices);
+    int rc = SQLITE_ROW;
+    while (select.isValid() && (rc = select.step()) == SQLITE_ROW)
+        slices->push_back({ select.int64(0), fromStored(select.int64(1)), fromStored(select.int64(2)) });
+    return select.isValid() && rc == SQLITE_DONE;
+}
+
+// The history's own summary, when it still describes the history's tables. A summary that is
+// there but cannot be used says why in *why (empty when there is simply none).
+std::optional<summary::SummaryInfo> ownSummary(sqlite::Connection &db, std::size_t slices, QString *why)
+{
+    std::optional<summary::SummaryInfo> info = summary::readSummaryInfo(db, why);
+    if (!info)
+        return std::nullopt;
+    const std::optional<summary::HistoryShape> shape = summary::readHistoryShape(db);
+    if (!shape || !(*shape == info->shape) || info->levels.slices != qint64(slices)) {
+        *why = QStringLiteral("it does not describe the history's tables (rows were added or removed since it was "
+                              "written)");
+        return std::nullopt;
+    }
+    return info;
+}
+
+// The summary cached for the history as it is now, if any.
+std::optional<summary::SummaryInfo> cachedSummary(const summary::SummaryCache::Entry &entry, std::size_t slices)
+{
+    sqlite::Connection db;
+    if (!db.open(entry.path, sqlite::Connection::Mode::ReadOnly))
+        return std::nullopt;
+    QString why;
+    std::optional<summary::SummaryInfo> info = summary::readSummaryInfo(db, &why);
+    if (!info || info->sourceIdentity != entry.identity.toString() || info->levels.slices != qint64(slices))
+        return std::nullopt;
+    return info;
+}
+
+} // namespace
+
+std::shared_ptr<const HistoryOverview> openOverview(const QString &path, const QString &cacheDirectory)
+{
+    QElapsedTimer clock;
+    clock.start();
+    auto overview = std::make_shared<HistoryOverview>();
+    overview->path = path;
+
+    QString error;
+    std::unique_ptr<HistoryDatabase> db = HistoryDatabase::open(path, &error);
+    if (!db) {
+        overview->error = error;
+        return overview;
+    }
+    db->connection().execute(statements::connectionPragmas);
+    if (!readSlices(db->connection(), &overview->slices)) {
+        overview->error = path + QStringLiteral(": cannot read slices: ") + db->connection().lastError();
+        return overview;
+    }
+
+    QString why;
+    std::optional<summary::SummaryInfo> info = ownSummary(db->connection(), overview->slices.size(), &why);
+    if (!why.isEmpty())
+        overview->summaryNotice = path + QStringLiteral(": its display summary is not used: ") + why;
+    QString summaryPath = path;
+    if (!info && !cacheDirectory.isEmpty()) {
+        const summary::SummaryCache cache(cacheDirectory);
+        const std::optional<summary::SummaryCache::Entry> entry = cache.entryFor(path, &error);
+        if (!entry) {
+            overview->error = error;
+            return overview;
+        }
+        info = cachedSummary(*entry, overview->slices.size());
+        summaryPath = entry->path;
+        if (!info)
+            overview->summaryToMake = entry->path;
+    }
+    if (!info)
+        return overview;
+
+    overview->summaryInfo = std::make_shared<const summary::SummaryInfo>(*info);
+    overview->summaryPath = summaryPath;
+    overview->fold = info->fold();
+    // The counts from the summary and the meta table, the transitions from the slices: nothing here
+    // may scan a table (HistoryDatabase::summary() counts rows where meta says nothing).
+    HistorySummary &counts = overview->summary;
+    counts.accesses = info->accesses;
+    counts.chunks = info->chunks;
+    counts.slices = qint64(overview->slices.size());
+    counts.fileBytes = QFileInfo(path).size();
+    counts.reads = db->meta().value(QLatin1String(schema::meta::reads)).toLongLong();
+    counts.writes = db->meta().value(QLatin1String(schema::meta::writes)).toLongLong();
+    counts.executes = db->meta().value(QLatin1String(schema::meta::executes)).toLongLong();
+    if (!overview->slices.empty()) {
+        counts.firstTransition = Transition { overview->slices.front().first };
+        counts.lastTransition = Transition { overview->slices.back().last };
+    }
+    overview->accessesPerChunk = info->chunks > 0 ? std::max(1.0, double(info->accesses) / double(info->chunks)) : 1.0;
+    overview->milliseconds = clock.elapsed();
+    return overview;
+}
+
 std::shared_ptr<const HistoryOverview> loadOverview(
     const QString &path, const std::function<bool()> &cancelled, const FoldOptions &options, qint64 summaryBudgetBytes)
 {
@@ -97,10 +203,7 @@ std::shared_ptr<const HistoryOverview> loadOverview(
     if (cancelled())
         return nullptr;
 
-    sqlite::Statement slices = db->connection().prepare(statements::slices);
-    while (slices.isValid() && slices.step() == SQLITE_ROW) {
-        overview->slices.push_back({ slices.int64(0), fromStored(slices.int64(1)), fromStored(slices.int64(2)) });
-    }
+    readSlices(db->connection(), &overview->slices);
 
     OccupiedRegionsBuilder builder(options);
     sqlite::Statement chunks = db->connection().prepare(statements::chunkRanges);

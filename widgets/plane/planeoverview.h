@@ -1,10 +1,16 @@
 // What the plane needs to know about a whole history before it can draw any view of it: the
-// slices, the folded address axis and the summary counts. Computed once per history, off the GUI
+// slices, the folded address axis and the summary counts. Made once per history, off the GUI
 // thread, from the worker's own read-only connection.
+//
+// Two ways: openOverview() reads the history's display summary (core/summary), or the one the
+// viewer cached for it, and nothing else but the slices: cheap whatever the history's size. A
+// history with neither is summarised first (summarizeHistory(), in the background) or, when that
+// is impossible, loadOverview() scans it for a fold and per-slice coverage of its own.
 #pragma once
 
 #include "plane/planecoordinates.h"
 #include "storage/historydatabase.h"
+#include "summary/summarystore.h"
 
 #include <QString>
 #include <bit>
@@ -61,6 +67,17 @@ struct HistoryOverview
     HistorySummary summary;
     std::vector<SliceSpan> slices; // in transition order
     AddressFold fold;
+    // The display summary the plane draws from, when there is one (then `fold` is its fold and
+    // there is no per-slice coverage): its levels, and the file holding its tiles (the history
+    // itself, or a summary file in the viewer's cache).
+    std::shared_ptr<const summary::SummaryInfo> summaryInfo;
+    QString summaryPath;
+    // Set by openOverview() when the history has no usable summary and the cache none for it: the
+    // summary file to make (summarizeHistory()) before opening again. Nothing else is then valid.
+    QString summaryToMake;
+    // Why the history's own summary tables are not used (another version, damaged, another tool's,
+    // out of date): the plane then draws from a summary of its own making, never from them.
+    QString summaryNotice;
     // The mean number of accesses per chunk: turns a count of visible chunks into an estimate of
     // the accesses a view would draw (the level-of-detail decision).
     double accessesPerChunk = 1;
@@ -78,6 +95,12 @@ struct HistoryOverview
 // meanwhile (checked every few thousand rows).
 std::shared_ptr<const HistoryOverview> loadOverview(const QString &path, const std::function<bool()> &cancelled,
     const FoldOptions &options = {}, qint64 summaryBudgetBytes = 48ll << 20);
+
+// Opens `path` read-only and reads its slices and display summary: the history's own when it has
+// one that matches its tables, else the one cached for it in `cacheDirectory` when that matches the
+// file's identity; else sets summaryToMake (the cache file to summarise into; empty with an empty
+// `cacheDirectory`, when only loadOverview() is left). No scan of chunks or accesses.
+std::shared_ptr<const HistoryOverview> openOverview(const QString &path, const QString &cacheDirectory);
 
 // The index of the first slice that ends at or after transition x (a double in plane space), or
 // slices.size() when none does. Slices are sorted and disjoint, so this is a binary search.

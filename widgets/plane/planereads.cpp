@@ -88,6 +88,22 @@ bool readChunks(sqlite::Connection &db, const HistoryOverview &overview, const D
     return true;
 }
 
+bool readSummaryBlocks(sqlite::Connection &summaryDb, const HistoryOverview &overview,
+    const summary::TileWindow &window, const std::function<bool()> &cancelled,
+    const summary::TileReader::Visitor &visit, QString *error)
+{
+    if (!overview.summaryInfo) {
+        *error = overview.path + QStringLiteral(": no display summary");
+        return false;
+    }
+    summary::TileReader reader(summaryDb, *overview.summaryInfo);
+    if (reader.read(window, cancelled, visit))
+        return true;
+    *error = reader.errorString().isEmpty() ? QString()
+                                            : overview.summaryPath + QStringLiteral(": ") + reader.errorString();
+    return false;
+}
+
 bool readAccessesInRows(sqlite::Connection &db, const RowWindow &rows, const DetailPlan &plan,
     const std::function<bool()> &cancelled, AccessRows *out)
 {

@@ -52,6 +52,13 @@ struct ChunkRow
 bool readChunks(sqlite::Connection &db, const HistoryOverview &overview, const DetailPlan &plan,
     const std::function<bool()> &cancelled, std::vector<ChunkRow> *chunks);
 
+// The display summary's blocks of a view (summaryView()), from `summaryDb`, the connection to the
+// overview's summaryPath: each block once, to `visit`. False when cancelled (checked per block) or
+// on a database error or a damaged block (then *error names the summary file and the reason).
+bool readSummaryBlocks(sqlite::Connection &summaryDb, const HistoryOverview &overview,
+    const summary::TileWindow &window, const std::function<bool()> &cancelled,
+    const summary::TileReader::Visitor &visit, QString *error);
+
 // The accesses read by a pass, and how many rows it read to find them.
 struct AccessRows
 {

@@ -2,16 +2,18 @@
 
 #include "plane/planereads.h"
 #include "plane/planestatements.h"
+#include "plane/planesummaryraster.h"
 #include "storage/historydatabase.h"
 
 #include <QElapsedTimer>
 #include <QPainter>
 #include <algorithm>
+#include <optional>
 
 namespace memhist::plane {
 
-std::shared_ptr<RenderResult> renderPlane(
-    const RenderRequest &request, sqlite::Connection &db, const std::function<bool()> &cancelled)
+std::shared_ptr<RenderResult> renderPlane(const RenderRequest &request, sqlite::Connection &db,
+    const std::function<bool()> &cancelled, sqlite::Connection *summaryDb)
 {
     if (!request.overview || request.pixels.isEmpty())
         return nullptr;
@@ -20,11 +22,39 @@ std::shared_ptr<RenderResult> renderPlane(
     const HistoryOverview &overview = *request.overview;
     const PixelMapping mapping(request.view, QSizeF(request.pixels));
 
-    // What to draw: the rows of the visible transitions price the sequential scan.
+    // What to draw: the rows of the visible transitions price the sequential scan; with a display
+    // summary, its tiles of the view price the rest (and are the picture if the plan says so).
     const std::optional<RowWindow> rows = readRowWindow(db, visibleTransitions(request.view));
     if (!rows)
         return nullptr;
-    const DetailPlan plan = planDetail(overview, request.view, request.pixels.height(), rows->count(), request.limits);
+    std::optional<SummaryRaster> raster;
+    DetailPlan plan;
+    if (overview.summaryInfo) {
+        sqlite::Connection &tiles = overview.summaryPath == overview.path ? db : *summaryDb;
+        if (!summaryDb && overview.summaryPath != overview.path)
+            return nullptr;
+        const DetailPlan visible = visiblePart(overview, request.view);
+        const SummaryView summary
+            = summaryView(overview, visible, request.view, request.pixels, request.limits.coverageMaxPixelsPerBin);
+        raster.emplace(overview, mapping);
+        const auto addBlock
+            = [&raster](const summary::TileKey &key, std::span<const summary::Cell> cells) { raster->add(key, cells); };
+        QString error;
+        if (!readSummaryBlocks(tiles, overview, summary.window, cancelled, addBlock, &error)) {
+            if (cancelled() || error.isEmpty())
+                return nullptr;
+            // A damaged summary: no picture rather than a wrong one, and the reason.
+            auto failed = std::make_shared<RenderResult>();
+            failed->generation = request.generation;
+            failed->view = request.view;
+            failed->error = error;
+            return failed;
+        }
+        plan = planDetail(
+            overview, request.view, rows->count(), raster->estimate(), summary.pixelsPerBin, request.limits);
+    } else {
+        plan = planDetail(overview, request.view, request.pixels.height(), rows->count(), request.limits);
+    }
 
     // What to read.
     std::vector<ChunkRow> chunks;
@@ -46,9 +76,16 @@ std::shared_ptr<RenderResult> renderPlane(
     QPainter painter(&result->image);
     painter.setRenderHint(QPainter::Antialiasing, false);
     paintSliceBands(painter, overview, plan, mapping, request.colors);
-    if (plan.chunks == ChunkSource::Coverage
-        && !paintCoverage(painter, overview, plan, mapping, request.colors, cancelled))
-        return nullptr;
+    if (plan.chunks == ChunkSource::Coverage) {
+        if (raster) {
+            painter.end();
+            raster->paint(result->image, request.colors, chunkAlpha(plan));
+            painter.begin(&result->image);
+            painter.setRenderHint(QPainter::Antialiasing, false);
+        } else if (!paintCoverage(painter, overview, plan, mapping, request.colors, cancelled)) {
+            return nullptr;
+        }
+    }
     if (plan.chunks == ChunkSource::ChunkRows)
         paintChunks(painter, overview, chunks, plan, mapping, request.colors);
     paintAccesses(painter, accesses.accesses, mapping, overview.fold, request.colors);
@@ -59,6 +96,7 @@ std::shared_ptr<RenderResult> renderPlane(
     result->accessesRead = accesses.rowsRead;
     result->estimatedAccesses = qint64(plan.estimatedAccesses);
     result->estimatedChunks = qint64(plan.estimatedChunks);
+    result->summaryCellsRead = raster ? raster->cellsAdded() : 0;
     result->accesses = std::move(accesses.accesses);
     // Hit tests search by transition: per-chunk reads come by operation, the scan in rowid order.
     if (plan.accesses == AccessSource::ChunkQueries)
@@ -68,11 +106,27 @@ std::shared_ptr<RenderResult> renderPlane(
     return result;
 }
 
-// Lives on the render thread and owns that thread's connection.
+// Lives on the render thread and owns that thread's connections: the history's, and the summary
+// file's when the history's summary is kept in the viewer's cache.
 class RenderWorker : public ConnectionWorker
 {
 public:
     sqlite::Connection &connection() { return m_database->connection(); }
+
+    // The connection to `path` (opened on first use, kept until another is needed); null when it
+    // cannot be opened.
+    sqlite::Connection *summaryConnection(const QString &path)
+    {
+        if (path != m_summaryPath) {
+            m_summary.close();
+            m_summaryPath.clear();
+            if (!m_summary.open(path, sqlite::Connection::Mode::ReadOnly))
+                return nullptr;
+            m_summary.execute(statements::connectionPragmas);
+            m_summaryPath = path;
+        }
+        return &m_summary;
+    }
 
 protected:
     bool openConnection(const QString &path, QString *error) override
@@ -83,10 +137,17 @@ protected:
         m_database->connection().execute(statements::connectionPragmas);
         return true;
     }
-    void closeConnection() override { m_database.reset(); }
+    void closeConnection() override
+    {
+        m_database.reset();
+        m_summary.close();
+        m_summaryPath.clear();
+    }
 
 private:
     std::unique_ptr<HistoryDatabase> m_database;
+    sqlite::Connection m_summary;
+    QString m_summaryPath;
 };
 
 PlaneRenderer::PlaneRenderer(QObject *parent)
@@ -108,8 +169,13 @@ void PlaneRenderer::render(RenderRequest request)
         [request = std::move(request)](RenderWorker &worker, const JobTicket &ticket) {
             QString error;
             std::shared_ptr<const RenderResult> result;
-            if (worker.ensureOpen(request.overview ? request.overview->path : QString(), &error))
-                result = renderPlane(request, worker.connection(), ticket.cancelPredicate());
+            if (worker.ensureOpen(request.overview ? request.overview->path : QString(), &error)) {
+                const HistoryOverview &overview = *request.overview;
+                sqlite::Connection *summary = overview.summaryInfo && overview.summaryPath != overview.path
+                    ? worker.summaryConnection(overview.summaryPath)
+                    : nullptr;
+                result = renderPlane(request, worker.connection(), ticket.cancelPredicate(), summary);
+            }
             return result;
         },
         [this](const std::shared_ptr<const RenderResult> &result) {

@@ -46,13 +46,20 @@ struct RenderResult
     qint64 accessesRead = 0;
     qint64 estimatedAccesses = 0;
     qint64 estimatedChunks = 0;
+    qint64 summaryCellsRead = 0; // cells of the display summary read (0 without one)
     qint64 milliseconds = 0; // time spent rendering on the worker
+    // Why there is no image: the display summary the view is drawn from is damaged (a file and
+    // the reason). Empty when `image` is the view.
+    QString error;
 };
 
-// Renders `request` synchronously with `db`. Returns null when `cancelled()` turns true (checked
-// every few hundred rows), on a database error, or when the request has no history.
-std::shared_ptr<RenderResult> renderPlane(
-    const RenderRequest &request, sqlite::Connection &db, const std::function<bool()> &cancelled);
+// Renders `request` synchronously with `db`. A history drawn from a summary kept in another file
+// (HistoryOverview::summaryPath) needs `summaryDb` open on that file. Returns null when
+// `cancelled()` turns true (checked every few hundred rows), on a database error, or when the
+// request has no history; a result without an image and with `error` when a block of the summary
+// is damaged.
+std::shared_ptr<RenderResult> renderPlane(const RenderRequest &request, sqlite::Connection &db,
+    const std::function<bool()> &cancelled, sqlite::Connection *summaryDb = nullptr);
 
 class RenderWorker;
 

@@ -4,11 +4,14 @@
 #include "plane/planeoverlays.h"
 #include "plane/planeoverview.h"
 #include "plane/planerenderer.h"
+#include "summary/historysummarizer.h"
+#include "summary/summarycache.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QStandardPaths>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <cmath>
@@ -26,6 +29,40 @@ constexpr int clickSlop = 4;
 // Repaint at most this often while marked accesses stream in (25 Hz).
 constexpr int markerRepaintMs = 40;
 constexpr int rangeSignalMs = 50;
+// Summarising reports its progress at most this often, and only moves of at least 0.1 %.
+constexpr int summaryProgressMs = 100;
+constexpr double summaryProgressStep = 0.001;
+
+// What a summarising job ends with.
+struct SummaryOutcome
+{
+    bool ok = false;
+    bool cancelled = false;
+    QString message;
+};
+
+// Summarises `path` into the cache in `directory`, in a JobTracker job: nothing here may refer to
+// the widget.
+SummaryOutcome summarise(const QString &path, const QString &directory, const JobTicket &ticket)
+{
+    const summary::SummaryCache cache(directory);
+    QString error;
+    if (!cache.prepare(&error))
+        return { false, false, error };
+    const std::optional<summary::SummaryCache::Entry> entry = cache.entryFor(path, &error);
+    if (!entry)
+        return { false, false, error };
+    summary::SummarizeOptions options;
+    options.sourceIdentity = entry->identity.toString();
+    options.progress = [&ticket](double fraction) {
+        ticket.report({ fraction, 0, {} });
+        return !ticket.cancelled();
+    };
+    if (!summary::summarizeHistory(path, entry->path, options, &error))
+        return { false, ticket.cancelled(), error };
+    cache.removeStale(*entry);
+    return { true, false, {} };
+}
 
 } // namespace
 
@@ -52,6 +89,29 @@ PlaneWidget::PlaneWidget(QWidget *parent)
             update();
         }
     });
+    const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    if (!cache.isEmpty())
+        m_cacheDirectory = cache + QStringLiteral("/summaries");
+    m_summaryButton = new QPushButton(tr("Cancel"), this);
+    m_summaryButton->setObjectName(QStringLiteral("summaryButton"));
+    m_summaryButton->hide();
+    connect(m_summaryButton, &QPushButton::clicked, this, [this] {
+        if (m_summarising)
+            cancelSummary();
+        else if (!m_summaryToMake.isEmpty())
+            startSummary(m_summaryToMake);
+    });
+    m_summarizer.onProgress(
+        [this](const JobProgress &progress) {
+            if (!m_summarising || progress.fraction < m_shownProgress + summaryProgressStep)
+                return;
+            m_shownProgress = progress.fraction;
+            m_status = summaryStatus(
+                tr("Summarising %1 for drawing: %2 %").arg(m_path).arg(progress.fraction * 100, 0, 'f', 1));
+            update();
+            emit summaryProgress(progress.fraction);
+        },
+        summaryProgressMs);
     m_rangeTimer.setSingleShot(true);
     m_rangeTimer.setInterval(rangeSignalMs);
     connect(&m_rangeTimer, &QTimer::timeout, this, [this] { emit visibleRangeChanged(visibleRange()); });
@@ -78,6 +138,11 @@ bool PlaneWidget::isHistoryLoaded() const
 void PlaneWidget::setHistory(const QString &databasePath)
 {
     m_loader.cancel();
+    m_summarizer.cancel();
+    m_summarising = false;
+    m_summaryToMake.clear();
+    m_summaryNotice.clear();
+    m_summaryButton->hide();
     m_renderer->cancel();
     m_path = databasePath;
     m_overview.reset();
@@ -96,11 +161,123 @@ void PlaneWidget::setHistory(const QString &databasePath)
     update();
 
     m_loader.start(
-        [databasePath](const JobTicket &ticket) { return loadOverview(databasePath, ticket.cancelPredicate()); },
+        [databasePath, cache = m_cacheDirectory](const JobTicket &) { return openOverview(databasePath, cache); },
+        [this](std::shared_ptr<const HistoryOverview> overview) {
+            if (overview)
+                overviewOpened(std::move(overview));
+        });
+}
+
+void PlaneWidget::overviewOpened(std::shared_ptr<const HistoryOverview> overview)
+{
+    m_summaryNotice = overview->summaryNotice;
+    if (!overview->error.isEmpty() || overview->summaryInfo) {
+        applyOverview(std::move(overview));
+        return;
+    }
+    if (overview->summaryToMake.isEmpty()) {
+        scanHistory(m_summaryNotice.isEmpty() ? tr("no cache directory for its summary") : m_summaryNotice);
+        return;
+    }
+    // Summarised just now, yet no valid summary: the file changed meanwhile. Scan it instead of
+    // summarising it for ever.
+    if (overview->summaryToMake == m_summaryToMake) {
+        scanHistory(tr("it changed while it was summarised"));
+        return;
+    }
+    startSummary(overview->summaryToMake);
+}
+
+void PlaneWidget::startSummary(const QString &target)
+{
+    m_summarising = true;
+    m_summaryToMake = target;
+    m_shownProgress = 0;
+    m_status = summaryStatus(tr("Summarising %1 for drawing…").arg(m_path));
+    m_summaryButton->setText(tr("Cancel"));
+    m_summaryButton->show();
+    placeSummaryButton();
+    update();
+    emit summaryStarted();
+    m_summarizer.start([path = m_path, directory = m_cacheDirectory](
+                           const JobTicket &ticket) { return summarise(path, directory, ticket); },
+        [this](const SummaryOutcome &outcome) {
+            if (outcome.cancelled)
+                summaryEnded(false, tr("cancelled"));
+            else
+                summaryEnded(outcome.ok, outcome.message);
+        });
+}
+
+void PlaneWidget::summaryEnded(bool ok, const QString &message)
+{
+    m_summarising = false;
+    if (ok) {
+        m_summaryButton->hide();
+        emit summaryFinished(true, QString());
+        m_status = tr("Loading %1…").arg(m_path);
+        update();
+        m_loader.start(
+            [path = m_path, cache = m_cacheDirectory](const JobTicket &) { return openOverview(path, cache); },
+            [this](std::shared_ptr<const HistoryOverview> overview) {
+                if (overview)
+                    overviewOpened(std::move(overview));
+            });
+        return;
+    }
+    emit summaryFinished(false, message);
+    if (message == tr("cancelled")) {
+        m_status = tr("Summarising %1 was cancelled. The plane draws a history from its summary: click "
+                      "Summarise to make it.")
+                       .arg(m_path);
+        m_summaryButton->setText(tr("Summarise"));
+        m_summaryButton->show();
+        placeSummaryButton();
+        update();
+        return;
+    }
+    m_summaryButton->hide();
+    scanHistory(message);
+}
+
+void PlaneWidget::cancelSummary()
+{
+    if (m_summarising)
+        m_summarizer.stop();
+}
+
+void PlaneWidget::scanHistory(const QString &reason)
+{
+    m_status = tr("Loading %1 without a summary (%2)…").arg(m_path, reason);
+    update();
+    m_loader.start([path = m_path](const JobTicket &ticket) { return loadOverview(path, ticket.cancelPredicate()); },
         [this](std::shared_ptr<const HistoryOverview> overview) {
             if (overview)
                 applyOverview(std::move(overview));
         });
+}
+
+QString PlaneWidget::summaryStatus(const QString &text) const
+{
+    return m_summaryNotice.isEmpty() ? text : m_summaryNotice + u'\n' + text;
+}
+
+QString PlaneWidget::renderError() const
+{
+    return m_result ? m_result->error : QString();
+}
+
+QString PlaneWidget::summaryPath() const
+{
+    return m_overview && m_overview->summaryInfo ? m_overview->summaryPath : QString();
+}
+
+void PlaneWidget::placeSummaryButton()
+{
+    const QRect plot = plotRect();
+    const QSize size = m_summaryButton->sizeHint();
+    m_summaryButton->setGeometry(
+        QRect(QPoint(plot.center().x() - size.width() / 2, plot.center().y() + 3 * fontMetrics().height()), size));
 }
 
 void PlaneWidget::applyOverview(std::shared_ptr<const HistoryOverview> overview)
@@ -265,6 +442,8 @@ void PlaneWidget::onRendered(const std::shared_ptr<const RenderResult> &result)
     m_result = result;
     m_shownGeneration = result->generation;
     update();
+    if (!result->error.isEmpty())
+        emit renderFailed(result->error);
     if (result->generation == m_requestedGeneration)
         emit renderFinished(m_renderClock.elapsed());
     if (underMouse())
@@ -316,6 +495,7 @@ bool PlaneWidget::event(QEvent *event)
 void PlaneWidget::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    placeSummaryButton();
     requestRender();
 }
 
@@ -418,6 +598,12 @@ void PlaneWidget::keyPressEvent(QKeyEvent *event)
 {
     const bool alt = event->modifiers() & Qt::AltModifier;
     switch (event->key()) {
+    case Qt::Key_Escape:
+        if (m_summarising) {
+            cancelSummary();
+            return;
+        }
+        break;
     case Qt::Key_Home:
         home();
         return;
@@ -469,9 +655,10 @@ void PlaneWidget::paintEvent(QPaintEvent *)
     painter.fillRect(rect(), palette().color(QPalette::Window));
     painter.fillRect(plot, planeColors(palette()).background);
 
-    if (!hasHistory() || !m_status.isEmpty()) {
+    const QString renderError = m_result ? m_result->error : QString();
+    if (!hasHistory() || !m_status.isEmpty() || !renderError.isEmpty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
-        painter.drawText(plot, Qt::AlignCenter | Qt::TextWordWrap, m_status);
+        painter.drawText(plot, Qt::AlignCenter | Qt::TextWordWrap, m_status.isEmpty() ? renderError : m_status);
         paintLegend(painter, plot, legendDetail(), palette(), fm);
         return;
     }

@@ -12,9 +12,12 @@
 // - hovering: hoverTextChanged() and a tooltip name the transition, the address (and its region or
 //   folded gap) and the access under the cursor when accesses are drawn.
 //
-// Everything heavy runs off the GUI thread: the history's overview (fold and per-slice coverage) in
+// Everything heavy runs off the GUI thread: opening the history (its slices and display summary) in
 // a JobTracker job, each view in PlaneRenderer's worker; the widget shows the previous image scaled
-// to the new view until the new one arrives.
+// to the new view until the new one arrives. A history without a display summary (another tool's,
+// an older memhist's) is summarised once, in the background with its progress shown and a Cancel
+// button, into a summary file in the cache directory (never into the history), which the next
+// opening of the same, unchanged file reuses.
 //
 // The widget keeps the events, the loading and the render scheduling; the view and its zoom history
 // are a PlaneViewState, hit tests and hover texts are planehittest's, the axes, folds, markers and
@@ -30,6 +33,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QList>
+#include <QPushButton>
 #include <QTimer>
 #include <QWidget>
 #include <memory>
@@ -54,6 +58,23 @@ public:
     // Opens `databasePath` read-only in background workers (never on the GUI thread) and shows all
     // of it once loaded (historyLoaded()). An empty path clears the plane.
     void setHistory(const QString &databasePath);
+
+    // Where summaries of histories without one are kept (by default the application's cache
+    // location, "summaries" in it). Empty: none are made; such a history is then scanned for a
+    // fold and coverage of its own each time it is opened.
+    void setSummaryCacheDirectory(const QString &directory) { m_cacheDirectory = directory; }
+    QString summaryCacheDirectory() const { return m_cacheDirectory; }
+    // The file the plane draws the history's summary from: the history itself, a summary file in
+    // the cache, or empty (no summary: drawn from a scan of its own).
+    QString summaryPath() const;
+    bool isSummarising() const { return m_summarising; }
+    // Why the history's own summary tables are not used (damaged, another version, another tool's,
+    // out of date), naming the file; empty when they are used or there are none.
+    QString summaryNotice() const { return m_summaryNotice; }
+    // Why the current view has no image (its summary is damaged); empty when it has one.
+    QString renderError() const;
+    // Stops summarising; the plane then offers to start again.
+    void cancelSummary();
     QString historyPath() const { return m_path; }
     bool isHistoryLoaded() const;
 
@@ -100,6 +121,14 @@ signals:
     void navigationChanged();
     void hoverTextChanged(const QString &text);
     void renderFinished(qint64 milliseconds);
+    // The view could not be drawn: `message` names the damaged summary file and the reason (shown
+    // in the plane instead of a picture).
+    void renderFailed(const QString &message);
+    // Summarising a history without a summary: started, how far (0..1, when it moves by 0.1 % or
+    // more), finished (ok false: failed or cancelled, `message` says why).
+    void summaryStarted();
+    void summaryProgress(double fraction);
+    void summaryFinished(bool ok, const QString &message);
 
 protected:
     bool event(QEvent *event) override;
@@ -120,7 +149,15 @@ private:
         RubberBand,
     };
 
+    // After openOverview(): shows it, or summarises the history first, or scans it.
+    void overviewOpened(std::shared_ptr<const plane::HistoryOverview> overview);
+    void startSummary(const QString &target);
+    void summaryEnded(bool ok, const QString &message);
+    void scanHistory(const QString &reason);
+    // `text` after the summary notice, if any.
+    QString summaryStatus(const QString &text) const;
     void applyOverview(std::shared_ptr<const plane::HistoryOverview> overview);
+    void placeSummaryButton();
     void onRendered(const std::shared_ptr<const plane::RenderResult> &result);
     // Makes `view` current: clamps it, optionally records the previous view in the zoom history,
     // schedules a render and the throttled visibleRangeChanged().
@@ -142,6 +179,13 @@ private:
     QString m_path;
     std::shared_ptr<const plane::HistoryOverview> m_overview;
     JobTracker m_loader { this }; // the overview of the history being opened
+    JobTracker m_summarizer { this }; // the summary of a history without one
+    QString m_cacheDirectory;
+    bool m_summarising = false;
+    QString m_summaryToMake; // the summary file the last summarising was making
+    QString m_summaryNotice; // why the history's own summary is not used
+    double m_shownProgress = -1;
+    QPushButton *m_summaryButton = nullptr; // Cancel while summarising, Summarise after a cancel
     QString m_status; // shown instead of the plane while loading or after an error
 
     plane::PlaneViewState m_state;

@@ -1,0 +1,160 @@
+// The folded address axis: the occupied address regions of a history, found from a stream of
+// chunk ranges, and the piecewise-linear map between addresses and "display" coordinates in which
+// the empty gaps between regions are squeezed to thin bands. GUI-free: the plane draws in these
+// coordinates (widgets/plane/planecoordinates.h) and the display summary bins in them
+// (core/summary/summarylevels.h), so both must agree on every byte.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace memhist::summary {
+
+// An inclusive range of addresses.
+struct AddressInterval
+{
+    std::uint64_t first = 0;
+    std::uint64_t last = 0;
+
+    // The byte count as a double: [0, 2^64 - 1] holds 2^64 bytes, which no uint64 can hold.
+    double bytes() const { return double(last - first) + 1.0; }
+    friend bool operator==(const AddressInterval &, const AddressInterval &) = default;
+};
+
+// When an empty gap between occupied addresses is folded.
+struct FoldOptions
+{
+    // A gap is folded only when it is at least this large in bytes (a gap of a few pages inside a
+    // library or between heap blocks is part of the picture, not something to hide) ...
+    std::uint64_t minFoldedGap = 64 * 1024;
+    // ... and at least this fraction of all occupied bytes (a 1 MiB hole in a 16 GiB heap is not).
+    double minFoldedGapFraction = 0.02;
+    // At most this many occupied regions: the smallest remaining gaps are merged first. Keeps the
+    // axis readable and the fold bands few whatever the address layout.
+    int maxRegions = 32;
+};
+
+// Merges a stream of chunk ranges (in any order) into the occupied regions of a history, the input
+// of AddressFold. Memory stays bounded however many chunks are streamed: ranges are buffered, and
+// every `batchSize` of them are sorted and merged into the regions found so far; when more than
+// `compactAbove` disjoint regions accumulate, the smallest gaps among them are merged early (they
+// are the first the final cap would merge, except when later chunks shrink the larger gaps below
+// them: with more than `compactAbove` disjoint regions the result is then approximate).
+class OccupiedRegionsBuilder
+{
+public:
+    explicit OccupiedRegionsBuilder(FoldOptions options = {}, std::size_t batchSize = std::size_t(1) << 20,
+        std::size_t compactAbove = std::size_t(1) << 16);
+
+    // first <= last is expected; a reversed range is swapped (the checker reports such chunks, the
+    // viewer still shows them).
+    void add(std::uint64_t first, std::uint64_t last);
+    // The occupied regions, sorted, disjoint, separated by gaps that are all folded (each at least
+    // the threshold of FoldOptions), at most options.maxRegions of them. Empty when nothing was
+    // added (an empty history).
+    std::vector<AddressInterval> finish();
+
+    std::size_t added() const { return m_added; }
+
+private:
+    void flush();
+
+    FoldOptions m_options;
+    std::size_t m_batchSize;
+    std::size_t m_compactAbove;
+    std::size_t m_added = 0;
+    std::vector<AddressInterval> m_pending;
+    std::vector<AddressInterval> m_merged; // sorted, disjoint, non-adjacent
+};
+
+// Sorts and merges overlapping or adjacent intervals (adjacent: a.last + 1 == b.first; an interval
+// ending at 2^64 - 1 has no successor and never wraps to 0).
+std::vector<AddressInterval> mergeIntervals(std::vector<AddressInterval> intervals);
+// Merges the `count` smallest gaps of sorted disjoint intervals (ties: the lower gap first).
+std::vector<AddressInterval> mergeSmallestGaps(const std::vector<AddressInterval> &sorted, std::size_t count);
+
+// One piece of the folded address axis: either an occupied region (shown at a scale of at least one
+// display unit per byte) or a folded gap (squeezed into a thin band). Segments tile the axis
+// without holes from the lowest occupied address to the highest.
+struct FoldSegment
+{
+    AddressInterval addresses;
+    double displayStart = 0;
+    double displayLength = 0;
+    bool folded = false;
+
+    // Display units per byte, constant within the segment: the fold is piecewise linear.
+    double scale() const { return displayLength / addresses.bytes(); }
+    double displayEnd() const { return displayStart + displayLength; }
+    bool contains(std::uint64_t address) const { return address >= addresses.first && address <= addresses.last; }
+    // The lower and upper edges of the byte at `address`, which must lie in this segment (what
+    // AddressFold::toDisplay and toDisplayEnd compute once they have found the segment).
+    double displayOf(std::uint64_t address) const { return displayStart + double(address - addresses.first) * scale(); }
+    double displayEndOf(std::uint64_t address) const
+    {
+        if (address == addresses.last)
+            return displayEnd(); // exact, whatever the rounding of the multiplication
+        return displayStart + double(address - addresses.first + 1) * scale();
+    }
+};
+
+// The folded address axis: address <-> display coordinate, monotonic in both directions.
+//
+// Layout: each occupied region gets a display length of its byte count, but at least a share of the
+// whole (so that an 8 KiB stack stays visible next to a 64 MiB heap); each folded gap gets a small
+// fixed share, whatever its size. Within a segment the mapping is linear.
+//
+// Edge cases:
+// - Empty history (no regions): one unfolded segment [0, 2^64 - 1] at one display unit per byte.
+// - Addresses below the lowest region or above the highest clamp to the axis' ends: nothing is
+//   drawn there and the axis does not extend to 0 or 2^64 - 1 (a region that does reach 0 or
+//   2^64 - 1 is handled like any other; byte counts are doubles so [0, 2^64 - 1] has no overflow).
+// - Precision: display coordinates are doubles, exact for offsets inside a segment below 2^53
+//   bytes (8 PiB); beyond that an address round-trips to within a few bytes.
+// - Round trip: toAddress(toDisplay(a)) == a for every address inside an occupied region (scale
+//   >= 1, so each byte owns at least one display unit); inside a folded gap many addresses share a
+//   display unit and the round trip lands on the first of them.
+class AddressFold
+{
+public:
+    // Shares of the layout above, as fractions of the occupied display length.
+    struct Layout
+    {
+        double minRegionShare = 0.08; // further capped at 0.5 / region count
+        double foldShare = 0.012; // per gap, further capped at 0.25 / gap count
+    };
+
+    AddressFold(); // the empty history's identity axis
+    explicit AddressFold(const std::vector<AddressInterval> &regions) { *this = fromRegions(regions, Layout {}); }
+    static AddressFold fromRegions(const std::vector<AddressInterval> &regions, const Layout &layout);
+
+    bool isEmpty() const { return m_regionCount == 0; }
+    int regionCount() const { return m_regionCount; }
+    const std::vector<FoldSegment> &segments() const { return m_segments; }
+    // The occupied regions in address order (the unfolded segments).
+    std::vector<AddressInterval> regions() const;
+
+    std::uint64_t firstAddress() const { return m_segments.front().addresses.first; }
+    std::uint64_t lastAddress() const { return m_segments.back().addresses.last; }
+    double displayLength() const { return m_segments.back().displayEnd(); }
+
+    // The segment holding `address` (clamped to the axis first).
+    int segmentIndexOf(std::uint64_t address) const;
+    // The segment holding display coordinate `display` (clamped to [0, displayLength())).
+    int segmentIndexAtDisplay(double display) const;
+
+    // The lower edge of the byte at `address`; addresses outside the axis clamp to its ends.
+    double toDisplay(std::uint64_t address) const;
+    // The upper edge of the byte at `address` (toDisplay(address) + its segment's scale), so that
+    // byte `a` covers [toDisplay(a), toDisplayEnd(a)).
+    double toDisplayEnd(std::uint64_t address) const;
+    // The address whose byte covers `display`; clamps to the first/last address outside the axis.
+    std::uint64_t toAddress(double display) const;
+
+private:
+    std::vector<FoldSegment> m_segments; // never empty
+    int m_regionCount = 0;
+};
+
+} // namespace memhist::summary
