@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages memhist needs to build, test, record and package; with --fuzz
 # also what the fuzzers need (scripts/fuzz.sh: clang, libFuzzer and the sanitizer runtimes, and
-# llvm-symbolizer for readable reports).
+# llvm-symbolizer for readable reports); with --format also clang-format (scripts/check-format.sh).
 # Run as root (or as a user with sudo). When every package is already installed it does not
 # touch apt at all, so repeated runs are fast and work offline.
 set -euo pipefail
@@ -15,14 +15,16 @@ packages=(
     valgrind xvfb xauth
     strace
 )
-case "${1:-}" in
-"") ;;
---fuzz) packages+=(clang libclang-rt-14-dev llvm) ;;
-*)
-    echo "usage: scripts/install-deps.sh [--fuzz]" >&2
-    exit 2
-    ;;
-esac
+for option in "$@"; do
+    case "$option" in
+    --fuzz) packages+=(clang libclang-rt-14-dev llvm) ;;
+    --format) packages+=(clang-format) ;;
+    *)
+        echo "usage: scripts/install-deps.sh [--fuzz] [--format]" >&2
+        exit 2
+        ;;
+    esac
+done
 
 missing=()
 for package in "${packages[@]}"; do

@@ -3,7 +3,6 @@
 #include "writer/slicebuilder.h"
 
 #include <QTest>
-
 #include <random>
 
 using namespace memhist;
@@ -87,23 +86,22 @@ void TestSliceBuilder::plansChunks_data()
     QTest::addColumn<QList<quint32>>("sizes");
     QTest::addColumn<QStringList>("expectedChunks"); // "first-last:count"
 
-    QTest::newRow("disjoint accesses make one chunk each")
-        << QList<quint64> { 0x100, 0x200 } << QList<quint32> { 4, 4 }
-        << QStringList { QStringLiteral("100-103:1"), QStringLiteral("200-203:1") };
+    QTest::newRow("disjoint accesses make one chunk each") << QList<quint64> { 0x100,
+        0x200 } << QList<quint32> { 4, 4 } << QStringList { QStringLiteral("100-103:1"), QStringLiteral("200-203:1") };
     QTest::newRow("touching accesses join up to the target")
         << QList<quint64> { 0x100, 0x104, 0x108, 0x10c } << QList<quint32> { 4, 4, 4, 4 }
         << QStringList { QStringLiteral("100-10b:3"), QStringLiteral("10c-10f:1") };
-    QTest::newRow("overlapping accesses cannot be split")
-        << QList<quint64> { 0x100, 0x102, 0x104, 0x106 } << QList<quint32> { 4, 4, 4, 4 }
-        << QStringList { QStringLiteral("100-109:4") };
-    QTest::newRow("size 1 at 0") << QList<quint64> { 0 } << QList<quint32> { 1 } << QStringList { QStringLiteral("0-0:1") };
+    QTest::newRow("overlapping accesses cannot be split") << QList<quint64> { 0x100, 0x102, 0x104,
+        0x106 } << QList<quint32> { 4, 4, 4, 4 } << QStringList { QStringLiteral("100-109:4") };
+    QTest::newRow("size 1 at 0") << QList<quint64> { 0 } << QList<quint32> { 1 }
+                                 << QStringList { QStringLiteral("0-0:1") };
     QTest::newRow("last byte of the address space")
         << QList<quint64> { 0xfffffffffffffff8ull, 0xffffffffffffffffull } << QList<quint32> { 7, 1 }
         << QStringList { QStringLiteral("fffffffffffffff8-ffffffffffffffff:2") };
     QTest::newRow("touching across 2^63 is cut")
         << QList<quint64> { 0x7ffffffffffffffcull, 0x8000000000000000ull } << QList<quint32> { 4, 4 }
         << QStringList { QStringLiteral("7ffffffffffffffc-7fffffffffffffff:1"),
-                         QStringLiteral("8000000000000000-8000000000000003:1") };
+               QStringLiteral("8000000000000000-8000000000000003:1") };
 }
 
 void TestSliceBuilder::plansChunks()
@@ -118,7 +116,9 @@ void TestSliceBuilder::plansChunks()
     QCOMPARE(plan.accessCount, accesses.size());
     QStringList chunks;
     for (const PlannedChunk &chunk : plan.chunks)
-        chunks << QStringLiteral("%1-%2:%3").arg(QString::number(chunk.first, 16), QString::number(chunk.last, 16)).arg(chunk.accesses);
+        chunks << QStringLiteral("%1-%2:%3")
+                      .arg(QString::number(chunk.first, 16), QString::number(chunk.last, 16))
+                      .arg(chunk.accesses);
     QCOMPARE(chunks, expectedChunks);
     QCOMPARE(violation(accesses, plan, 16), QString());
 }
@@ -159,7 +159,9 @@ void TestSliceBuilder::randomPlansKeepEveryProperty()
         std::vector<BufferedAccess> accesses;
         std::uint64_t transition = 0;
         const int count = int(random() % 400) + 1;
-        const std::uint64_t base = (round % 3 == 0) ? 0xfffffffffffff000ull : (round % 3 == 1) ? 0x7ffffffffffff800ull : 0;
+        const std::uint64_t base = (round % 3 == 0) ? 0xfffffffffffff000ull
+            : (round % 3 == 1)                      ? 0x7ffffffffffff800ull
+                                                    : 0;
         for (int i = 0; i < count; ++i) {
             transition += random() % 3 == 0 ? 0 : 1;
             const std::uint32_t size = std::uint32_t(1u << (random() % 4));

@@ -3,7 +3,6 @@
 
 #include <QFlags>
 #include <QMetaType>
-
 #include <compare>
 #include <cstdint>
 #include <optional>
@@ -12,16 +11,14 @@ namespace memhist {
 
 // A 64-bit integer with a tag, so that a transition, an address and a row id cannot be swapped
 // by accident (they are all 64-bit integers in the database).
-template<typename Tag, typename Value>
-struct StrongInteger
+template<typename Tag, typename Value> struct StrongInteger
 {
     Value value = 0;
 
     constexpr StrongInteger() = default;
     constexpr explicit StrongInteger(Value v)
         : value(v)
-    {
-    }
+    { }
     friend constexpr auto operator<=>(StrongInteger, StrongInteger) = default;
 };
 
@@ -42,10 +39,16 @@ enum class Operation : std::uint8_t {
 Q_DECLARE_FLAGS(Operations, Operation)
 Q_DECLARE_OPERATORS_FOR_FLAGS(Operations)
 
-constexpr Operations allOperations() { return Operations(Operation::Execute) | Operation::Write | Operation::Read; }
+constexpr Operations allOperations()
+{
+    return Operations(Operation::Execute) | Operation::Write | Operation::Read;
+}
 
 // True for the three codes above; anything else in a database is a violation.
-constexpr bool isValidOperationCode(std::int64_t code) { return code == 1 || code == 2 || code == 4; }
+constexpr bool isValidOperationCode(std::int64_t code)
+{
+    return code == 1 || code == 2 || code == 4;
+}
 
 // One load, store or instruction fetch.
 struct Access
@@ -68,8 +71,14 @@ enum class Direction : std::uint8_t {
 };
 
 // The database stores unsigned 64-bit values as the signed int8 with the same bits.
-constexpr std::int64_t toStored(std::uint64_t value) { return static_cast<std::int64_t>(value); }
-constexpr std::uint64_t fromStored(std::int64_t value) { return static_cast<std::uint64_t>(value); }
+constexpr std::int64_t toStored(std::uint64_t value)
+{
+    return static_cast<std::int64_t>(value);
+}
+constexpr std::uint64_t fromStored(std::int64_t value)
+{
+    return static_cast<std::uint64_t>(value);
+}
 
 } // namespace memhist
 

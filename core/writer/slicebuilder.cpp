@@ -59,7 +59,8 @@ struct Group
     std::uint64_t last;
 };
 
-std::vector<Group> unsplittableGroups(std::span<const BufferedAccess> accesses, const std::vector<std::uint32_t> &sorted)
+std::vector<Group> unsplittableGroups(
+    std::span<const BufferedAccess> accesses, const std::vector<std::uint32_t> &sorted)
 {
     std::vector<Group> groups;
     for (std::size_t position = 0; position < sorted.size(); ++position) {
@@ -97,8 +98,8 @@ std::vector<OperationLayout> layOut(std::span<const BufferedAccess> accesses)
 // more than `cap` accesses, or accesses.size() when every group fits. Removing later accesses only
 // splits groups further, so cutting before the (cap+1)-th access (in trace order) of every
 // oversized group is enough.
-std::size_t firstOverflowingAccess(std::size_t accessCount, const std::vector<OperationLayout> &layouts,
-                                   std::uint32_t cap)
+std::size_t firstOverflowingAccess(
+    std::size_t accessCount, const std::vector<OperationLayout> &layouts, std::uint32_t cap)
 {
     std::size_t cut = accessCount;
     for (const OperationLayout &layout : layouts) {
