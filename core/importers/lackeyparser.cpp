@@ -1,5 +1,6 @@
 #include "lackeyparser.h"
 
+#include <QScopeGuard>
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -187,6 +188,7 @@ LackeyParser::LackeyParser(QString sourceName, AccessSink &sink, const ImportOpt
     , m_sink(sink)
     , m_nextTransition(options.firstTransition.value)
     , m_withExecute(options.withExecute)
+    , m_verbose(sink)
 { }
 
 bool LackeyParser::fail(const QString &reason)
@@ -224,6 +226,9 @@ void LackeyParser::emitValgrindMessage(QByteArrayView line)
         m_sawHeader = true;
     else if (line.contains("Exit code:"))
         m_sawSummary = true;
+    else if (line.contains("summarise_context("))
+        m_continuationLine = m_line + 1;
+    m_verbose.handleMessage(line, Transition { m_nextTransition });
     if (m_messageHandler)
         m_messageHandler(line);
 }
@@ -309,6 +314,17 @@ inline bool LackeyParser::handleClassified(int kindCode, const char *begin, cons
     case LineKind::Blank:
         return true;
     case LineKind::Other:
+        // Valgrind's lines without its prefix: --trace-syscalls output, and the second line of a
+        // -v -v CFI message.
+        if (QByteArrayView(begin, end).startsWith("SYSCALL[")) {
+            ++m_valgrindMessages;
+            m_verbose.handleSyscall(QByteArrayView(begin, end), Transition { m_nextTransition });
+            return true;
+        }
+        if (m_line == m_continuationLine) {
+            emitValgrindMessage(QByteArrayView(begin, end));
+            return true;
+        }
         ++m_otherLines;
         return true;
     case LineKind::Malformed:
@@ -406,6 +422,7 @@ qsizetype LackeyParser::parse(const char *data, qsizetype size)
 
 bool LackeyParser::finish(QByteArrayView rest, bool inputCut)
 {
+    const auto flushVerbose = qScopeGuard([this] { m_verbose.finish(); });
     // One warning per early end is enough: a cut line already says the trace ends early.
     bool warnedEarlyEnd = inputCut;
     if (!rest.isEmpty() && !m_stopped) {
