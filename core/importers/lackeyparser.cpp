@@ -73,6 +73,24 @@ bool startsWithValgrindPrefix(const char *p, const char *end)
     return q > digits && end - q >= 2 && q[0] == p[0] && q[1] == p[0];
 }
 
+// Where a valgrind message ("--1234-- ...") starts inside a --trace-syscalls line; `end` when none.
+const char *embeddedValgrindPrefix(const char *begin, const char *end)
+{
+    for (const char *p = begin + 1; p + 5 <= end; ++p) {
+        if ((*p == '-' || *p == '=') && startsWithValgrindPrefix(p, end))
+            return p;
+    }
+    return end;
+}
+
+// The second half of a --trace-syscalls line: " --> [pre-success] Success(0x483a000)".
+bool isSyscallResult(const char *begin, const char *end)
+{
+    while (begin < end && isBlank(*begin))
+        ++begin;
+    return QByteArrayView(begin, end).startsWith("--> ");
+}
+
 // Classifies one line (without its '\n') and, for I/L/S/M lines, reads its address and size.
 // A line is taken for an I/L/S/M line, and so is an error when malformed rather than skipped as
 // program output, when after an optional indent it has the letter, a blank, then a hex number or
@@ -317,8 +335,18 @@ inline bool LackeyParser::handleClassified(int kindCode, const char *begin, cons
         // Valgrind's lines without its prefix: --trace-syscalls output, and the second line of a
         // -v -v CFI message.
         if (QByteArrayView(begin, end).startsWith("SYSCALL[")) {
+            // Valgrind prints a syscall before it runs and its result after; a message it writes
+            // meanwhile (loading an object for an mmap) follows on the same line, its result on
+            // a line of its own (" --> [pre-success] Success(0x...)").
+            const char *message = embeddedValgrindPrefix(begin, end);
             ++m_valgrindMessages;
-            m_verbose.handleSyscall(QByteArrayView(begin, end), Transition { m_nextTransition });
+            m_verbose.handleSyscall(QByteArrayView(begin, message), Transition { m_nextTransition });
+            if (message != end)
+                emitValgrindMessage(QByteArrayView(message, end));
+            return true;
+        }
+        if (isSyscallResult(begin, end)) {
+            ++m_valgrindMessages;
             return true;
         }
         if (m_line == m_continuationLine) {

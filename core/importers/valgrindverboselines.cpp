@@ -98,6 +98,7 @@ void ValgrindVerboseLines::flush()
         for (const Mapping &mapping : std::as_const(mappings))
             m_sink.addMapping(load.from, mapping);
     }
+    m_loaded.insert(load.path, mappings);
 }
 
 void ValgrindVerboseLines::handleMessage(QByteArrayView line, Transition next)
@@ -111,10 +112,25 @@ void ValgrindVerboseLines::handleMessage(QByteArrayView line, Transition next)
     static constexpr QByteArrayView libraryDirectory("Valgrind library directory: ");
     static constexpr QByteArrayView considering("Considering ");
     static constexpr QByteArrayView buildIdFolder("/.build-id/");
+    static constexpr QByteArrayView discarding("Discarding syms at ");
     if (text.startsWith(reading)) {
         const QString path = decoded(text.sliced(reading.size()));
         if (!path.isEmpty() && !isValgrindsOwn(path))
             m_pending = PendingLoad { path, next, std::nullopt, QString() };
+        return;
+    }
+    if (text.startsWith(discarding)) {
+        // "Discarding syms at 0x483d040-0x483d139 in /tmp/libshared.so (have_dinfo 1)"
+        const qsizetype in = text.indexOf(" in ");
+        if (in < 0)
+            return;
+        QByteArrayView name = text.sliced(in + 4);
+        const qsizetype detail = name.lastIndexOf(" (");
+        if (detail >= 0)
+            name = name.first(detail);
+        const QList<Mapping> mappings = m_loaded.take(decoded(name));
+        for (const Mapping &mapping : mappings)
+            m_sink.removeMapping(next, mapping.first, mapping.last);
         return;
     }
     if (text.startsWith(libraryDirectory)) {

@@ -11,6 +11,9 @@
 // /proc/PID/maps read while valgrind runs on would be a moment later than the line). The brk
 // results make the heap: '[heap]' from the first break to the current one, as /proc names it.
 //
+// "--PID-- Discarding syms at 0x...-0x... in PATH" (the object unmapped: dlclose) ends the
+// mappings of the last load of PATH, and so the module's lifetime.
+//
 // Valgrind also reads its own tool executable ("lackey-amd64-linux" in its library directory),
 // which is not the program's: it is left out. Its preloaded helpers (vgpreload_*.so) run in the
 // program and are kept.
@@ -19,6 +22,8 @@
 #include "importers/accesssink.h"
 
 #include <QByteArrayView>
+#include <QHash>
+#include <QList>
 #include <QString>
 #include <optional>
 
@@ -57,6 +62,7 @@ private:
     AccessSink &m_sink;
     QString m_libraryDirectory;
     std::optional<PendingLoad> m_pending;
+    QHash<QString, QList<Mapping>> m_loaded; // the mappings of the last load of each path
     qint64 m_modules = 0;
     std::optional<std::uint64_t> m_heapFirst;
     std::uint64_t m_heapEnd = 0; // the current break
