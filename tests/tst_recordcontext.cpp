@@ -1,6 +1,6 @@
 // The program context of valgrind-based input: `memhist record` of small programs compiled here
 // (gcc -g) gives every access its function, source line, instruction and region, checked against
-// nm, addr2line and objdump; the stack and the heap are named; C++ names are demangled; a library
+// nm, addr2line and objdump; the stack, the heap and mmap()ed memory are named; C++ names are demangled; a library
 // dlopen()ed halfway is a module from its load to its dlclose(); a stripped binary gives
 // module+offset. Lackey logs: without valgrind's verbose lines PCs only, with them (a log kept by
 // record) the same context, with --maps the map and symbols; bad maps files and a verbose line
@@ -261,6 +261,10 @@ void tst_RecordContext::frameWritesAreTheStackAndMallocWritesTheHeap()
         source + QString::number(markedLine(path(QStringLiteral("regions.c")), QStringLiteral("heap"))));
     QCOMPARE(heap.size(), 1);
     QCOMPARE(heap[0][Region], QStringLiteral("[heap]"));
+    const QList<QStringList> mapped = rowsWhere(writes, Source,
+        source + QString::number(markedLine(path(QStringLiteral("regions.c")), QStringLiteral("mapped"))));
+    QCOMPARE(mapped.size(), 1);
+    QCOMPARE(mapped[0][Region], QStringLiteral("[anon]"));
     // Every write of the program's own code is named: its frames, its heap block, its global.
     int named = 0;
     for (const QStringList &row : writes) {
@@ -269,7 +273,7 @@ void tst_RecordContext::frameWritesAreTheStackAndMallocWritesTheHeap()
             ++named;
         }
     }
-    QVERIFY(named >= 3);
+    QVERIFY(named >= 4);
 }
 
 void tst_RecordContext::cppFunctionsAreDemangled()

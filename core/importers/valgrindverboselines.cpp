@@ -170,10 +170,7 @@ void ValgrindVerboseLines::handleMessage(QByteArrayView line, Transition next)
 void ValgrindVerboseLines::handleSyscall(QByteArrayView line, Transition next)
 {
     flush();
-    static constexpr QByteArrayView brk(" sys_brk ");
     static constexpr QByteArrayView success("Success(");
-    if (line.indexOf(brk) < 0)
-        return;
     const qsizetype result = line.lastIndexOf(success);
     if (result < 0)
         return;
@@ -181,25 +178,77 @@ void ValgrindVerboseLines::handleSyscall(QByteArrayView line, Transition next)
     const auto value = hexNumber(line.sliced(result + success.size()), &rest);
     if (!value)
         return;
+    // The arguments as valgrind prints them: "( 0x0, 8192, 3, 34, 4294967295, 0 )".
+    const qsizetype open = line.indexOf(" ( ");
+    const qsizetype close = line.indexOf(" )", open + 1);
+    QList<QByteArray> arguments;
+    if (open >= 0 && close > open) {
+        for (const QByteArray &argument : line.sliced(open + 3, close - open - 3).toByteArray().split(','))
+            arguments << argument.trimmed();
+    }
+    const auto number = [&](qsizetype index) -> std::optional<std::uint64_t> {
+        if (index >= arguments.size())
+            return std::nullopt;
+        bool ok = false;
+        const std::uint64_t parsed = arguments[index].startsWith("0x") ? arguments[index].mid(2).toULongLong(&ok, 16)
+                                                                       : arguments[index].toULongLong(&ok, 10);
+        return ok ? std::optional(parsed) : std::nullopt;
+    };
+    constexpr std::uint64_t pageSize = 0x1000;
+    const auto pages = [](std::uint64_t length) { return (length + pageSize - 1) & ~(pageSize - 1); };
+
+    if (line.contains(" sys_brk ")) {
+        handleBreak(*value, next);
+    } else if (line.contains(" sys_mmap ")) {
+        // Anonymous memory (MAP_ANONYMOUS): large malloc() blocks, thread stacks, the loader's own.
+        // Files are announced by "Reading syms from" when they hold code; other files are left out.
+        constexpr std::uint64_t mapAnonymous = 0x20;
+        const auto length = number(1);
+        const auto protection = number(2);
+        const auto flags = number(3);
+        if (!length || !protection || !flags || !(*flags & mapAnonymous) || *length == 0)
+            return;
+        QString permissions = QStringLiteral("---p");
+        if (*protection & 1)
+            permissions[0] = u'r';
+        if (*protection & 2)
+            permissions[1] = u'w';
+        if (*protection & 4)
+            permissions[2] = u'x';
+        if (*flags & 1) // MAP_SHARED
+            permissions[3] = u's';
+        m_sink.addMapping(next,
+            Mapping {
+                Address { *value }, Address { *value + pages(*length) - 1 }, permissions, 0, anonymousMappingPath() });
+    } else if (line.contains(" sys_munmap ")) {
+        const auto address = number(0);
+        const auto length = number(1);
+        if (address && length && *length > 0)
+            m_sink.removeMapping(next, Address { *address }, Address { *address + pages(*length) - 1 });
+    }
+}
+
+void ValgrindVerboseLines::handleBreak(std::uint64_t value, Transition next)
+{
     // The first brk() tells where the heap starts (valgrind places it, not the kernel); each later
     // one where it ends now.
     if (!m_heapFirst) {
-        m_heapFirst = *value;
-        m_heapEnd = *value;
+        m_heapFirst = value;
+        m_heapEnd = value;
         return;
     }
-    if (*value == m_heapEnd)
+    if (value == m_heapEnd)
         return;
-    if (*value > *m_heapFirst) {
+    if (value > *m_heapFirst) {
         m_sink.addMapping(next,
-            Mapping { Address { *m_heapFirst }, Address { *value - 1 }, QStringLiteral("rw-p"), 0,
-                QStringLiteral("[heap]") });
-        if (*value < m_heapEnd)
-            m_sink.removeMapping(next, Address { *value }, Address { m_heapEnd - 1 });
+            Mapping {
+                Address { *m_heapFirst }, Address { value - 1 }, QStringLiteral("rw-p"), 0, QStringLiteral("[heap]") });
+        if (value < m_heapEnd)
+            m_sink.removeMapping(next, Address { value }, Address { m_heapEnd - 1 });
     } else if (m_heapEnd > *m_heapFirst) {
         m_sink.removeMapping(next, Address { *m_heapFirst }, Address { m_heapEnd - 1 });
     }
-    m_heapEnd = std::max(*value, *m_heapFirst);
+    m_heapEnd = std::max(value, *m_heapFirst);
 }
 
 void ValgrindVerboseLines::finish()

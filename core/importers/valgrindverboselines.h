@@ -3,7 +3,8 @@
 // "--PID--    svma 0x..., avma 0x..." whose difference is the load bias, then, when it looks for
 // a separate debug file, "--PID--   Considering /usr/lib/debug/.build-id/xx/yyyy.debug .." which
 // names the object's build-id); with `--trace-syscalls=yes`, each brk() and the break it returned
-// ("SYSCALL[PID,TID](12) sys_brk ( 0x0 ) --> [pre-success] Success(0x4035000)").
+// ("SYSCALL[PID,TID](12) sys_brk ( 0x0 ) --> [pre-success] Success(0x4035000)"), and each
+// anonymous mmap() and munmap() ('[anon]' mappings: large malloc() blocks, thread stacks).
 //
 // The log is one ordered stream, so each of these lines happens at a known transition: the one
 // the next instruction gets. A load becomes a module with its bias and the mappings of its
@@ -57,6 +58,7 @@ private:
     };
 
     void flush();
+    void handleBreak(std::uint64_t value, Transition next);
     bool isValgrindsOwn(const QString &path) const;
 
     AccessSink &m_sink;
