@@ -69,10 +69,10 @@ QStringList recordValgrindOptions(const RecordOptions &options)
 {
     QStringList arguments { QStringLiteral("--tool=lackey"), QStringLiteral("--trace-mem=yes") };
     if (options.withContext) {
-        // -v -v: "Reading syms from" with svma/avma per object loaded; --trace-syscalls: brk()'s
-        // results. Both are a few hundred lines beside millions of trace lines, read off the
-        // parser's fast path. The main stack size is the one valgrind would choose; given
-        // explicitly, it is known to be the size of the client stack we name.
+        // -v -v: "Reading syms from" with svma/avma per object loaded; --trace-syscalls: brk(),
+        // mmap() and munmap() with their results. Both are a few hundred lines beside millions of trace lines, read off
+        // the parser's fast path. The main stack size is the one valgrind would choose; given explicitly, it is known
+        // to be the size of the client stack we name.
         arguments << QStringLiteral("-v") << QStringLiteral("-v") << QStringLiteral("--trace-syscalls=yes")
                   << QStringLiteral("--main-stacksize=%1").arg(ClientStackSink::mainStackSize());
     }
@@ -141,6 +141,9 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
     LackeyParser parser(logName, sink, importOptions);
     parser.setInstructionLimit(options.maxInstructions);
     parser.setMessageHandler([report](QByteArrayView line) {
+        // Valgrind's verbose lines ("--PID-- ...", -v) say what it loads, not why it failed.
+        if (line.startsWith('-'))
+            return;
         if (report->lastValgrindMessages.size() == keptValgrindMessages)
             report->lastValgrindMessages.removeFirst();
         report->lastValgrindMessages << QString::fromLocal8Bit(line);

@@ -55,7 +55,8 @@ struct RecordReport
     // For ProgramExited: the program's exit status, or the signal that killed it.
     bool programCrashed = false;
     int exitStatus = 0; // the status, or the signal number when programCrashed
-    // The last of valgrind's own messages (`==PID== ...`), which explain a failed start.
+    // The last of valgrind's own messages (`==PID== ...`, not -v's `--PID-- ...`), which explain a
+    // failed start.
     QStringList lastValgrindMessages;
     // What context could not be had (the client stack not found), one line each.
     QStringList contextNotes;
