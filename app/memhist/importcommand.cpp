@@ -1,5 +1,5 @@
 // memhist import TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]
-//               [--skip-instructions N] [--max-instructions M]
+//               [--skip-instructions N] [--max-instructions M] [--maps FILE]
 #include "commandline.h"
 #include "commands.h"
 #include "context/contextsummarytext.h"
@@ -10,6 +10,7 @@
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <limits>
 
@@ -20,12 +21,15 @@ namespace {
 const CommandHelp help {
     QStringLiteral("import"),
     QStringLiteral("TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]\n"
-                   "       [--skip-instructions N] [--max-instructions M]"),
+                   "       [--skip-instructions N] [--max-instructions M] [--maps FILE]"),
     QStringLiteral("Store the accesses of one or more traces (files or trace directories), one after another in\n"
                    "the order given, in a new memhist database. Each trace's transitions continue after the\n"
                    "previous one's. --skip-instructions and --max-instructions import the window [N, N+M) of\n"
-                   "the transitions only, numbered as in the whole import. OUT.memhist appears (or is replaced)\n"
-                   "only once complete; SIGINT, SIGTERM or SIGHUP leave it as it was (exit status 130, 143, 129)."),
+                   "the transitions only, numbered as in the whole import. --maps FILE (a /proc/PID/maps dump\n"
+                   "of the traced process) is its memory map from the first transition on, and with the\n"
+                   "binaries on disk its symbols, for a trace that does not say what was loaded where.\n"
+                   "OUT.memhist appears (or is replaced) only once complete; SIGINT, SIGTERM or SIGHUP leave it\n"
+                   "as it was (exit status 130, 143, 129)."),
 };
 
 QString skippedSummary(const QMap<QString, qint64> &skipped)
@@ -61,6 +65,10 @@ int runImport(const QStringList &arguments)
         QStringLiteral("M"));
     parser.addOption(skipOption);
     parser.addOption(maxOption);
+    const QCommandLineOption mapsOption(QStringLiteral("maps"),
+        QStringLiteral("The traced process's memory map at the first transition: a /proc/PID/maps dump."),
+        QStringLiteral("FILE"));
+    parser.addOption(mapsOption);
     parser.addPositionalArgument(QStringLiteral("TRACE"),
         QStringLiteral("The trace files or directories, imported in this order."), QStringLiteral("TRACE..."));
     if (const auto status = parseCommandLine(parser, arguments, help))
@@ -107,17 +115,26 @@ int runImport(const QStringList &arguments)
                     .arg(parser.value(maxOption)));
         options.maxInstructions = value;
     }
+    QString error;
     const QFileInfo outputInfo(output);
     for (const QString &trace : traces) {
         if (outputInfo.exists() && QFileInfo(trace) == outputInfo)
             return usageError(help.name, QStringLiteral("-o %1 would replace the trace %2").arg(output, trace));
     }
 
+    if (parser.isSet(mapsOption)) {
+        const QString mapsPath = parser.value(mapsOption);
+        QFile mapsFile(mapsPath);
+        if (!mapsFile.open(QIODevice::ReadOnly))
+            return inputError(QStringLiteral("%1: cannot open: %2").arg(mapsPath, mapsFile.errorString()));
+        if (!parseProcessMaps(mapsFile.readAll(), mapsPath, &options.initialMap, &error))
+            return inputError(error);
+    }
+
     if (requested && !createImporter(*requested))
         return usageError(
             help.name, QStringLiteral("--format: '%1' has no importer yet").arg(traceFormatName(*requested)));
     QList<TraceInput> inputs;
-    QString error;
     if (!recogniseTraces(traces, requested, &inputs, &error))
         return inputError(error);
 

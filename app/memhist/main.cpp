@@ -18,7 +18,7 @@ struct Command
 const Command commands[] = {
     { "import", runImport,
         "import TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]\n"
-        "                [--skip-instructions N] [--max-instructions M]" },
+        "                [--skip-instructions N] [--max-instructions M] [--maps FILE]" },
     { "record", runRecord,
         "record -o OUT.memhist [--max-instructions N] [--keep-log FILE] [--with-exec] -- PROGRAM [ARGS...]" },
     { "query", runQuery,

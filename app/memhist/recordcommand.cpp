@@ -128,7 +128,8 @@ int runRecord(const QStringList &arguments)
         return inputError(writer.errorString());
     writer.setSources({ { QStringLiteral("lackey"), shellJoin(program) } });
     writer.setMetaValue(QStringLiteral("recorded with"),
-        QStringLiteral("valgrind --tool=lackey --trace-mem=yes -- ") + shellJoin(program));
+        QStringLiteral("valgrind ") + shellJoin(recordValgrindOptions(options)) + QStringLiteral(" -- ")
+            + shellJoin(program));
 
     RecordReport report;
     QString error;
@@ -186,6 +187,8 @@ int runRecord(const QStringList &arguments)
     writeErr(QStringLiteral("memhist record: context: ") + contextPartsText(stats.context.parts) + u'\n');
     for (const QString &note : std::as_const(stats.context.notes))
         writeErr(QStringLiteral("memhist record: context: no symbols for ") + note + u'\n');
+    for (const QString &note : std::as_const(report.contextNotes))
+        writeErr(QStringLiteral("memhist record: context: ") + note + u'\n');
     return ExitSuccess;
 }
 

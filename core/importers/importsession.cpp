@@ -43,6 +43,8 @@ bool importTraces(const QList<TraceInput> &inputs, const QString &outputPath, Im
     for (const TraceInput &input : inputs)
         sources.append({ traceFormatName(input.format), QFileInfo(input.path).absoluteFilePath() });
     writer.setSources(sources);
+    for (const Mapping &mapping : std::as_const(options.initialMap))
+        writer.addMapping(options.firstTransition, mapping);
     const TransitionWindow window = TransitionWindow::of(options);
     if (options.skipInstructions > 0 || options.maxInstructions) {
         writer.setMetaValue(QStringLiteral("import window"),

@@ -1,5 +1,6 @@
 #include "lackeyparser.h"
 
+#include <QScopeGuard>
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -70,6 +71,24 @@ bool startsWithValgrindPrefix(const char *p, const char *end)
     while (q < end && *q >= '0' && *q <= '9')
         ++q;
     return q > digits && end - q >= 2 && q[0] == p[0] && q[1] == p[0];
+}
+
+// Where a valgrind message ("--1234-- ...") starts inside a --trace-syscalls line; `end` when none.
+const char *embeddedValgrindPrefix(const char *begin, const char *end)
+{
+    for (const char *p = begin + 1; p + 5 <= end; ++p) {
+        if ((*p == '-' || *p == '=') && startsWithValgrindPrefix(p, end))
+            return p;
+    }
+    return end;
+}
+
+// The second half of a --trace-syscalls line: " --> [pre-success] Success(0x483a000)".
+bool isSyscallResult(const char *begin, const char *end)
+{
+    while (begin < end && isBlank(*begin))
+        ++begin;
+    return QByteArrayView(begin, end).startsWith("--> ");
 }
 
 // Classifies one line (without its '\n') and, for I/L/S/M lines, reads its address and size.
@@ -187,6 +206,7 @@ LackeyParser::LackeyParser(QString sourceName, AccessSink &sink, const ImportOpt
     , m_sink(sink)
     , m_nextTransition(options.firstTransition.value)
     , m_withExecute(options.withExecute)
+    , m_verbose(sink)
 { }
 
 bool LackeyParser::fail(const QString &reason)
@@ -224,6 +244,9 @@ void LackeyParser::emitValgrindMessage(QByteArrayView line)
         m_sawHeader = true;
     else if (line.contains("Exit code:"))
         m_sawSummary = true;
+    else if (line.contains("summarise_context("))
+        m_continuationLine = m_line + 1;
+    m_verbose.handleMessage(line, Transition { m_nextTransition });
     if (m_messageHandler)
         m_messageHandler(line);
 }
@@ -309,6 +332,27 @@ inline bool LackeyParser::handleClassified(int kindCode, const char *begin, cons
     case LineKind::Blank:
         return true;
     case LineKind::Other:
+        // Valgrind's lines without its prefix: --trace-syscalls output, and the second line of a
+        // -v -v CFI message.
+        if (QByteArrayView(begin, end).startsWith("SYSCALL[")) {
+            // Valgrind prints a syscall before it runs and its result after; a message it writes
+            // meanwhile (loading an object for an mmap) follows on the same line, its result on
+            // a line of its own (" --> [pre-success] Success(0x...)").
+            const char *message = embeddedValgrindPrefix(begin, end);
+            ++m_valgrindMessages;
+            m_verbose.handleSyscall(QByteArrayView(begin, message), Transition { m_nextTransition });
+            if (message != end)
+                emitValgrindMessage(QByteArrayView(message, end));
+            return true;
+        }
+        if (isSyscallResult(begin, end)) {
+            ++m_valgrindMessages;
+            return true;
+        }
+        if (m_line == m_continuationLine) {
+            emitValgrindMessage(QByteArrayView(begin, end));
+            return true;
+        }
         ++m_otherLines;
         return true;
     case LineKind::Malformed:
@@ -406,6 +450,7 @@ qsizetype LackeyParser::parse(const char *data, qsizetype size)
 
 bool LackeyParser::finish(QByteArrayView rest, bool inputCut)
 {
+    const auto flushVerbose = qScopeGuard([this] { m_verbose.finish(); });
     // One warning per early end is enough: a cut line already says the trace ends early.
     bool warnedEarlyEnd = inputCut;
     if (!rest.isEmpty() && !m_stopped) {

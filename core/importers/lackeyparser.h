@@ -4,7 +4,9 @@
 //
 // Lines:   "I  04010000,3"   an instruction (address, size)
 //          " L 1fff000608,8" a load; " S ..." a store; " M ..." a modify (one load and one store)
-//          "==1234== ..."    valgrind's messages ("--1234--" with -v, "**1234**"), skipped
+//          "==1234== ..."    valgrind's messages ("--1234--" with -v, "**1234**"); those that say
+//                            where objects and the heap are (-v -v, --trace-syscalls=yes) become the
+//                            history's modules and memory map (valgrindverboselines.h)
 //          anything else     the program's own output when it shares the log, skipped
 // Addresses are hex without 0x, sizes decimal. Stray spaces, tabs and CRLF are accepted (hand-made
 // "cache-lab" traces have them).
@@ -16,6 +18,7 @@
 
 #include "importers/accesssink.h"
 #include "importers/traceimporter.h"
+#include "importers/valgrindverboselines.h"
 
 #include <QByteArrayView>
 #include <QString>
@@ -55,6 +58,10 @@ public:
     // warning of its own. Otherwise a last line without newline is imported when it is valid, with
     // a warning that it may be cut, and dropped with a warning when it is not. False on an error.
     bool finish(QByteArrayView rest, bool inputCut);
+
+    // Reports what valgrind's verbose lines announced and is still waiting for its last line (a
+    // load whose build-id line may follow): for a caller that stops before finish().
+    void flushVerboseLines() { m_verbose.finish(); }
 
     bool stopped() const { return m_stopped; }
     const QString &errorString() const { return m_error; }
@@ -105,6 +112,10 @@ private:
     QString m_error;
     Access m_access;
     std::function<void(QByteArrayView)> m_messageHandler;
+    ValgrindVerboseLines m_verbose;
+    // The line after a "summarise_context(...): cannot summarise" message (-v -v), which
+    // continues it without valgrind's prefix; -1 when none is expected.
+    qint64 m_continuationLine = -1;
 };
 
 } // namespace memhist

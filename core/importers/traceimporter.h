@@ -3,6 +3,7 @@
 // as the fraction of its input consumed, and stops when the progress callback returns false.
 #pragma once
 
+#include "context/processmap.h"
 #include "model/types.h"
 
 #include <QByteArrayView>
@@ -37,6 +38,10 @@ struct ImportOptions
     // keep the rows whose transition is in [firstTransition + skipInstructions, ... + maxInstructions).
     std::uint64_t skipInstructions = 0;
     std::optional<std::uint64_t> maxInstructions;
+    // The process memory map as at the first transition (`memhist import --maps`: a /proc/PID/maps
+    // dump), for traces that do not say what was loaded where. importTraces() feeds it once, before
+    // the first trace; its executable files become modules with their symbols from disk.
+    QList<Mapping> initialMap;
 };
 
 // The window of ImportOptions as transitions: [begin, end), end saturating at the largest transition.

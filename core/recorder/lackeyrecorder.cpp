@@ -2,6 +2,7 @@
 
 #include "importers/accesssink.h"
 #include "importers/lackeyparser.h"
+#include "recorder/clientstacksink.h"
 #include "writer/historywriter.h"
 #include "writer/partialfile.h"
 
@@ -64,6 +65,20 @@ struct Pipe
 
 } // namespace
 
+QStringList recordValgrindOptions(const RecordOptions &options)
+{
+    QStringList arguments { QStringLiteral("--tool=lackey"), QStringLiteral("--trace-mem=yes") };
+    if (options.withContext) {
+        // -v -v: "Reading syms from" with svma/avma per object loaded; --trace-syscalls: brk(),
+        // mmap() and munmap() with their results. Both are a few hundred lines beside millions of trace lines, read off
+        // the parser's fast path. The main stack size is the one valgrind would choose; given explicitly, it is known
+        // to be the size of the client stack we name.
+        arguments << QStringLiteral("-v") << QStringLiteral("-v") << QStringLiteral("--trace-syscalls=yes")
+                  << QStringLiteral("--main-stacksize=%1").arg(ClientStackSink::mainStackSize());
+    }
+    return arguments;
+}
+
 QString LackeyRecorder::findValgrind()
 {
     return QStandardPaths::findExecutable(QStringLiteral("valgrind"));
@@ -118,12 +133,17 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
 #endif
 
     const QString logName = QStringLiteral("valgrind log of %1").arg(options.program);
-    WriterSink sink(writer);
+    WriterSink writerSink(writer);
+    ClientStackSink stackSink(writerSink, ClientStackSink::mainStackSize());
+    AccessSink &sink = options.withContext ? static_cast<AccessSink &>(stackSink) : writerSink;
     ImportOptions importOptions;
     importOptions.withExecute = options.withExecute;
     LackeyParser parser(logName, sink, importOptions);
     parser.setInstructionLimit(options.maxInstructions);
     parser.setMessageHandler([report](QByteArrayView line) {
+        // Valgrind's verbose lines ("--PID-- ...", -v) say what it loads, not why it failed.
+        if (line.startsWith('-'))
+            return;
         if (report->lastValgrindMessages.size() == keptValgrindMessages)
             report->lastValgrindMessages.removeFirst();
         report->lastValgrindMessages << QString::fromLocal8Bit(line);
@@ -131,9 +151,8 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
 
     QProcess valgrind;
     valgrind.setProgram(options.valgrind);
-    valgrind.setArguments(QStringList { QStringLiteral("--tool=lackey"), QStringLiteral("--trace-mem=yes"),
-                              QStringLiteral("--log-fd=%1").arg(pipe.write), options.program }
-        + options.arguments);
+    valgrind.setArguments(recordValgrindOptions(options)
+        + QStringList { QStringLiteral("--log-fd=%1").arg(pipe.write), options.program } + options.arguments);
     valgrind.setProcessChannelMode(QProcess::ForwardedChannels);
     valgrind.setInputChannelMode(QProcess::ForwardedInputChannel);
     const int childLogFd = pipe.write;
@@ -160,6 +179,7 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
     }
     const pid_t valgrindPid = pid_t(valgrind.processId());
     programGroup.store(valgrindPid);
+    stackSink.setProcess(valgrindPid);
     // Our copy of the write end must go, or the pipe would never report the end of the trace.
     pipe.closeWrite();
 
@@ -259,7 +279,10 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
         programGroup.store(0);
         valgrind.waitForFinished(-1);
     }
+    parser.flushVerboseLines();
     parser.fillReport(&report->import);
+    if (options.withContext && !stackSink.problem().isEmpty())
+        report->contextNotes << stackSink.problem();
     if (report->end != RecordEnd::ProgramExited) {
         // The early end is the user's choice, not a cut trace: drop the parser's guesses about it.
         report->import.warnings.clear();

@@ -1,4 +1,5 @@
-// Records a program's memory history live: runs it under `valgrind --tool=lackey --trace-mem=yes`,
+// Records a program's memory history live: runs it under `valgrind --tool=lackey --trace-mem=yes`
+// (with -v -v --trace-syscalls=yes for the program context: valgrindverboselines.h, clientstacksink.h),
 // reads the Lackey log from a pipe (valgrind's --log-fd) and streams it through the same
 // LackeyParser as `memhist import` into a HistoryWriter, so no log file is ever written unless one
 // is asked for (RecordOptions::keepLogPath, which then holds exactly the bytes that were parsed:
@@ -32,7 +33,14 @@ struct RecordOptions
     qint64 maxInstructions = -1; // stop the program after this many instructions; negative: no limit
     QString keepLogPath; // also save the raw Lackey log here (renamed into place once complete); empty: none
     bool withExecute = false; // store `I` lines as Execute accesses, as import --with-exec does
+    // Have valgrind announce what it loads and the heap's breaks (-v -v --trace-syscalls=yes) and
+    // name the client stack, so the history has the memory map, modules and symbols. Off: the
+    // PCs only (the log and the recording as they were before; for measuring what context costs).
+    bool withContext = true;
 };
+
+// The valgrind options a recording runs with, before the program's command line.
+QStringList recordValgrindOptions(const RecordOptions &options);
 
 enum class RecordEnd {
     ProgramExited, // the program ended by itself (exit or a signal of its own)
@@ -47,8 +55,11 @@ struct RecordReport
     // For ProgramExited: the program's exit status, or the signal that killed it.
     bool programCrashed = false;
     int exitStatus = 0; // the status, or the signal number when programCrashed
-    // The last of valgrind's own messages (`==PID== ...`), which explain a failed start.
+    // The last of valgrind's own messages (`==PID== ...`, not -v's `--PID-- ...`), which explain a
+    // failed start.
     QStringList lastValgrindMessages;
+    // What context could not be had (the client stack not found), one line each.
+    QStringList contextNotes;
 };
 
 struct RecordProgress
