@@ -10,12 +10,15 @@
 #include "writer/historywriter.h"
 
 #include <QFile>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <zlib.h>
 
 using namespace memhist;
 using namespace memhist::test;
+
+Q_DECLARE_METATYPE(std::optional<quint64>)
 
 namespace {
 
@@ -27,6 +30,67 @@ QString samplePath()
 constexpr Operation R = Operation::Read;
 constexpr Operation W = Operation::Write;
 constexpr Operation X = Operation::Execute;
+
+// Keeps the program context the parser hands over along with the accesses.
+class ContextSink final : public AccessSink
+{
+public:
+    bool add(const Access &access) override
+    {
+        accesses << access;
+        values << QByteArray();
+        return true;
+    }
+    QString errorString() const override { return {}; }
+    bool addInstruction(Transition transition, Address pc, quint8 size) override
+    {
+        pcs << QList<quint64> { transition.value, pc.value, size };
+        return true;
+    }
+    void addValue(QByteArrayView bytes) override
+    {
+        if (values.isEmpty() || !values.last().isEmpty())
+            qFatal("a value without an access, or a second value for one");
+        values.last() = bytes.toByteArray();
+    }
+
+    QList<Access> accesses;
+    QList<QByteArray> values; // parallel to accesses; empty when none was given
+    QList<QList<quint64>> pcs; // transition, pc, size
+};
+
+// What the sample holds, read here with regular expressions rather than the parser: the rip of
+// every line, and every memory field as (transition, operation, address, size) with its bytes, the
+// fields of line k at transition k - 1 (the first line's at 0).
+struct SampleOracle
+{
+    QList<quint64> rips;
+    QList<Access> accesses;
+    QList<QByteArray> values;
+};
+
+SampleOracle readSample()
+{
+    SampleOracle oracle;
+    const QList<QByteArray> lines = readFile(samplePath()).split('\n');
+    static const QRegularExpression rip(QStringLiteral("(?:^|,)rip=0x([0-9a-f]+)"));
+    static const QRegularExpression memory(QStringLiteral("(?:^|,)(mr|mw)=0x([0-9a-f]+):([0-9a-f]+)"));
+    for (qsizetype k = 0; k < lines.size(); ++k) {
+        const QString line = QString::fromLatin1(lines[k]);
+        if (line.isEmpty())
+            continue;
+        const QRegularExpressionMatch pc = rip.match(line);
+        oracle.rips << (pc.hasMatch() ? pc.captured(1).toULongLong(nullptr, 16) : oracle.rips.last());
+        for (auto it = memory.globalMatch(line); it.hasNext();) {
+            const QRegularExpressionMatch field = it.next();
+            const QByteArray bytes = QByteArray::fromHex(field.captured(3).toLatin1());
+            oracle.accesses << userAccess(k > 0 ? k - 1 : 0, field.captured(1) == QLatin1String("mr") ? R : W,
+                field.captured(2).toULongLong(nullptr, 16), std::uint32_t(bytes.size()));
+            oracle.values << bytes;
+        }
+    }
+    return oracle;
+}
 
 } // namespace
 
@@ -45,6 +109,12 @@ private slots:
     void cutLastLineWarns();
     void parserFedInPieces_data();
     void parserFedInPieces();
+    void pcsOfTheSample();
+    void valuesOfTheSample();
+    void pcsAndValuesInAWindow_data();
+    void pcsAndValuesInAWindow();
+    void pcsOfRepeatedAndCutLines();
+    void queryAndAtShowValues();
 
 private:
     QString write(const QString &name, const QByteArray &content);
@@ -276,6 +346,166 @@ void TestTenetImporter::parserFedInPieces()
     QCOMPARE(piecesReport.linesRead, 2163);
     QCOMPARE(piecesReport.instructions, 2163);
     QCOMPARE(piecesReport.warnings, QStringList());
+}
+
+// The PC of every transition is its line's rip; the size is the step to the next line's rip when
+// that is 1..15 bytes, else 0.
+void TestTenetImporter::pcsOfTheSample()
+{
+    ContextSink sink;
+    ImportReport report;
+    QString error;
+    QVERIFY2(TenetImporter::runInto(samplePath(), sink, {}, &report, &error, {}), qPrintable(error));
+    // The first lines, read by hand: a 4-byte instruction, a call (0x1400041a0 -> 0x1400045dc: size
+    // unknown), then 5, 1 and 3 bytes (call target, push, mov).
+    QCOMPARE(sink.pcs.first(5),
+        (QList<QList<quint64>> { { 0, 0x14000419c, 4 }, { 1, 0x1400041a0, 0 }, { 2, 0x1400045dc, 5 },
+            { 3, 0x1400045e1, 1 }, { 4, 0x1400045e2, 3 } }));
+    const SampleOracle oracle = readSample();
+    QCOMPARE(sink.pcs.size(), 2163);
+    for (qsizetype t = 0; t < sink.pcs.size(); ++t) {
+        const quint64 step = t + 1 < oracle.rips.size() ? oracle.rips[t + 1] - oracle.rips[t] : 0;
+        const QList<quint64> expected { quint64(t), oracle.rips[t], step >= 1 && step <= 15 ? step : 0 };
+        QVERIFY2(sink.pcs[t] == expected, qPrintable(QStringLiteral("transition %1").arg(t)));
+    }
+    QCOMPARE(report.context,
+        QStringList { samplePath()
+            + QStringLiteral(": pcs of 2163 transitions, values of 1539 accesses (a Tenet trace has no modules and no "
+                             "instruction bytes)") });
+}
+
+// Every read and write carries the bytes of its field, in access order.
+void TestTenetImporter::valuesOfTheSample()
+{
+    ContextSink sink;
+    ImportReport report;
+    QString error;
+    QVERIFY2(TenetImporter::runInto(samplePath(), sink, {}, &report, &error, {}), qPrintable(error));
+    const SampleOracle oracle = readSample();
+    QCOMPARE(oracle.accesses.size(), 969 + 570);
+    QCOMPARE(sink.accesses, oracle.accesses);
+    QCOMPARE(sink.values, oracle.values);
+    // Read by hand: line 7's read of 0x140007000 (rax becomes 0xd6bdee99ed73) is the instruction of
+    // line 6, at 0x1400045e9, 7 bytes before line 7's rip.
+    const qsizetype read = sink.accesses.indexOf(userAccess(6, R, 0x140007000, 8));
+    QVERIFY(read >= 0);
+    QCOMPARE(sink.values[read].toHex(), QByteArray("73ed99eebdd60000"));
+    QCOMPARE(sink.pcs[6], (QList<quint64> { 6, 0x1400045e9, 7 }));
+    // With --with-exec the executes have no value; the reads and writes keep theirs.
+    ContextSink withExec;
+    ImportOptions options;
+    options.withExecute = true;
+    QVERIFY2(TenetImporter::runInto(samplePath(), withExec, options, &report, &error, {}), qPrintable(error));
+    QList<QByteArray> dataValues;
+    for (qsizetype i = 0; i < withExec.accesses.size(); ++i) {
+        if (withExec.accesses[i].operation == X)
+            QVERIFY(withExec.values[i].isEmpty());
+        else
+            dataValues << withExec.values[i];
+    }
+    QCOMPARE(dataValues, oracle.values);
+}
+
+// A window keeps the PCs of its transitions, with the sizes of the full import, and the values of
+// its accesses.
+void TestTenetImporter::pcsAndValuesInAWindow_data()
+{
+    QTest::addColumn<quint64>("skip");
+    QTest::addColumn<std::optional<quint64>>("max");
+    QTest::newRow("transitions 10..14") << quint64(10) << std::optional<quint64>(5);
+    QTest::newRow("the first transition alone") << quint64(0) << std::optional<quint64>(1);
+    QTest::newRow("a window ending after a call (its size unknown)") << quint64(0) << std::optional<quint64>(2);
+    QTest::newRow("the last three transitions") << quint64(2160) << std::optional<quint64>();
+    QTest::newRow("the last transition alone") << quint64(2162) << std::optional<quint64>(1);
+    QTest::newRow("a window past the end") << quint64(2163) << std::optional<quint64>(10);
+}
+
+void TestTenetImporter::pcsAndValuesInAWindow()
+{
+    QFETCH(quint64, skip);
+    QFETCH(std::optional<quint64>, max);
+    ContextSink full;
+    ImportReport report;
+    QString error;
+    QVERIFY2(TenetImporter::runInto(samplePath(), full, {}, &report, &error, {}), qPrintable(error));
+    ImportOptions options;
+    options.skipInstructions = skip;
+    options.maxInstructions = max;
+    const TransitionWindow window = TransitionWindow::of(options);
+    ContextSink sink;
+    QVERIFY2(TenetImporter::runInto(samplePath(), sink, options, &report, &error, {}), qPrintable(error));
+
+    QList<QList<quint64>> pcs;
+    for (const QList<quint64> &pc : std::as_const(full.pcs)) {
+        if (window.contains(pc[0]))
+            pcs << pc;
+    }
+    QList<Access> accesses;
+    QList<QByteArray> values;
+    for (qsizetype i = 0; i < full.accesses.size(); ++i) {
+        if (window.contains(full.accesses[i].transition.value)) {
+            accesses << full.accesses[i];
+            values << full.values[i];
+        }
+    }
+    QCOMPARE(sink.pcs, pcs);
+    QCOMPARE(sink.accesses, accesses);
+    QCOMPARE(sink.values, values);
+}
+
+// A line without rip (a rep-prefixed instruction repeating) runs at the previous PC, size unknown;
+// a cut last line that is dropped gives no PC, and the line before it ends with size 0.
+void TestTenetImporter::pcsOfRepeatedAndCutLines()
+{
+    const QString path = write(QStringLiteral("repeat.trace"),
+        "rip=0x1000,rsp=0x2000\nrip=0x1002,mr=0x2000:01\nrcx=0x3,mw=0x3000:aabb\nrip=0x1005\nrip=0x1008,mr=0x3000:abc");
+    ContextSink sink;
+    ImportReport report;
+    QString error;
+    QVERIFY2(TenetImporter::runInto(path, sink, {}, &report, &error, {}), qPrintable(error));
+    QCOMPARE(
+        sink.pcs, (QList<QList<quint64>> { { 0, 0x1000, 2 }, { 1, 0x1002, 0 }, { 2, 0x1002, 3 }, { 3, 0x1005, 0 } }));
+    QCOMPARE(sink.accesses, (QList<Access> { userAccess(0, R, 0x2000, 1), userAccess(1, W, 0x3000, 2) }));
+    QCOMPARE(sink.values, (QList<QByteArray> { QByteArray("\x01"), QByteArray("\xaa\xbb") }));
+    QCOMPARE(report.context,
+        QStringList { path
+            + QStringLiteral(": pcs of 4 transitions, values of 2 accesses (a Tenet trace has no modules and no "
+                             "instruction bytes)") });
+}
+
+// The command line: the value column of query --context and the accesses of memhist at, at
+// transitions read by hand in the trace.
+void TestTenetImporter::queryAndAtShowValues()
+{
+    const QString output = m_dir.filePath(QStringLiteral("values.memhist"));
+    const QStringList imported
+        = QString::fromUtf8(cliOutput({ QStringLiteral("import"), samplePath(), QStringLiteral("-o"), output }))
+              .split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(imported.mid(imported.size() - 2),
+        (QStringList { QStringLiteral("context: pcs, values (no memory map or modules: no symbols)"),
+            QStringLiteral("context: ") + samplePath()
+                + QStringLiteral(": pcs of 2163 transitions, values of 1539 accesses (a Tenet trace has no modules "
+                                 "and no instruction bytes)") }));
+    const QStringList rows = QString::fromUtf8(cliOutput({ QStringLiteral("query"), output, QStringLiteral("--context"),
+                                                   QStringLiteral("--format"), QStringLiteral("csv") }))
+                                 .split(u'\n', Qt::SkipEmptyParts);
+    QCOMPARE(rows.size(), 1 + 100); // the first page
+    QCOMPARE(rows[0],
+        QStringLiteral("rowid,transition,operation,address,linear,size,pc,function,source,instruction,region,value"));
+    // The call at 0x1400041a0 pushes its return address 0x1400041a5 (line 2).
+    QCOMPARE(rows[3], QStringLiteral("3,1,W,0x13ff28,0x13ff28,8,0x1400041a0,,,,,a541004001000000"));
+    // The 7-byte load at 0x1400045e9 reads rax's new value 0xd6bdee99ed73 (line 7).
+    QCOMPARE(rows[6], QStringLiteral("6,6,R,0x140007000,0x140007000,8,0x1400045e9,,,,,73ed99eebdd60000"));
+    // pop rbp at 0x140004686 reads 0 (line 16: rbp=0x0).
+    QCOMPARE(rows[11], QStringLiteral("11,15,R,0x13ff20,0x13ff20,8,0x140004686,,,,,0000000000000000"));
+    // The ret at 0x140004687 reads the return address pushed at transition 1 (line 17: rip=0x1400041a5).
+    QCOMPARE(QString::fromUtf8(cliOutput({ QStringLiteral("at"), output, QStringLiteral("16") }))
+                 .split(u'\n', Qt::SkipEmptyParts),
+        (QStringList { QStringLiteral("transition:  16"), QStringLiteral("pc:          0x140004687"),
+            QStringLiteral("module:      unknown"), QStringLiteral("function:    unknown"),
+            QStringLiteral("source:      unknown"), QStringLiteral("instruction: unknown"),
+            QStringLiteral("accesses:    1"), QStringLiteral("  rowid  op   address  size  region  value"),
+            QStringLiteral("     12  R   0x13ff28     8          a541004001000000") }));
 }
 
 QTEST_GUILESS_MAIN(TestTenetImporter)

@@ -176,6 +176,8 @@ int runImport(const QStringList &arguments)
     if (const QString skipped = skippedSummary(summary.skipped); !skipped.isEmpty())
         writeOut((QStringLiteral("skipped: ") + skipped + u'\n').toLocal8Bit());
     writeOut((QStringLiteral("context: ") + contextPartsText(stats.context.parts) + u'\n').toLocal8Bit());
+    for (const QString &source : std::as_const(summary.context))
+        writeOut((QStringLiteral("context: ") + source + u'\n').toLocal8Bit());
     for (const QString &note : std::as_const(stats.context.notes))
         writeOut((QStringLiteral("context: no symbols for ") + note + u'\n').toLocal8Bit());
     return ExitSuccess;

@@ -1,6 +1,7 @@
 #include "drmemtraceimporter.h"
 
 #include "importers/drmemtrace/chunkseek.h"
+#include "importers/drmemtrace/modulelist.h"
 #include "importers/drmemtrace/pooledfile.h"
 #include "importers/drmemtrace/recordreader.h"
 #include "importers/drmemtrace/threaddecoder.h"
@@ -9,6 +10,8 @@
 #include "importers/progressthrottle.h"
 #include "writer/historywriter.h"
 
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <algorithm>
 
@@ -29,7 +32,6 @@ void reportSkipped(const DecodeContext &context, bool withExecute, ImportReport 
     add("markers", kind(RecordKind::Marker));
     add("core idle markers", context.coreIdleMarkers);
     add("repeated chunk headers (timestamp, cpu)", context.repeatedChunkHeaders);
-    add("encodings", kind(RecordKind::Encoding));
     add("prefetches", kind(RecordKind::Prefetch));
     add("non-fetched instructions", kind(RecordKind::NoFetch));
     add("cache flushes", kind(RecordKind::Flush));
@@ -39,6 +41,62 @@ void reportSkipped(const DecodeContext &context, bool withExecute, ImportReport 
     add("accesses before a thread's first instruction", context.accessesBeforeFirstInstruction);
     if (!withExecute)
         add("instruction fetches", context.instructions);
+}
+
+// The modules.log DynamoRIO wrote for the trace at `path` (a thread file or a directory): beside it,
+// or in the `raw` directory beside it or beside its `trace` directory (DIR/raw and DIR/trace, as
+// drmemtrace lays them out). Empty when there is none.
+QString moduleListFor(const QString &path)
+{
+    const QFileInfo info(path);
+    const QDir directory = info.isDir() ? QDir(info.absoluteFilePath()) : info.absoluteDir();
+    for (const QString &candidate :
+        { QStringLiteral("modules.log"), QStringLiteral("raw/modules.log"), QStringLiteral("../raw/modules.log") }) {
+        const QString file = QDir::cleanPath(directory.filePath(candidate));
+        if (QFileInfo(file).isFile())
+            return file;
+    }
+    return {};
+}
+
+// Reads the module list beside the trace and names its modules to the writer, loaded from
+// `first` on (the list does not say when). A list that cannot be read or parsed is a warning: the
+// accesses do not depend on it. Returns what it gave, for the context line.
+QString addModuleList(const QString &tracePath, HistoryWriter &writer, Transition first, QStringList *warnings)
+{
+    const QString path = moduleListFor(tracePath);
+    if (path.isEmpty())
+        return QStringLiteral("no modules.log beside the trace (nor in raw/): no modules");
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *warnings << path + QStringLiteral(": ") + file.errorString() + QStringLiteral(": imported without modules");
+        return QStringLiteral("no modules (%1 unreadable)").arg(path);
+    }
+    ModuleList list;
+    QString error;
+    if (!parseModuleList(file.readAll(), path, &list, &error)) {
+        *warnings << error + QStringLiteral(": imported without modules");
+        return QStringLiteral("no modules (%1 is malformed)").arg(path);
+    }
+    int modules = 0;
+    for (const ModuleListEntry &entry : std::as_const(list.entries)) {
+        // "<unknown>" is code DynamoRIO found in no file; the segments after a module's first are
+        // found in its file.
+        if (!entry.isFirstSegment() || entry.path == QLatin1String("<unknown>"))
+            continue;
+        LoadedModule module;
+        module.path = entry.path;
+        module.bias = moduleBias(entry);
+        module.first = first;
+        writer.addModule(module);
+        ++modules;
+    }
+    QString text = QStringLiteral("%1 modules from %2").arg(modules).arg(path);
+    if (list.version < 5)
+        text += QStringLiteral(" (a version %1 list has no preferred base: each module taken as linked at "
+                               "address 0, as PIE executables and shared libraries are)")
+                    .arg(list.version);
+    return text;
 }
 
 } // namespace
@@ -153,6 +211,7 @@ bool DrMemtraceImporter::run(const QString &path, HistoryWriter &writer, const I
     };
     context.tick = [&] { return reportProgress(false); };
 
+    const QString modules = addModuleList(path, writer, options.firstTransition, &context.warnings);
     const InterleaveEnd end = interleaveThreads(threads, context, cut, error);
     const bool ok = end != InterleaveEnd::Failed;
     if (context.spanThread && context.next > context.spanFirst)
@@ -188,6 +247,11 @@ bool DrMemtraceImporter::run(const QString &path, HistoryWriter &writer, const I
         writer.setMetaValue(
             QStringLiteral("drmemtrace: instructions with more than two data references (scatter, gather, string)"),
             QString::number(context.multiReferenceInstructions));
+    const QString bytes = context.encodedInstructions > 0
+        ? QStringLiteral("instruction bytes from %1 encoded instruction records").arg(context.encodedInstructions)
+        : QStringLiteral("no encoding records (traces before version 4 have none): no instruction bytes");
+    counts.context << QStringLiteral("%1: pcs of %2 transitions, %3, %4")
+                          .arg(path, QString::number(context.instructions), bytes, modules);
     if (!ok)
         return false;
     if (!reportProgress(true)) {

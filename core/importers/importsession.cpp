@@ -85,6 +85,7 @@ bool importTraces(const QList<TraceInput> &inputs, const QString &outputPath, Im
         }
         for (auto it = report.skipped.cbegin(); it != report.skipped.cend(); ++it)
             summary->skipped[it.key()] += it.value();
+        summary->context += report.context;
         // The next trace continues after this one, also when a format carries its own transitions
         // (csv): transitions must never decrease across the whole history.
         const WriterStats &stats = writer.stats();

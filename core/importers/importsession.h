@@ -42,6 +42,7 @@ struct ImportSummary
     WriterStats stats; // of the history written
     QMap<QString, qint64> skipped; // summed over the traces, by kind
     QStringList warnings; // of every trace read, in order; filled on failure too
+    QStringList context; // what each trace gave of the program context (ImportReport::context), in order
 };
 
 // Finds the format of each trace before anything is read, so a typo in the last path does not

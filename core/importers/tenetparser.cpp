@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 namespace memhist {
 
@@ -101,6 +102,7 @@ bool parseField(QByteArrayView field, FieldKind *kind, std::uint64_t *value, Mem
             return false;
         }
         memory->size = std::uint32_t(bytes.size() / 2);
+        memory->hexBytes = bytes;
         memory->read = name != "mw";
         memory->write = name != "mr";
         *kind = FieldKind::Memory;
@@ -155,6 +157,33 @@ bool TenetParser::add()
     return failAt(m_lineNumber, m_sink.errorString());
 }
 
+bool TenetParser::addWithValue(const MemoryField &memory)
+{
+    if (!add())
+        return false;
+    // parseField checked the digits: two per byte, all hex.
+    m_value.resize(memory.size);
+    const auto nibble = [](char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
+    for (std::uint32_t i = 0; i < memory.size; ++i)
+        m_value[i] = char((nibble(memory.hexBytes[2 * i]) << 4) | nibble(memory.hexBytes[2 * i + 1]));
+    m_sink.addValue(m_value);
+    ++m_values;
+    return true;
+}
+
+bool TenetParser::flushPendingPc(std::uint8_t size)
+{
+    if (!m_hasPendingPc)
+        return true;
+    m_hasPendingPc = false;
+    if (!m_window.contains(m_pendingTransition))
+        return true;
+    if (!m_sink.addInstruction(Transition { m_pendingTransition }, Address { m_pendingPc }, size))
+        return failAt(m_lineNumber, m_sink.errorString());
+    ++m_pcs;
+    return true;
+}
+
 bool TenetParser::handleLine(QByteArrayView line, bool *malformed)
 {
     *malformed = false;
@@ -171,6 +200,7 @@ bool TenetParser::handleLine(QByteArrayView line, bool *malformed)
         return true;
     // Every field is checked before any access is stored: a malformed (or cut) line stores none.
     m_memory.clear();
+    std::optional<std::uint64_t> linePc;
     int index = 0;
     qsizetype start = 0;
     while (start <= line.size()) {
@@ -192,12 +222,19 @@ bool TenetParser::handleLine(QByteArrayView line, bool *malformed)
                 m_lineNumber, QStringLiteral("field %1 '%2': %3").arg(QString::number(index), latin1(field), reason));
         }
         if (kind == FieldKind::ProgramCounter) {
-            m_pc = value;
-            m_knowsPc = true;
+            linePc = value;
         } else if (kind == FieldKind::Memory) {
             m_memory.push_back(memory);
         }
     }
+    if (linePc) {
+        m_pc = *linePc;
+        m_knowsPc = true;
+    }
+    // The previous line's PC gets its size from this one's (see the header).
+    const std::uint64_t step = m_pc - m_pendingPc;
+    if (!flushPendingPc(m_knowsPc && step >= 1 && step <= 15 ? std::uint8_t(step) : 0))
+        return false;
     // Lines before the window are checked and counted; what they hold is not stored.
     if (!m_window.contains(memoryTransition))
         m_memory.clear();
@@ -208,16 +245,21 @@ bool TenetParser::handleLine(QByteArrayView line, bool *malformed)
         m_access.size = memory.size;
         if (memory.read) {
             m_access.operation = Operation::Read;
-            if (!add())
+            if (!addWithValue(memory))
                 return false;
             ++m_reads;
         }
         if (memory.write) {
             m_access.operation = Operation::Write;
-            if (!add())
+            if (!addWithValue(memory))
                 return false;
             ++m_writes;
         }
+    }
+    if (m_knowsPc) {
+        m_hasPendingPc = true;
+        m_pendingPc = m_pc;
+        m_pendingTransition = transition;
     }
     ++m_instructions;
     // A line without a program counter executes at the same one (a rep-prefixed instruction).
@@ -271,7 +313,7 @@ bool TenetParser::finish(QByteArrayView rest)
         return true; // after the window's end the rest is not imported, whole or not
     rest = withoutLineEnd(rest);
     if (rest.isEmpty())
-        return true;
+        return flushPendingPc(0);
     if (rest.contains('\0'))
         return failAt(m_lineNumber + 1, QStringLiteral("a NUL byte: ") + binaryData);
     if (rest.size() > maxLineLength)
@@ -284,11 +326,13 @@ bool TenetParser::finish(QByteArrayView rest)
         m_warnings << QStringLiteral("%1:%2: no newline at the end of the file: the last line was imported, "
                                      "but it may be cut")
                           .arg(m_source, QString::number(line));
-        return true;
+        return flushPendingPc(0);
     }
     if (!malformed)
         return false;
     m_error.clear();
+    if (!flushPendingPc(0))
+        return false;
     ++m_cutLines;
     m_warnings << QStringLiteral("%1:%2: the last line is cut: the trace ends early (was the tracer killed?); "
                                  "imported the complete lines before it")
@@ -315,6 +359,10 @@ void TenetParser::fillReport(ImportReport *report) const
     if (m_cutLines > 0)
         report->skipped[QStringLiteral("cut last lines")] = m_cutLines;
     report->warnings = m_warnings;
+    if (m_pcs > 0 || m_values > 0)
+        report->context << QStringLiteral("%1: pcs of %2 transitions, values of %3 accesses (a Tenet trace has no "
+                                          "modules and no instruction bytes)")
+                               .arg(m_source, QString::number(m_pcs), QString::number(m_values));
 }
 
 bool TenetParser::isTenetLine(QByteArrayView line)

@@ -17,6 +17,18 @@
 //
 // With ImportOptions::withExecute, each line also gives an Execute access of 1 byte (the trace has
 // no instruction lengths) at its program counter, at its own transition.
+//
+// Program context (AccessSink): the PC of transition k is the program counter of line k (a line
+// without one, as a rep-prefixed instruction repeating, keeps the previous line's). The trace has
+// no instruction lengths, so the size given with each PC is the distance to the next line's PC
+// when that is 1..15 bytes (the longest x86 instruction), else 0 (unknown). That reproduces every
+// PC exactly: a short forward jump merely continues a straight-line run as if it were an
+// instruction that long. A PC is therefore handed over one line late, once the next line is read;
+// the last one (with size 0) when the input ends. Only transitions inside the import window get
+// one.
+// Values: each memory field's bytes are the value of its access (addValue right after it; an mrw=
+// field gives its bytes to both its read and its write). The size of an access is the number of
+// bytes of its value, so the two cannot disagree; an odd number of hex digits is refused.
 #pragma once
 
 #include "importers/accesssink.h"
@@ -44,6 +56,7 @@ public:
         bool write = false;
         std::uint64_t address = 0;
         std::uint32_t size = 0;
+        QByteArrayView hexBytes; // the field's 2 * size hex digits, in the line being parsed
     };
 
     // `sourceName` starts every message ("trace.log:12: ...").
@@ -81,6 +94,10 @@ private:
     // tells the two apart.
     bool handleLine(QByteArrayView line, bool *malformed);
     bool add();
+    // add() and the access's value, from the field's hex digits.
+    bool addWithValue(const MemoryField &memory);
+    // Hands over the PC waiting for the next line's, with `size`. False + m_error on a sink error.
+    bool flushPendingPc(std::uint8_t size);
     bool failAt(qint64 line, const QString &reason);
 
     QString m_source;
@@ -95,9 +112,16 @@ private:
     qint64 m_writes = 0;
     qint64 m_executes = 0;
     qint64 m_cutLines = 0;
+    qint64 m_pcs = 0; // handed to the sink
+    qint64 m_values = 0;
     std::uint64_t m_pc = 0;
     bool m_knowsPc = false;
+    // The PC of the last line, waiting for the next line's to get its size.
+    bool m_hasPendingPc = false;
+    std::uint64_t m_pendingPc = 0;
+    std::uint64_t m_pendingTransition = 0;
     Access m_access;
+    QByteArray m_value; // decoded bytes of the current memory field
     std::vector<MemoryField> m_memory;
     QStringList m_warnings;
     QString m_error;

@@ -86,6 +86,9 @@ struct ImportReport
     // Non-fatal findings a user must see ("trace ends early after record 1234: imported what it
     // holds"). Each names the file.
     QStringList warnings;
+    // What the trace gave of the program context, one line naming the file ("t.log: pcs, values of
+    // 1539 accesses"); empty for formats without context.
+    QStringList context;
 };
 
 // The ImportReport::skipped kind that counts the instructions read before the window, so every

@@ -75,6 +75,33 @@ bool ThreadDecoder::addAccess(DecodeContext &context, Operation operation, quint
     return true;
 }
 
+bool ThreadDecoder::addEncoding(const TraceRecord &record)
+{
+    if (record.size > sizeof(record.addr)) {
+        m_error = m_reader->errorAt(
+            QStringLiteral("encoding record of %1 bytes (at most %2)").arg(record.size).arg(sizeof(record.addr)));
+        return false;
+    }
+    if (m_encodingSize + record.size > maxEncodingBytes) {
+        m_error = m_reader->errorAt(
+            QStringLiteral("encoding records of more than %1 bytes for one instruction").arg(maxEncodingBytes));
+        return false;
+    }
+    // The bytes are those of `addr` in memory order: little-endian.
+    for (quint16 i = 0; i < record.size; ++i)
+        m_encoding[size_t(m_encodingSize++)] = char((record.addr >> (8 * i)) & 0xff);
+    return true;
+}
+
+void ThreadDecoder::takeEncoding(DecodeContext &context, quint64 pc)
+{
+    if (m_encodingSize == 0)
+        return;
+    context.writer.addInstructionBytes(Address { pc }, QByteArrayView(m_encoding.data(), m_encodingSize));
+    ++context.encodedInstructions;
+    m_encodingSize = 0;
+}
+
 bool ThreadDecoder::beginInstruction(DecodeContext &context, quint64 pc, quint16 size)
 {
     m_hasInstruction = true;
@@ -95,6 +122,11 @@ bool ThreadDecoder::beginInstruction(DecodeContext &context, quint64 pc, quint16
     ++context.instructions;
     m_lastStored = true;
     m_lastTransition = transition;
+    // Lengths above 255 bytes are no instruction's: stored as unknown (the run ends there).
+    if (!context.writer.addInstruction(transition, Address { pc }, size <= 0xff ? quint8(size) : 0)) {
+        m_error = m_reader->errorAt(context.writer.errorString());
+        return false;
+    }
 
     const std::optional<qint64> thread = m_currentThread >= 0 ? std::optional<qint64>(m_currentThread) : std::nullopt;
     if (context.spanThread != thread) {
@@ -218,7 +250,15 @@ ThreadDecoder::Stop ThreadDecoder::run(DecodeContext &context)
                 return Stop::Failed;
             break;
         case RecordKind::Instruction:
+            takeEncoding(context, record->addr);
             if (!beginInstruction(context, record->addr, record->size))
+                return Stop::Failed;
+            break;
+        case RecordKind::NoFetch:
+            takeEncoding(context, record->addr);
+            break;
+        case RecordKind::Encoding:
+            if (!addEncoding(*record))
                 return Stop::Failed;
             break;
         case RecordKind::Bundle: {
@@ -262,8 +302,6 @@ ThreadDecoder::Stop ThreadDecoder::run(DecodeContext &context)
             if (const std::optional<Stop> stop = handleFooter(context))
                 return *stop;
             break;
-        case RecordKind::NoFetch:
-        case RecordKind::Encoding:
         case RecordKind::Prefetch:
         case RecordKind::Flush:
         case RecordKind::Bookkeeping:

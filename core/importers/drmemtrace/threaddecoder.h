@@ -27,6 +27,11 @@
 //   named by the last THREAD record, which stays current across chunks.
 // - A window (DecodeContext::window): instructions before it are counted but neither they nor
 //   their accesses are stored; the decoder stops before the first instruction at its end.
+// - Program context: every fetched instruction in the window gives the PC of its transition
+//   (HistoryWriter::addInstruction, with its length). Encoding records (version >= 4 traces: up to
+//   8 bytes each, in `addr`) come just before an instruction the first time it appears in a chunk;
+//   their bytes, concatenated, are that instruction's (addInstructionBytes), given also before the
+//   window, since the instruction may run again inside it without its encodings repeated.
 #pragma once
 
 #include "importers/drmemtrace/recordreader.h"
@@ -75,6 +80,7 @@ struct DecodeContext
     qint64 unknownSizeAccesses = 0; // size 0 in the trace, stored as 1 byte
     qint64 bundledInstructions = 0; // instructions that came in bundle records
     qint64 multiReferenceInstructions = 0; // instructions with more than two data references
+    qint64 encodedInstructions = 0; // instructions whose bytes came in encoding records
     QStringList warnings;
 
     // The thread running the current span of transitions, and where the span began.
@@ -120,6 +126,11 @@ private:
     // writer error.
     bool beginInstruction(DecodeContext &context, quint64 pc, quint16 size);
     bool addAccess(DecodeContext &context, Operation operation, quint64 address, quint16 size);
+    // Appends an encoding record's bytes. False + m_error when there are more than an instruction
+    // can have.
+    bool addEncoding(const TraceRecord &record);
+    // Gives the encoding read so far to the instruction at `pc` and starts the next one.
+    void takeEncoding(DecodeContext &context, quint64 pc);
     Stop finish(DecodeContext &context);
     // The end of the file, or (core-sharded) of one thread in it: nothing when the file goes on.
     std::optional<Stop> handleFooter(DecodeContext &context);
@@ -147,6 +158,10 @@ private:
     Transition m_lastTransition; // of this thread's last instruction
     quint64 m_lastPc = 0;
     quint16 m_lastLength = 0;
+    // The encoding records read since the last instruction: the next instruction's bytes.
+    static constexpr int maxEncodingBytes = 32; // x86 needs 15, other architectures 4
+    std::array<char, maxEncodingBytes> m_encoding {};
+    int m_encodingSize = 0;
     ChunkTop m_chunkTop = ChunkTop::No;
     qint64 m_sinceTick = 0;
     QString m_error;
