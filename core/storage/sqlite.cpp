@@ -236,6 +236,11 @@ void Statement::bind(int index, const QString &text)
     sqlite3_bind_text(m_stmt, index, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
 }
 
+void Statement::bindBlob(int index, const QByteArray &bytes)
+{
+    sqlite3_bind_blob64(m_stmt, index, bytes.constData(), sqlite3_uint64(bytes.size()), SQLITE_TRANSIENT);
+}
+
 bool Statement::run()
 {
     const int rc = sqlite3_step(m_stmt);
@@ -247,6 +252,12 @@ QString Statement::text(int column) const
 {
     const auto *data = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, column));
     return QString::fromUtf8(data, sqlite3_column_bytes(m_stmt, column));
+}
+
+QByteArray Statement::blob(int column) const
+{
+    const auto *data = static_cast<const char *>(sqlite3_column_blob(m_stmt, column));
+    return QByteArray(data, sqlite3_column_bytes(m_stmt, column));
 }
 
 Transaction::Transaction(Connection &connection)

@@ -89,6 +89,8 @@ public:
     void bind(int index, std::int64_t value) { sqlite3_bind_int64(m_stmt, index, value); }
     void bindNull(int index) { sqlite3_bind_null(m_stmt, index); }
     void bind(int index, const QString &text);
+    // A blob, copied by SQLite (the array may go away before the statement runs).
+    void bindBlob(int index, const QByteArray &bytes);
 
     // SQLITE_ROW, SQLITE_DONE or an error code.
     int step() { return sqlite3_step(m_stmt); }
@@ -100,6 +102,9 @@ public:
     bool isNull(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_NULL; }
     bool isInteger(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_INTEGER; }
     QString text(int column) const;
+    // The column's bytes (a text column's UTF-8), copied.
+    QByteArray blob(int column) const;
+    bool isBlob(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_BLOB; }
 
 private:
     sqlite3_stmt *m_stmt = nullptr;

@@ -1,5 +1,6 @@
 #include "historywriter.h"
 
+#include "storage/addresssummarybuilder.h"
 #include "storage/schema.h"
 #include "storage/sqlite.h"
 #include "writer/hotaddresscounter.h"
@@ -508,9 +509,10 @@ bool HistoryWriter::finish()
     // order, instead of splitting pages all over the index as rows arrive in trace order (smaller
     // file, and the rows above went in without index maintenance). The file only becomes a history
     // when it is renamed into place below, so nobody can see it without its indexes.
+    // The address summary is computed from the chunks table, once, here: no cost per access.
     const QDateTime createdAt = QDateTime::currentDateTimeUtc();
     if (!d->writeThreadSpans() || !d->writeMeta(createdAt) || !d->writeReferenceMetadata(createdAt)
-        || !db.execute(schema::createBaseIndexes) || !db.execute("COMMIT"))
+        || !addresssummary::writeSummary(db) || !db.execute(schema::createBaseIndexes) || !db.execute("COMMIT"))
         return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db)));
     d->insertSlice = {};
     d->insertChunk = {};
