@@ -46,6 +46,18 @@ QString describeNegativeTransition(const char *column, std::int64_t stored)
         .arg(QLatin1String(column), QString::number(stored), QString::number(fromStored(stored)));
 }
 
+QString describeSummaryRow(int shift, std::int64_t block)
+{
+    return QStringLiteral("address_summary row (shift %1, block %2)").arg(shift).arg(hex(fromStored(block)));
+}
+
+QString describeSummaryBlock(int shift, std::int64_t block)
+{
+    const std::uint64_t first = fromStored(block) << shift;
+    const std::uint64_t last = first + ((std::uint64_t(1) << shift) - 1);
+    return QStringLiteral("block %1 (%2..%3)").arg(hex(fromStored(block)), hex(first), hex(last));
+}
+
 QString describeBytes(ByteRange range)
 {
     if (range.first == range.last)
