@@ -6,6 +6,7 @@
 #include "machinecontext.h"
 #include "plaininsert.h"
 #include "querybenchmark.h"
+#include "querygrowth.h"
 #include "storage/sqlite.h"
 #include "writerbenchmark.h"
 
@@ -33,7 +34,8 @@ struct Options
     QString directory; // empty: a temporary directory
     bool keep = false;
     bool references = true; // the plain-insert phases
-    QString queryOnly; // an existing history: only the query phase runs, on it
+    QStringList queryOnly; // existing histories: only the query phase runs, on each
+    bool plainPath = true; // with queryOnly: also time the plain path (every slice visited)
     WriterOptions writer; // the library's defaults unless overridden
 };
 
@@ -78,9 +80,14 @@ Options parseOptions(const QCoreApplication &app)
             .arg(defaults.chunkTargetAccesses),
         QStringLiteral("N"));
     const QCommandLineOption queryOnly(QStringLiteral("query-only"),
-        QStringLiteral("Only time queries, on an existing history (e.g. one kept with --keep)."),
+        QStringLiteral("Only time queries, on an existing history (e.g. one kept with --keep). Repeat it to compare "
+                       "sizes: the figures of each history side by side, smallest first, with their growth, with the "
+                       "address summary and on the plain path."),
         QStringLiteral("HISTORY"));
-    parser.addOptions({ accesses, seed, queries, dir, keep, noReferences, sliceCap, chunkCap, chunkTarget, queryOnly });
+    const QCommandLineOption noPlain(QStringLiteral("no-plain"),
+        QStringLiteral("With --query-only: skip the plain path (every slice visited, as without an address summary)."));
+    parser.addOptions(
+        { accesses, seed, queries, dir, keep, noReferences, sliceCap, chunkCap, chunkTarget, queryOnly, noPlain });
     parser.process(app);
 
     const auto fail = [](const QString &message) {
@@ -106,7 +113,10 @@ Options parseOptions(const QCoreApplication &app)
     options.directory = parser.value(dir);
     options.keep = parser.isSet(keep);
     options.references = !parser.isSet(noReferences);
-    options.queryOnly = parser.value(queryOnly);
+    options.queryOnly = parser.values(queryOnly);
+    options.plainPath = !parser.isSet(noPlain);
+    if (options.queryOnly.isEmpty() && parser.isSet(noPlain))
+        fail(QStringLiteral("--no-plain: only with --query-only"));
     const auto writerOption = [&](const QCommandLineOption &option, quint32 *value) {
         if (!parser.isSet(option))
             return;
@@ -143,10 +153,19 @@ int main(int argc, char *argv[])
         QueryBenchmarkOptions queryOptions;
         queryOptions.seed = options.seed;
         queryOptions.queriesPerClass = options.queriesPerClass;
-        const QueryBenchmarkResult queries = runQueryBenchmark(options.queryOnly, standardQueryClasses(), queryOptions);
-        if (!queries.ok)
-            abortRun(QStringLiteral("queries"), queries.error);
-        printQueries(queries, queryOptions.limit);
+        queryOptions.plainPath = options.plainPath;
+        QList<SizedQueryRun> runs;
+        for (const QString &history : options.queryOnly) {
+            std::printf("%s\n", qUtf8Printable(history));
+            SizedQueryRun run { history, 0, runQueryBenchmark(history, standardQueryClasses(), queryOptions) };
+            if (!run.result.ok)
+                abortRun(QStringLiteral("queries"), run.result.error);
+            run.accesses = run.result.historyAccesses;
+            printQueries(run.result, queryOptions.limit);
+            std::fflush(stdout);
+            runs.append(std::move(run));
+        }
+        printQueryGrowth(runs, queryOptions.limit, queryOptions.queriesPerClass);
         return 0;
     }
 
