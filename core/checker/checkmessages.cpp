@@ -58,6 +58,17 @@ QString describeSummaryBlock(int shift, std::int64_t block)
     return QStringLiteral("block %1 (%2..%3)").arg(hex(fromStored(block)), hex(first), hex(last));
 }
 
+QString describeSummaryOrigin(
+    std::int64_t builtSlices, std::int64_t builtLastChunk, std::int64_t slices, std::int64_t lastChunk)
+{
+    return QStringLiteral("was built from %1 slices and chunks up to rowid %2, but the history holds %3 slices and "
+                          "chunks up to rowid %4")
+        .arg(builtSlices)
+        .arg(builtLastChunk)
+        .arg(slices)
+        .arg(lastChunk);
+}
+
 QString describeBytes(ByteRange range)
 {
     if (range.first == range.last)

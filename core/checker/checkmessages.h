@@ -78,6 +78,11 @@ QString describeNegativeTransition(const char *column, std::int64_t stored);
 QString describeSummaryRow(int shift, std::int64_t block);
 // "block 0x2aaaaab3 (0x555555666000..0x5555556661ff)": a block of 2^shift bytes and its addresses.
 QString describeSummaryBlock(int shift, std::int64_t block);
+// Why an address summary does not describe the history it is in (rows were added or removed after
+// it was built): "was built from 3 slices and chunks up to rowid 40, but the history holds 4 slices
+// and chunks up to rowid 52".
+QString describeSummaryOrigin(
+    std::int64_t builtSlices, std::int64_t builtLastChunk, std::int64_t slices, std::int64_t lastChunk);
 // "byte 0x1004 is" or "bytes 0x1004..0x1005 are", to start a sentence about a range.
 QString describeBytes(ByteRange range);
 

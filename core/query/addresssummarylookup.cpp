@@ -70,12 +70,7 @@ bool AddressSummaryLookup::load(const std::vector<qint64> &sliceIds, QueryFailur
     const std::int64_t lastChunkId = lastChunk.int64(0);
     if (info.slices != std::int64_t(m_sliceIds.size()) || info.lastChunk != lastChunkId) {
         return failure.violation(violation(QLatin1String(infoTable),
-            QStringLiteral("was built from %1 slices and chunks up to rowid %2, but the history holds %3 slices and "
-                           "chunks up to rowid %4")
-                .arg(info.slices)
-                .arg(info.lastChunk)
-                .arg(m_sliceIds.size())
-                .arg(lastChunkId),
+            describeSummaryOrigin(info.slices, info.lastChunk, std::int64_t(m_sliceIds.size()), lastChunkId),
             property::addressSummary));
     }
     // Block 0 of a row of its own: an entry of another block would pass the row's end.

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <ctime>
 #include <unordered_map>
 #include <vector>
 
@@ -85,39 +86,68 @@ std::uint64_t keyOf(std::int64_t block, int operation)
     return std::uint64_t(block) << 2 | std::uint64_t(operation);
 }
 
-class Run
+} // namespace
+
+class Builder::State
 {
 public:
-    Run(sqlite::Connection &db, const Parameters &parameters, qint64 memoryBudget,
-        const std::function<bool(const Row &)> &sink, QString *error)
+    State(sqlite::Connection &db, const Parameters &parameters, qint64 memoryBudget)
         : m_db(db)
         , m_parameters(parameters)
         , m_memoryBudget(memoryBudget)
-        , m_sink(sink)
-        , m_error(*error)
     {
+        if (const QString problem = parameters.problem(); !problem.isEmpty()) {
+            m_error = QStringLiteral("invalid summary parameters: ") + problem;
+            return;
+        }
         m_levels.resize(std::size_t(parameters.levels));
         for (int level = 0; level < parameters.levels; ++level)
             m_levels[std::size_t(level)].shift = parameters.shift(level);
     }
 
-    bool build(Totals *totals, int *spills)
+    bool addChunk(std::int64_t slice, std::int64_t operationCode, std::uint64_t first, std::uint64_t last)
     {
-        if (!m_db.execute(statements::createAddressSummaryScratch))
-            return databaseError("cannot create the summary's scratch tables", m_db.lastErrorCode());
-        m_insertRun = m_db.prepare(statements::insertAddressSummaryRun);
-        m_insertCoarse = m_db.prepare(statements::insertAddressSummaryCoarse);
-        if (!m_insertRun.isValid() || !m_insertCoarse.isValid())
-            return databaseError("cannot prepare the summary's statements", m_db.lastErrorCode());
-        const bool ok = readChunks() && (m_runs == 0 ? emitFromMemory() : spill() && emitFromRuns()) && finishLevels()
-            && emitCoarseRows() && readTotals(totals);
-        *spills = m_runs;
+        if (!m_error.isEmpty())
+            return false;
+        const int operation = operationIndex(operationCode);
+        if (operation < 0)
+            return true; // no query reaches a chunk of another code
+        const int shift = m_parameters.finestShift;
+        // A chunk over many blocks (or a broken one, ending before it starts) is in no block: its
+        // slice is a candidate everywhere.
+        if (first > last || (last >> shift) - (first >> shift) > std::uint64_t(m_parameters.maxSpan)) {
+            m_wide[std::size_t(operation)].push_back(slice);
+            return true;
+        }
+        for (std::uint64_t block = first >> shift; block <= last >> shift; ++block) {
+            const std::uint64_t key = keyOf(std::int64_t(block), operation);
+            // A slice's chunks come by operation, then address: neighbours often share a block.
+            if (slice == m_lastSlice && key == m_lastKey)
+                continue;
+            m_lastSlice = slice;
+            m_lastKey = key;
+            add(key, slice);
+        }
+        return m_memory <= m_memoryBudget || spill();
+    }
+
+    bool finish(const std::function<bool(const Row &)> &sink, Totals *totals)
+    {
+        if (!m_error.isEmpty())
+            return false;
+        m_sink = &sink;
+        const bool ok = prepareScratch() && (m_runs == 0 ? emitFromMemory() : spill() && emitFromRuns())
+            && finishLevels() && emitCoarseRows() && readTotals(totals);
         m_insertRun = {};
         m_insertCoarse = {};
-        if (ok && !m_db.execute(statements::dropAddressSummaryScratch))
-            return databaseError("cannot drop the summary's scratch tables", m_db.lastErrorCode());
+        m_sink = nullptr;
+        if (ok && !m_db.execute(statements::clearAddressSummaryScratch))
+            return databaseError("cannot empty the summary's scratch tables", m_db.lastErrorCode());
         return ok;
     }
+
+    const QString &error() const { return m_error; }
+    int spilledRuns() const { return m_runs; }
 
 private:
     bool databaseError(const char *what, int rc)
@@ -127,33 +157,17 @@ private:
         return false;
     }
 
-    bool readChunks()
+    // The scratch tables, made the first time they are needed (a spill, or the end).
+    bool prepareScratch()
     {
-        sqlite::Statement chunks = m_db.prepare(statements::addressSummaryChunks);
-        if (!chunks.isValid())
-            return databaseError("cannot read chunks", m_db.lastErrorCode());
-        const int shift = m_parameters.finestShift;
-        int rc;
-        while ((rc = chunks.step()) == SQLITE_ROW) {
-            const std::int64_t slice = chunks.int64(0);
-            const std::uint64_t first = fromStored(chunks.int64(1));
-            const std::uint64_t last = fromStored(chunks.int64(2));
-            const int operation = chunks.isInteger(3) ? operationIndex(chunks.int64(3)) : -1;
-            if (operation < 0)
-                continue; // no query reaches a chunk of another code
-            // A chunk over many blocks (or a broken one, ending before it starts) is in no block: its
-            // slice is a candidate everywhere.
-            if (first > last || (last >> shift) - (first >> shift) > std::uint64_t(m_parameters.maxSpan)) {
-                m_wide[std::size_t(operation)].push_back(slice);
-                continue;
-            }
-            for (std::uint64_t block = first >> shift; block <= last >> shift; ++block)
-                add(keyOf(std::int64_t(block), operation), slice);
-            if (m_memory > m_memoryBudget && !spill())
-                return false;
-        }
-        if (rc != SQLITE_DONE)
-            return databaseError("cannot read chunks", rc);
+        if (m_insertRun.isValid())
+            return true;
+        if (!m_db.execute(statements::createAddressSummaryScratch))
+            return databaseError("cannot create the summary's scratch tables", m_db.lastErrorCode());
+        m_insertRun = m_db.prepare(statements::insertAddressSummaryRun);
+        m_insertCoarse = m_db.prepare(statements::insertAddressSummaryCoarse);
+        if (!m_insertRun.isValid() || !m_insertCoarse.isValid())
+            return databaseError("cannot prepare the summary's statements", m_db.lastErrorCode());
         return true;
     }
 
@@ -190,6 +204,8 @@ private:
     // The postings held so far become a run in the temporary database.
     bool spill()
     {
+        if (!prepareScratch())
+            return false;
         for (const auto &[key, entry] : m_blocks) {
             m_insertRun.bind(1, std::int64_t(key >> 2));
             m_insertRun.bind(2, std::int64_t(key & 3));
@@ -318,7 +334,7 @@ private:
         Level &level = m_levels[index];
         level.rowActive = false;
         if (index == 0)
-            return m_sink({ level.shift, level.rowBlock, level.postings });
+            return (*m_sink)({ level.shift, level.rowBlock, level.postings });
         m_insertCoarse.bind(1, std::int64_t(level.shift));
         m_insertCoarse.bind(2, level.rowBlock);
         m_insertCoarse.bindBlob(3, level.postings);
@@ -347,7 +363,7 @@ private:
             return databaseError("cannot read the summary's coarse rows", m_db.lastErrorCode());
         int rc;
         while ((rc = rows.step()) == SQLITE_ROW) {
-            if (!m_sink({ int(rows.int64(0)), rows.int64(1), rows.blob(2) }))
+            if (!(*m_sink)({ int(rows.int64(0)), rows.int64(1), rows.blob(2) }))
                 return false;
         }
         if (rc != SQLITE_DONE)
@@ -379,12 +395,14 @@ private:
     }
 
     sqlite::Connection &m_db;
-    const Parameters &m_parameters;
+    const Parameters m_parameters;
     qint64 m_memoryBudget;
-    const std::function<bool(const Row &)> &m_sink;
-    QString &m_error;
+    const std::function<bool(const Row &)> *m_sink = nullptr; // during finish()
+    QString m_error;
     std::unordered_map<std::uint64_t, BlockSlices> m_blocks;
     qint64 m_memory = 0;
+    std::int64_t m_lastSlice = -1;
+    std::uint64_t m_lastKey = ~std::uint64_t(0); // no block has this key: its operation would be 3
     int m_runs = 0;
     std::array<std::vector<std::int64_t>, operationCount> m_wide;
     std::vector<Level> m_levels;
@@ -392,27 +410,44 @@ private:
     sqlite::Statement m_insertCoarse;
 };
 
-} // namespace
-
 Builder::Builder(sqlite::Connection &db, const Parameters &parameters, qint64 memoryBudget)
-    : m_db(db)
-    , m_parameters(parameters)
-    , m_memoryBudget(memoryBudget)
+    : m_parameters(parameters)
+    , m_state(std::make_unique<State>(db, parameters, memoryBudget))
 { }
 
-bool Builder::run(const std::function<bool(const Row &)> &sink, Totals *totals)
+Builder::~Builder() = default;
+
+bool Builder::addChunk(std::int64_t slice, std::int64_t operation, std::uint64_t first, std::uint64_t last)
 {
-    m_error.clear();
-    m_spills = 0;
-    if (const QString problem = m_parameters.problem(); !problem.isEmpty()) {
-        m_error = QStringLiteral("invalid summary parameters: ") + problem;
-        return false;
-    }
-    Run run(m_db, m_parameters, m_memoryBudget, sink, &m_error);
-    return run.build(totals, &m_spills);
+    return m_state->addChunk(slice, operation, first, last);
 }
 
-bool writeSummary(sqlite::Connection &db, const Parameters &parameters)
+bool Builder::finish(const std::function<bool(const Row &)> &sink, Totals *totals)
+{
+    const qint64 start = threadCpuNanoseconds();
+    const bool ok = m_state->finish(sink, totals);
+    m_cpuNanoseconds += threadCpuNanoseconds() - start;
+    return ok;
+}
+
+qint64 Builder::threadCpuNanoseconds()
+{
+    timespec now {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return qint64(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+const QString &Builder::error() const
+{
+    return m_state->error();
+}
+
+int Builder::spilledRuns() const
+{
+    return m_state->spilledRuns();
+}
+
+bool writeSummary(sqlite::Connection &db, Builder &builder)
 {
     if (!db.execute(schema::createAddressSummaryTables))
         return false;
@@ -420,9 +455,9 @@ bool writeSummary(sqlite::Connection &db, const Parameters &parameters)
     sqlite::Statement insertInfo = db.prepare(schema::insertAddressSummaryInfo);
     if (!insertRow.isValid() || !insertInfo.isValid())
         return false;
-    Builder builder(db, parameters);
+    const Parameters &parameters = builder.parameters();
     Totals totals;
-    const bool built = builder.run(
+    const bool built = builder.finish(
         [&](const Row &row) {
             insertRow.bind(1, std::int64_t(row.shift));
             insertRow.bind(2, row.block);

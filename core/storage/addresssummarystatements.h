@@ -23,9 +23,6 @@ inline constexpr const char *addressSummaryAllRows
 inline constexpr const char *addressSummarySliceCount = "SELECT count(*) FROM slices";
 // A lone max() of the rowid: SQLite reads it from the b-tree's end.
 inline constexpr const char *addressSummaryLastChunk = "SELECT max(rowid) FROM chunks";
-// One pass over the chunks in rowid order (the writer inserts them slice after slice, so each
-// block's slices arrive ascending; the builder copes with any order).
-inline constexpr const char *addressSummaryChunks = "SELECT slice_id, phy_first, phy_last, operation FROM chunks";
 
 // The builder's scratch tables, in the connection's temporary database (never in the history):
 // postings spilled when the builder's memory budget is reached (one run per spill, each run in
@@ -37,8 +34,10 @@ CREATE TEMP TABLE IF NOT EXISTS memhist_summary_coarse(shift int not null, block
 DELETE FROM temp.memhist_summary_runs;
 DELETE FROM temp.memhist_summary_coarse;
 )sql";
-inline constexpr const char *dropAddressSummaryScratch
-    = "DROP TABLE IF EXISTS temp.memhist_summary_runs; DROP TABLE IF EXISTS temp.memhist_summary_coarse;";
+// Emptied rather than dropped at the end: SQLite refuses to drop a table while any statement of the
+// connection is running (`memhist check` reads the stored summary while the builder finishes).
+inline constexpr const char *clearAddressSummaryScratch
+    = "DELETE FROM temp.memhist_summary_runs; DELETE FROM temp.memhist_summary_coarse;";
 inline constexpr const char *insertAddressSummaryRun
     = "INSERT INTO temp.memhist_summary_runs(block, operation, run, postings) VALUES(?1, ?2, ?3, ?4)";
 inline constexpr const char *addressSummaryRunsInOrder

@@ -128,6 +128,8 @@ public:
     sqlite::Statement insertChunkBatch;
     sqlite::Statement insertAccessBatch;
     sqlite::Statement insertAccess;
+    // Fed each slice's chunks as they are stored; written by finish().
+    addresssummary::Builder summary { connection };
     std::unique_ptr<QThread> storeThread;
     QString storeError;
 };
@@ -255,6 +257,8 @@ bool HistoryWriter::Private::store(const SliceJob &job)
         statement.bind(firstParameter + 3, chunk.operation);
     };
     if (!insertRows(insertChunkBatch, insertChunk, schema::chunkColumns, job.chunks.size(), bindChunk))
+        return false;
+    if (!summary.addSlice(job.sliceId, job.chunks))
         return false;
     // The accesses below refer to the planned ids: make sure SQLite gave exactly those.
     const qint64 lastChunkId = job.firstChunkId + qint64(job.chunks.size()) - 1;
@@ -509,11 +513,12 @@ bool HistoryWriter::finish()
     // order, instead of splitting pages all over the index as rows arrive in trace order (smaller
     // file, and the rows above went in without index maintenance). The file only becomes a history
     // when it is renamed into place below, so nobody can see it without its indexes.
-    // The address summary is computed from the chunks table, once, here: no cost per access.
     const QDateTime createdAt = QDateTime::currentDateTimeUtc();
     if (!d->writeThreadSpans() || !d->writeMeta(createdAt) || !d->writeReferenceMetadata(createdAt)
-        || !addresssummary::writeSummary(db) || !db.execute(schema::createBaseIndexes) || !db.execute("COMMIT"))
+        || !addresssummary::writeSummary(db, d->summary) || !db.execute(schema::createBaseIndexes)
+        || !db.execute("COMMIT"))
         return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db)));
+    d->stats.addressSummaryCpuNanoseconds = d->summary.cpuNanoseconds();
     d->insertSlice = {};
     d->insertChunk = {};
     d->insertChunkBatch = {};

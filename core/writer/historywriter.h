@@ -7,7 +7,6 @@
 
 #include <QList>
 #include <QString>
-
 #include <memory>
 
 namespace memhist {
@@ -52,6 +51,8 @@ struct WriterStats
     // The most accesses ever buffered at once: the writer's memory bound, which stays at most
     // sliceAccessCap + the accesses of one transition whatever the trace.
     qint64 peakBufferedAccesses = 0;
+    // CPU time spent building the address summary (storage/addresssummarybuilder.h), set by finish().
+    qint64 addressSummaryCpuNanoseconds = 0;
 };
 
 class HistoryWriter
