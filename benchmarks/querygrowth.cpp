@@ -93,8 +93,14 @@ void printQueryGrowth(const QList<SizedQueryRun> &runs, quint64 limit, int queri
                 "queries per class; the same queries on both paths, which take turns going first)\n",
         static_cast<unsigned long long>(limit), queriesPerClass);
     for (const SizedQueryRun &run : runs) {
-        std::printf("  %-6s %lld accesses, %s (%.1f s)\n", qUtf8Printable(sizeName(run.accesses)),
-            static_cast<long long>(run.accesses), qUtf8Printable(run.path), double(run.result.totalNanoseconds) / 1e9);
+        std::printf("  %-6s %lld accesses, %s (%.1f s); address summary %s\n", qUtf8Printable(sizeName(run.accesses)),
+            static_cast<long long>(run.accesses), qUtf8Printable(run.path), double(run.result.totalNanoseconds) / 1e9,
+            run.summaryBytes < 0
+                ? "absent"
+                : qUtf8Printable(
+                    QStringLiteral("%1 bytes, %2 bytes per access")
+                        .arg(run.summaryBytes)
+                        .arg(double(run.summaryBytes) / double(std::max<qint64>(1, run.accesses)), 0, 'f', 3)));
     }
     std::printf("\n");
     printTable("First page, wall time", runs, [](const QueryClassResult &r) { return r.firstPageNs; });
@@ -125,23 +131,31 @@ void printQueryGrowth(const QList<SizedQueryRun> &runs, quint64 limit, int queri
     }
     std::printf("\n");
 
-    // The target, on the largest history, with the summary.
+    // The target, on the largest history, with the summary: in wall time, and in the querying
+    // thread's CPU time (without waits for the disk or for another process's turn).
     const SizedQueryRun &largest = runs.constLast();
-    double worst = 0;
-    QString where;
-    for (const QueryClassResult &result : largest.result.classes) {
-        for (const bool next : { false, true }) {
-            const LatencySummary summary = summarizeLatencies(next ? result.nextPageNs : result.firstPageNs);
-            if (summary.count > 0 && summary.p99Ms >= worst) {
-                worst = summary.p99Ms;
-                where = classLabel(result.queryClass).simplified() + (next ? QStringLiteral(", next page") : QString());
+    for (const bool cpu : { false, true }) {
+        double worst = 0;
+        QString where;
+        for (const QueryClassResult &result : largest.result.classes) {
+            for (const bool next : { false, true }) {
+                const QList<qint64> &times = cpu ? (next ? result.nextPageCpuNs : result.firstPageCpuNs)
+                                                 : (next ? result.nextPageNs : result.firstPageNs);
+                const LatencySummary summary = summarizeLatencies(times);
+                if (summary.count > 0 && summary.p99Ms >= worst) {
+                    worst = summary.p99Ms;
+                    where = classLabel(result.queryClass).simplified()
+                        + (next ? QStringLiteral(", next page") : QString());
+                }
             }
         }
+        std::printf("  %-40s %-30s %-12s %s\n",
+            qUtf8Printable(QStringLiteral("worst p99 at %1 (summary, %2)")
+                               .arg(sizeName(largest.accesses), cpu ? QStringLiteral("CPU") : QStringLiteral("wall"))),
+            qUtf8Printable(QStringLiteral("%1 ms (%2)").arg(worst, 0, 'f', 3).arg(where)), "<= 5 ms",
+            worst <= p99TargetMs ? "met" : "NOT met");
     }
-    std::printf("  %-40s %-30s %-12s %s\n\n",
-        qUtf8Printable(QStringLiteral("worst p99 at %1 (summary)").arg(sizeName(largest.accesses))),
-        qUtf8Printable(QStringLiteral("%1 ms (%2)").arg(worst, 0, 'f', 3).arg(where)), "<= 5 ms",
-        worst <= p99TargetMs ? "met" : "NOT met");
+    std::printf("\n");
 }
 
 } // namespace memhist::bench

@@ -14,6 +14,7 @@ struct SizedQueryRun
 {
     QString path;
     qint64 accesses = 0;
+    qint64 summaryBytes = -1; // the address summary's pages; -1 when the history has none
     QueryBenchmarkResult result;
 };
 
