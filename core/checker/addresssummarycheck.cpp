@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <vector>
 
 namespace memhist::check {
@@ -126,6 +127,8 @@ private:
     {
         int shift = 0;
         std::int64_t block = 0;
+        std::int64_t next = 0;
+        std::int64_t checksum = 0;
         QByteArray postings;
     };
 
@@ -156,18 +159,22 @@ private:
                     property::addressSummary));
                 continue;
             }
-            if (!m_rows.isInteger(1) || block < 0 || std::uint64_t(block) >= blocksAt(int(shift))) {
+            if (!m_rows.isInteger(1) || block < addresssummary::headerBlock
+                || (block >= 0 && std::uint64_t(block) >= blocksAt(int(shift)))) {
                 m_report(violation(name,
                     QStringLiteral("is not a row of the level: its block is not a number below %1")
                         .arg(hex(blocksAt(int(shift)))),
                     property::addressSummary));
                 continue;
             }
-            if (!m_rows.isBlob(2)) {
-                m_report(violation(name, QStringLiteral("its postings are not a blob"), property::addressSummary));
+            if (!m_rows.isInteger(2) || !m_rows.isInteger(3) || !m_rows.isBlob(4)) {
+                m_report(violation(name,
+                    QStringLiteral("is not a row of the summary: block, next and checksum must be integers, postings "
+                                   "a blob"),
+                    property::addressSummary));
                 continue;
             }
-            *row = StoredRow { int(shift), block, m_rows.blob(2) };
+            *row = StoredRow { int(shift), block, m_rows.int64(2), m_rows.int64(3), m_rows.blob(4) };
             return true;
         }
         if (rc != SQLITE_DONE) {
@@ -190,13 +197,62 @@ private:
                 = m_next && m_next->shift == row.shift ? std::uint64_t(m_next->block) : blocksAt(row.shift);
             QString problem;
             const QString name = describeSummaryRow(row.shift, row.block);
-            if (!readEntries(row.postings, row.shift, row.block, end, &m_entries, &problem)) {
+            checkFrame(row, std::int64_t(end));
+            if (row.block == addresssummary::headerBlock) {
+                if (!row.postings.isEmpty()) {
+                    m_report(
+                        violation(name, QStringLiteral("is a header row with postings"), property::addressSummary));
+                }
+            } else if (!readEntries(row.postings, row.shift, row.block, end, &m_entries, &problem)) {
                 m_report(violation(name, QStringLiteral("cannot be read: %1").arg(problem), property::addressSummary));
             } else if (m_entries.empty()) {
                 m_report(violation(name, QStringLiteral("holds no entry"), property::addressSummary));
             }
         }
+        if (!m_next && !m_endChecked) {
+            m_endChecked = true;
+            for (int level = 0; level < m_parameters.levels; ++level) {
+                const int shift = m_parameters.shift(level);
+                if (!m_headers.contains(shift) && !m_levelsWithoutHeader.contains(shift))
+                    reportNoHeader(shift);
+            }
+        }
         return true;
+    }
+
+    void reportNoHeader(int shift)
+    {
+        m_report(violation(QStringLiteral("address_summary (shift %1)").arg(shift),
+            QStringLiteral("has no header row (block -1): rows are missing"), property::addressSummary));
+    }
+
+    // What lets a reader trust a row it reads: its checksum, its `next` (the level's next row, or
+    // the level's end), and the level's header row before it.
+    void checkFrame(const StoredRow &row, std::int64_t end)
+    {
+        const QString name = describeSummaryRow(row.shift, row.block);
+        if (const std::int64_t expected = addresssummary::rowChecksum(row.shift, row.block, row.next, row.postings);
+            row.checksum != expected) {
+            m_report(violation(name,
+                QStringLiteral("its checksum %1 is not that of its contents, %2")
+                    .arg(QString::number(row.checksum), QString::number(expected)),
+                property::addressSummary));
+        }
+        if (row.next != end) {
+            m_report(violation(name,
+                end == addresssummary::levelEnd(row.shift)
+                    ? QStringLiteral("says the next row starts at block %1, but it is the last row of the level: a "
+                                     "row is missing")
+                          .arg(QString::number(row.next))
+                    : QStringLiteral("says the next row starts at block %1, but the next row is at block %2: a row is "
+                                     "missing or was added")
+                          .arg(QString::number(row.next), QString::number(end)),
+                property::addressSummary));
+        }
+        if (row.block == addresssummary::headerBlock)
+            m_headers.insert(row.shift);
+        else if (!m_headers.contains(row.shift) && m_levelsWithoutHeader.insert(row.shift).second)
+            reportNoHeader(row.shift);
     }
 
     sqlite::Connection &m_db;
@@ -207,6 +263,9 @@ private:
     std::vector<Entry> m_entries; // the current row's
     std::size_t m_position = 0;
     int m_rc = SQLITE_OK;
+    std::set<int> m_headers; // the levels whose header row was read
+    std::set<int> m_levelsWithoutHeader; // reported
+    bool m_endChecked = false;
 };
 
 // Compares a stored entry with the rebuilt one of the same key.

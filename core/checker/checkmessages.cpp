@@ -48,6 +48,8 @@ QString describeNegativeTransition(const char *column, std::int64_t stored)
 
 QString describeSummaryRow(int shift, std::int64_t block)
 {
+    if (block == -1)
+        return QStringLiteral("address_summary header row (shift %1)").arg(shift);
     return QStringLiteral("address_summary row (shift %1, block %2)").arg(shift).arg(hex(fromStored(block)));
 }
 

@@ -74,7 +74,8 @@ QString describeAccess(qint64 rowId, std::int64_t transition);
 // "transition_first -2 is negative: 18446744073709551614 (2^63 or more) stored as its two's complement",
 // for a stored transition below 0; `column` names it.
 QString describeNegativeTransition(const char *column, std::int64_t stored);
-// "address_summary row (shift 9, block 0x2aaaaab3)" for the row whose first block is `block`.
+// "address_summary row (shift 9, block 0x2aaaaab3)" for the row whose first block is `block`;
+// "address_summary header row (shift 9)" for block -1.
 QString describeSummaryRow(int shift, std::int64_t block);
 // "block 0x2aaaaab3 (0x555555666000..0x5555556661ff)": a block of 2^shift bytes and its addresses.
 QString describeSummaryBlock(int shift, std::int64_t block);

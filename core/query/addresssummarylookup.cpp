@@ -4,6 +4,7 @@
 #include "storage/addresssummarystatements.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace memhist {
 
@@ -12,12 +13,6 @@ namespace {
 using namespace memhist::check;
 
 constexpr auto infoTable = "address_summary_info";
-
-// Blocks of 2^shift bytes in the 64-bit address space (2^(64 - shift), saturated for shift 0).
-std::uint64_t blocksAt(int shift)
-{
-    return shift == 0 ? ~std::uint64_t(0) : std::uint64_t(1) << (64 - shift);
-}
 
 void setBit(std::vector<std::uint64_t> *bits, std::int64_t index)
 {
@@ -153,23 +148,60 @@ bool AddressSummaryLookup::candidates(std::uint64_t first, std::uint64_t last, O
     const auto firstBlock = std::int64_t(first >> shift);
     const auto lastBlock = std::int64_t(last >> shift);
     m_rows.bind(1, std::int64_t(shift));
-    m_rows.bind(2, firstBlock);
-    m_rows.bind(3, lastBlock);
-    // Rows are read last first: a row's blocks end before the next row's first block.
-    std::uint64_t end = blocksAt(shift);
+    m_rows.bind(2, lastBlock);
+    // Rows are read last first. Each row's `next` must be the row read before it (for the first
+    // one: past the window), so that a row removed or added is noticed, and its checksum must match:
+    // a row that lost a slice would make the query skip it. The level's header row ends the walk at
+    // the latest.
+    std::optional<std::int64_t> above; // the block of the row read before
     int rc = SQLITE_DONE;
     bool ok = true;
+    bool reachedWindowStart = false;
     while (ok && (rc = m_rows.step()) == SQLITE_ROW) {
         const std::int64_t rowBlock = m_rows.int64(0);
-        if (!m_rows.isInteger(0) || !m_rows.isBlob(1) || rowBlock < 0 || std::uint64_t(rowBlock) >= end) {
-            ok = failure.violation(violation(describeRow(shift, rowBlock),
-                QStringLiteral("is not a row of the level: its block is not a number below %1, or its postings not a "
-                               "blob")
-                    .arg(hex(end)),
+        const std::int64_t next = m_rows.int64(1);
+        const QString name = describeRow(shift, rowBlock);
+        if (!m_rows.isInteger(0) || !m_rows.isInteger(1) || !m_rows.isInteger(2) || !m_rows.isBlob(3)) {
+            ok = failure.violation(violation(name,
+                QStringLiteral("is not a row of the summary: block, next and checksum must be integers, postings a "
+                               "blob"),
                 property::addressSummary));
             break;
         }
-        addresssummary::PostingsReader reader(m_rows.blob(1), rowBlock, end);
+        const QByteArray postings = m_rows.blob(3);
+        if (const std::int64_t expected = addresssummary::rowChecksum(shift, rowBlock, next, postings);
+            m_rows.int64(2) != expected) {
+            ok = failure.violation(violation(name,
+                QStringLiteral("its checksum %1 is not that of its contents, %2")
+                    .arg(QString::number(m_rows.int64(2)), QString::number(expected)),
+                property::addressSummary));
+            break;
+        }
+        if (above ? next != *above : next <= lastBlock || next > addresssummary::levelEnd(shift)) {
+            ok = failure.violation(violation(name,
+                above ? QStringLiteral("says the next row starts at block %1, but the next row is at block %2: a row "
+                                       "is missing or was added")
+                            .arg(QString::number(next), QString::number(*above))
+                      : QStringLiteral("says the next row starts at block %1, but no row of the level starts in "
+                                       "blocks %2..%3: a row is missing")
+                            .arg(QString::number(next), QString::number(rowBlock + 1), QString::number(lastBlock)),
+                property::addressSummary));
+            break;
+        }
+        above = rowBlock;
+        if (rowBlock == addresssummary::headerBlock) {
+            if (!postings.isEmpty())
+                ok = failure.violation(
+                    violation(name, QStringLiteral("is a header row with postings"), property::addressSummary));
+            reachedWindowStart = true;
+            break;
+        }
+        if (rowBlock < 0) {
+            ok = failure.violation(
+                violation(name, QStringLiteral("starts below the level's header row"), property::addressSummary));
+            break;
+        }
+        addresssummary::PostingsReader reader(postings, rowBlock, std::uint64_t(next));
         bool any = false;
         while (ok && reader.next()) {
             any = true;
@@ -179,14 +211,19 @@ bool AddressSummaryLookup::candidates(std::uint64_t first, std::uint64_t last, O
                 ok = markEntry(reader, candidates, shift, rowBlock, failure);
         }
         if (ok && (!reader.error().isEmpty() || !any)) {
-            ok = failure.violation(violation(describeRow(shift, rowBlock),
+            ok = failure.violation(violation(name,
                 reader.error().isEmpty() ? QStringLiteral("holds no entry")
                                          : QStringLiteral("cannot be read: %1").arg(reader.error()),
                 property::addressSummary));
         }
-        if (rowBlock <= firstBlock)
+        if (rowBlock <= firstBlock) {
+            reachedWindowStart = true;
             break; // every block of the window is in the rows read
-        end = std::uint64_t(rowBlock);
+        }
+    }
+    if (ok && rc == SQLITE_DONE && !reachedWindowStart) {
+        ok = failure.violation(violation(QStringLiteral("address_summary (shift %1)").arg(shift),
+            QStringLiteral("has no header row (block -1): rows are missing"), property::addressSummary));
     }
     if (ok && rc != SQLITE_ROW && rc != SQLITE_DONE)
         ok = failure.database(QStringLiteral("cannot read the address summary"), m_db, rc);

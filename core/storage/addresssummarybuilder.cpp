@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <ctime>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -86,6 +87,65 @@ std::uint64_t keyOf(std::int64_t block, int operation)
     return std::uint64_t(block) << 2 | std::uint64_t(operation);
 }
 
+// Completes the rows the levels emit, in key order, with each level's header row and each row's
+// `next` and checksum: a row is held until the next one (or the level's end) is known.
+class RowChain
+{
+public:
+    RowChain(const Parameters &parameters, const std::function<bool(const Row &)> &sink)
+        : m_parameters(parameters)
+        , m_sink(sink)
+    { }
+
+    bool add(Row row)
+    {
+        while (m_level < m_parameters.levels && m_parameters.shift(m_level) < row.shift) {
+            if (!endLevel())
+                return false;
+        }
+        if (!m_pending)
+            m_pending = Row { row.shift, headerBlock, 0, 0, {} };
+        if (!emitPending(row.block))
+            return false;
+        m_pending = std::move(row);
+        return true;
+    }
+
+    // After the last row: the levels still open end, and those never met get their header.
+    bool finish()
+    {
+        while (m_level < m_parameters.levels) {
+            if (!endLevel())
+                return false;
+        }
+        return true;
+    }
+
+private:
+    bool endLevel()
+    {
+        const int shift = m_parameters.shift(m_level);
+        if (!m_pending)
+            m_pending = Row { shift, headerBlock, 0, 0, {} };
+        const bool ok = emitPending(levelEnd(shift));
+        m_pending.reset();
+        ++m_level;
+        return ok;
+    }
+
+    bool emitPending(std::int64_t next)
+    {
+        m_pending->next = next;
+        m_pending->checksum = rowChecksum(m_pending->shift, m_pending->block, next, m_pending->postings);
+        return m_sink(*m_pending);
+    }
+
+    const Parameters &m_parameters;
+    const std::function<bool(const Row &)> &m_sink;
+    int m_level = 0;
+    std::optional<Row> m_pending;
+};
+
 } // namespace
 
 class Builder::State
@@ -135,12 +195,13 @@ public:
     {
         if (!m_error.isEmpty())
             return false;
-        m_sink = &sink;
+        RowChain chain(m_parameters, sink);
+        m_chain = &chain;
         const bool ok = prepareScratch() && (m_runs == 0 ? emitFromMemory() : spill() && emitFromRuns())
-            && finishLevels() && emitCoarseRows() && readTotals(totals);
+            && finishLevels() && emitCoarseRows() && chain.finish() && readTotals(totals);
+        m_chain = nullptr;
         m_insertRun = {};
         m_insertCoarse = {};
-        m_sink = nullptr;
         if (ok && !m_db.execute(statements::clearAddressSummaryScratch))
             return databaseError("cannot empty the summary's scratch tables", m_db.lastErrorCode());
         return ok;
@@ -334,7 +395,7 @@ private:
         Level &level = m_levels[index];
         level.rowActive = false;
         if (index == 0)
-            return (*m_sink)({ level.shift, level.rowBlock, level.postings });
+            return m_chain->add({ level.shift, level.rowBlock, 0, 0, level.postings });
         m_insertCoarse.bind(1, std::int64_t(level.shift));
         m_insertCoarse.bind(2, level.rowBlock);
         m_insertCoarse.bindBlob(3, level.postings);
@@ -363,7 +424,7 @@ private:
             return databaseError("cannot read the summary's coarse rows", m_db.lastErrorCode());
         int rc;
         while ((rc = rows.step()) == SQLITE_ROW) {
-            if (!(*m_sink)({ int(rows.int64(0)), rows.int64(1), rows.blob(2) }))
+            if (!m_chain->add({ int(rows.int64(0)), rows.int64(1), 0, 0, rows.blob(2) }))
                 return false;
         }
         if (rc != SQLITE_DONE)
@@ -397,7 +458,7 @@ private:
     sqlite::Connection &m_db;
     const Parameters m_parameters;
     qint64 m_memoryBudget;
-    const std::function<bool(const Row &)> *m_sink = nullptr; // during finish()
+    RowChain *m_chain = nullptr; // during finish()
     QString m_error;
     std::unordered_map<std::uint64_t, BlockSlices> m_blocks;
     qint64 m_memory = 0;
@@ -461,7 +522,9 @@ bool writeSummary(sqlite::Connection &db, Builder &builder)
         [&](const Row &row) {
             insertRow.bind(1, std::int64_t(row.shift));
             insertRow.bind(2, row.block);
-            insertRow.bindBlob(3, row.postings);
+            insertRow.bind(3, row.next);
+            insertRow.bind(4, row.checksum);
+            insertRow.bindBlob(5, row.postings);
             return insertRow.run();
         },
         &totals);
@@ -476,6 +539,7 @@ bool writeSummary(sqlite::Connection &db, Builder &builder)
     insertInfo.bind(7, totals.slices);
     insertInfo.bind(8, totals.lastChunk);
     insertInfo.bindBlob(9, totals.widePostings);
+    insertInfo.bind(10, infoChecksum(formatVersion, parameters, totals.slices, totals.lastChunk, totals.widePostings));
     return insertInfo.run();
 }
 

@@ -25,7 +25,9 @@ namespace memhist::addresssummary {
 struct Row
 {
     int shift = 0;
-    std::int64_t block = 0; // the first block of the row
+    std::int64_t block = 0; // the first block of the row (headerBlock for the level's header)
+    std::int64_t next = 0; // the level's next row's block, or levelEnd(shift)
+    std::int64_t checksum = 0; // rowChecksum() of the above and the postings
     QByteArray postings;
     friend bool operator==(const Row &, const Row &) = default;
 };
@@ -67,7 +69,8 @@ public:
         return ok;
     }
 
-    // Once, after the last chunk: hands every row to sink in key order (shift, then block), then
+    // Once, after the last chunk: hands every row to sink in key order (shift, then block; each
+    // level's header row first, even for a level without blocks), then
     // fills *totals. False on a database error (error() says what failed) or when sink returns
     // false (error() is then empty). Empties the scratch tables it made in the temporary database.
     bool finish(const std::function<bool(const Row &)> &sink, Totals *totals);

@@ -14,7 +14,49 @@ int varintBytes(std::uint64_t value)
     return bytes;
 }
 
+constexpr std::uint64_t fnvOffset = 0xcbf29ce484222325ull;
+constexpr std::uint64_t fnvPrime = 0x100000001b3ull;
+
+void hashBytes(std::uint64_t *hash, const char *data, qsizetype size)
+{
+    for (qsizetype i = 0; i < size; ++i) {
+        *hash ^= uchar(data[i]);
+        *hash *= fnvPrime;
+    }
+}
+
+void hashNumber(std::uint64_t *hash, std::int64_t value)
+{
+    const auto bits = std::uint64_t(value);
+    for (int byte = 0; byte < 8; ++byte) {
+        *hash ^= (bits >> (8 * byte)) & 0xff;
+        *hash *= fnvPrime;
+    }
+}
+
 } // namespace
+
+std::int64_t rowChecksum(int shift, std::int64_t block, std::int64_t next, const QByteArray &postings)
+{
+    std::uint64_t hash = fnvOffset;
+    hashNumber(&hash, shift);
+    hashNumber(&hash, block);
+    hashNumber(&hash, next);
+    hashBytes(&hash, postings.constData(), postings.size());
+    return std::int64_t(hash);
+}
+
+std::int64_t infoChecksum(int version, const Parameters &parameters, std::int64_t slices, std::int64_t lastChunk,
+    const QByteArray &widePostings)
+{
+    std::uint64_t hash = fnvOffset;
+    for (const std::int64_t number : { std::int64_t(version), std::int64_t(parameters.finestShift),
+             std::int64_t(parameters.levelStep), std::int64_t(parameters.levels), std::int64_t(parameters.rowBytes),
+             std::int64_t(parameters.maxSpan), slices, lastChunk })
+        hashNumber(&hash, number);
+    hashBytes(&hash, widePostings.constData(), widePostings.size());
+    return std::int64_t(hash);
+}
 
 void appendVarint(QByteArray *out, std::uint64_t value)
 {

@@ -2,18 +2,26 @@
 // address window visits only the slices that hold a chunk near the window instead of every slice
 // (README, "Query plan"). A database without them is answered by visiting every slice.
 //
-// address_summary(shift, block, postings), keyed by idx_address_summary_1 on (shift, block): the
-// address space cut into blocks of 2^shift bytes, at `levels` sizes (shift = finest_shift + k *
-// level_step). Block b holds addresses [b << shift, ((b + 1) << shift) - 1] (unsigned). Only blocks
-// that hold a chunk appear, each with, per operation, the ids of the slices that have a chunk of
-// that operation overlapping it (chunks of an operation code other than 1, 2 and 4 are left out:
-// no query reaches them). Consecutive blocks share a row, from the row's `block` up to (not
-// including) the next row's: the writer ends a row after the block that brings it to row_bytes
-// bytes, so that rows stay small next to a 16 KiB page and pack it well.
+// address_summary(shift, block, next, checksum, postings), keyed by idx_address_summary_1 on
+// (shift, block): the address space cut into blocks of 2^shift bytes, at `levels` sizes (shift =
+// finest_shift + k * level_step). Block b holds addresses [b << shift, ((b + 1) << shift) - 1]
+// (unsigned). Only blocks that hold a chunk appear, each with, per operation, the ids of the slices
+// that have a chunk of that operation overlapping it (chunks of an operation code other than 1, 2
+// and 4 are left out: no query reaches them). Consecutive blocks share a row, from the row's
+// `block` up to (not including) the next row's: the writer ends a row after the block that brings
+// it to row_bytes bytes, so that rows stay small next to a 16 KiB page and pack it well.
+// Readers skip every slice a summary does not list, so they must notice a row changed, added or
+// removed rather than answer without it. Each level therefore starts with a header row (block -1,
+// no postings), each row's `next` is the block of the level's next row (levelEnd(shift) for the
+// last), and `checksum` is rowChecksum() of the row's shift, block, next and postings. A reader
+// walking rows down from a window's last block meets the header at the latest, and checks each
+// row's checksum and that its `next` is the row it met before (for the first row it meets: past
+// the window).
 // address_summary_info: one row: the format version, the parameters, what the summary was built
-// from (the number of slices, the largest chunk rowid) and wide_postings: per operation, the
-// slices with a chunk over more than max_span + 1 blocks at the finest level. Such a chunk is in no
-// block's posting: its slice is a candidate for that operation in every window.
+// from (the number of slices, the largest chunk rowid), wide_postings: per operation, the slices
+// with a chunk over more than max_span + 1 blocks at the finest level (such a chunk is in no
+// block's posting: its slice is a candidate for that operation in every window), and checksum,
+// infoChecksum() of the other columns.
 //
 // A row's postings: one entry per (block, operation) that holds slices, ascending:
 //   varint((block - previous block) << 3 | operation index << 1 | kind)
@@ -41,6 +49,14 @@ namespace memhist::addresssummary {
 // answers every query by visiting every slice, as without a summary).
 inline constexpr int formatVersion = 1;
 
+// The block of each level's header row.
+inline constexpr std::int64_t headerBlock = -1;
+// The `next` of a level's last row: 2^(64 - shift), one past its last block.
+constexpr std::int64_t levelEnd(int shift)
+{
+    return std::int64_t(std::uint64_t(1) << (64 - shift));
+}
+
 struct Parameters
 {
     // The writer's choice: 512-byte blocks (a narrow window in sparse data meets few slices), and
@@ -63,6 +79,14 @@ enum class PostingKind : std::uint8_t {
     List = 0,
     Bitmap = 1,
 };
+
+// FNV-1a (64 bits) of a row's shift, block, next (each as 8 little-endian bytes) and postings,
+// stored as the signed value of the same bits.
+std::int64_t rowChecksum(int shift, std::int64_t block, std::int64_t next, const QByteArray &postings);
+// The same over the info row's numbers (version, the parameters, slices, last_chunk, in column
+// order) and wide_postings.
+std::int64_t infoChecksum(int version, const Parameters &parameters, std::int64_t slices, std::int64_t lastChunk,
+    const QByteArray &widePostings);
 
 // LEB128, as the postings store every number.
 void appendVarint(QByteArray *out, std::uint64_t value);

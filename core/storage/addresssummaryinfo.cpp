@@ -55,9 +55,9 @@ bool readPresence(sqlite::Connection &db, Presence *presence, QString *error)
         return damaged(presence, QLatin1String(infoTable), QStringLiteral("holds no row"));
     if (rc != SQLITE_ROW)
         return fail(infoTable, rc);
-    static const char *const columns[]
-        = { "version", "finest_shift", "level_step", "levels", "row_bytes", "max_span", "slices", "last_chunk" };
-    for (int column = 0; column < 8; ++column) {
+    static const char *const columns[] = { "version", "finest_shift", "level_step", "levels", "row_bytes", "max_span",
+        "slices", "last_chunk", "wide_postings", "checksum" };
+    for (const int column : { 0, 1, 2, 3, 4, 5, 6, 7, 9 }) {
         if (!row.isInteger(column))
             return damaged(presence, QLatin1String(infoTable),
                 QStringLiteral("%1 is not an integer").arg(QLatin1String(columns[column])));
@@ -83,6 +83,7 @@ bool readPresence(sqlite::Connection &db, Presence *presence, QString *error)
     info.slices = row.int64(6);
     info.lastChunk = row.int64(7);
     info.widePostings = row.blob(8);
+    const std::int64_t checksum = row.int64(9);
     rc = row.step();
     if (rc == SQLITE_ROW)
         return damaged(presence, QLatin1String(infoTable), QStringLiteral("holds more than one row"));
@@ -91,6 +92,14 @@ bool readPresence(sqlite::Connection &db, Presence *presence, QString *error)
     if (version != formatVersion) {
         presence->state = Presence::State::OtherVersion;
         return true;
+    }
+    // Changed by hand, or by another program: its counts and wide postings cannot be trusted.
+    if (const std::int64_t expected
+        = infoChecksum(formatVersion, info.parameters, info.slices, info.lastChunk, info.widePostings);
+        checksum != expected) {
+        return damaged(presence, QLatin1String(infoTable),
+            QStringLiteral("its checksum %1 is not that of its contents, %2")
+                .arg(QString::number(checksum), QString::number(expected)));
     }
     if (const QString problem = info.parameters.problem(); !problem.isEmpty())
         return damaged(presence, QLatin1String(infoTable), problem);

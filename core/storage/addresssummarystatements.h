@@ -8,16 +8,18 @@ inline constexpr const char *addressSummaryTables = "SELECT name FROM sqlite_sch
                                                     "name IN ('address_summary', 'address_summary_info')";
 // Two rows at most: one is right, a second one is enough to say there are too many.
 inline constexpr const char *addressSummaryInfo
-    = "SELECT version, finest_shift, level_step, levels, row_bytes, max_span, slices, last_chunk, wide_postings "
-      "FROM address_summary_info LIMIT 2";
-// The rows that may hold blocks ?2..?3 of the level of blocks of 2^?1 bytes, last first: those
-// starting at or before ?3, down to the first starting at or before ?2 (the caller stops there).
+    = "SELECT version, finest_shift, level_step, levels, row_bytes, max_span, slices, last_chunk, wide_postings, "
+      "checksum FROM address_summary_info LIMIT 2";
+// The rows of the level of blocks of 2^?1 bytes that start at or before block ?2, last first (the
+// caller stops at the first one that starts at or before the window; the level's header row,
+// block -1, is the last).
 inline constexpr const char *addressSummaryRowsDown
-    = "SELECT block, postings FROM address_summary INDEXED BY idx_address_summary_1 "
-      "WHERE shift = ?1 AND block <= ?3 ORDER BY block DESC";
+    = "SELECT block, next, checksum, postings FROM address_summary INDEXED BY idx_address_summary_1 "
+      "WHERE shift = ?1 AND block <= ?2 ORDER BY block DESC";
 // Every row in key order: what `memhist check` compares with a summary rebuilt from the chunks.
 inline constexpr const char *addressSummaryAllRows
-    = "SELECT shift, block, postings FROM address_summary INDEXED BY idx_address_summary_1 ORDER BY shift, block";
+    = "SELECT shift, block, next, checksum, postings FROM address_summary "
+      "INDEXED BY idx_address_summary_1 ORDER BY shift, block";
 
 // What a summary is built from, and what it records about it.
 inline constexpr const char *addressSummarySliceCount = "SELECT count(*) FROM slices";
