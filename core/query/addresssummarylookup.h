@@ -16,12 +16,14 @@
 namespace memhist {
 
 // What it checks, at O(1) per item it reads (the engine refuses a damaged summary as it refuses
-// any damaged row): the info row (both tables there, one row, valid parameters, built from as
-// many slices and up to the same last chunk rowid as the history holds: a summary left behind by
-// rows added later is stale), and each row a lookup reads (well formed, blocks ascending inside the
-// row and below the next row's first block, slice ids that the history holds). What it cannot
-// check cheaply is that no slice is missing from a block: `memhist check` rebuilds the summary from
-// the chunks and compares every byte.
+// any damaged row): the info row (both tables there, one row, its checksum, valid parameters,
+// built from as many slices and up to the same last chunk rowid as the history holds: a summary
+// left behind by rows added later is stale), and each row a lookup reads (its checksum, its link
+// to the row read before it, the level's header row reached when the walk runs out, entries well
+// formed and below the next row's block, slice ids that the history holds): a row changed, added
+// or removed is refused rather than skipped. What it cannot check cheaply is a summary rewritten
+// consistently (checksums recomputed) that misses a slice: `memhist check` rebuilds the summary
+// from the chunks and compares every block.
 class AddressSummaryLookup
 {
 public:
