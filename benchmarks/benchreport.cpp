@@ -123,6 +123,13 @@ void printWriter(const WriterRunResult &writer)
     std::printf("  throughput      %.3f M accesses/s\n", perSecond(stats.accesses, writer.nanoseconds) / 1e6);
     std::printf("  file            %lld bytes, %.2f bytes per access\n", static_cast<long long>(writer.fileBytes),
         double(writer.fileBytes) / double(std::max<qint64>(1, stats.accesses)));
+    std::printf(
+        "  address summary %lld bytes, %.3f bytes per access (in the file above); %.3f s CPU to build it, %.1f %% "
+        "of the writer's\n",
+        static_cast<long long>(writer.summaryBytes),
+        double(writer.summaryBytes) / double(std::max<qint64>(1, stats.accesses)),
+        double(stats.addressSummaryCpuNanoseconds) / 1e9,
+        100.0 * double(stats.addressSummaryCpuNanoseconds) / double(std::max<qint64>(1, writer.cpuNanoseconds)));
     std::printf("  slices          %lld (%.0f accesses each)\n", static_cast<long long>(stats.slices),
         double(stats.accesses) / double(std::max<qint64>(1, stats.slices)));
     std::printf("  chunks          %lld (%.1f accesses each)\n", static_cast<long long>(stats.chunks),

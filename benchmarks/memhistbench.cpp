@@ -6,6 +6,7 @@
 #include "machinecontext.h"
 #include "plaininsert.h"
 #include "querybenchmark.h"
+#include "querygrowth.h"
 #include "storage/sqlite.h"
 #include "writerbenchmark.h"
 
@@ -33,7 +34,9 @@ struct Options
     QString directory; // empty: a temporary directory
     bool keep = false;
     bool references = true; // the plain-insert phases
-    QString queryOnly; // an existing history: only the query phase runs, on it
+    QStringList queryOnly; // existing histories: only the query phase runs, on each
+    bool plainPath = true; // with queryOnly: also time the plain path (every slice visited)
+    bool warm = false; // with queryOnly: read each history once before timing its queries
     WriterOptions writer; // the library's defaults unless overridden
 };
 
@@ -78,9 +81,17 @@ Options parseOptions(const QCoreApplication &app)
             .arg(defaults.chunkTargetAccesses),
         QStringLiteral("N"));
     const QCommandLineOption queryOnly(QStringLiteral("query-only"),
-        QStringLiteral("Only time queries, on an existing history (e.g. one kept with --keep)."),
+        QStringLiteral("Only time queries, on an existing history (e.g. one kept with --keep). Repeat it to compare "
+                       "sizes: the figures of each history side by side, smallest first, with their growth, with the "
+                       "address summary and on the plain path."),
         QStringLiteral("HISTORY"));
-    parser.addOptions({ accesses, seed, queries, dir, keep, noReferences, sliceCap, chunkCap, chunkTarget, queryOnly });
+    const QCommandLineOption noPlain(QStringLiteral("no-plain"),
+        QStringLiteral("With --query-only: skip the plain path (every slice visited, as without an address summary)."));
+    const QCommandLineOption warm(QStringLiteral("warm"),
+        QStringLiteral("With --query-only: read each history once, sequentially, before timing its queries, so that "
+                       "they meet its pages in the page cache (when it fits in memory) rather than on the disk."));
+    parser.addOptions({ accesses, seed, queries, dir, keep, noReferences, sliceCap, chunkCap, chunkTarget, queryOnly,
+        noPlain, warm });
     parser.process(app);
 
     const auto fail = [](const QString &message) {
@@ -106,7 +117,13 @@ Options parseOptions(const QCoreApplication &app)
     options.directory = parser.value(dir);
     options.keep = parser.isSet(keep);
     options.references = !parser.isSet(noReferences);
-    options.queryOnly = parser.value(queryOnly);
+    options.queryOnly = parser.values(queryOnly);
+    options.plainPath = !parser.isSet(noPlain);
+    options.warm = parser.isSet(warm);
+    if (options.queryOnly.isEmpty() && parser.isSet(noPlain))
+        fail(QStringLiteral("--no-plain: only with --query-only"));
+    if (options.queryOnly.isEmpty() && options.warm)
+        fail(QStringLiteral("--warm: only with --query-only"));
     const auto writerOption = [&](const QCommandLineOption &option, quint32 *value) {
         if (!parser.isSet(option))
             return;
@@ -129,6 +146,20 @@ Options parseOptions(const QCoreApplication &app)
     std::exit(1);
 }
 
+// Reads the whole file once (the page cache keeps what fits). Returns the seconds it took, or a
+// negative number when the file cannot be read.
+double readThroughPageCache(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return -1;
+    QElapsedTimer timer;
+    timer.start();
+    QByteArray buffer(4 << 20, Qt::Uninitialized);
+    while (file.read(buffer.data(), buffer.size()) > 0) { }
+    return double(timer.nsecsElapsed()) / 1e9;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -143,10 +174,26 @@ int main(int argc, char *argv[])
         QueryBenchmarkOptions queryOptions;
         queryOptions.seed = options.seed;
         queryOptions.queriesPerClass = options.queriesPerClass;
-        const QueryBenchmarkResult queries = runQueryBenchmark(options.queryOnly, standardQueryClasses(), queryOptions);
-        if (!queries.ok)
-            abortRun(QStringLiteral("queries"), queries.error);
-        printQueries(queries, queryOptions.limit);
+        queryOptions.plainPath = options.plainPath;
+        QList<SizedQueryRun> runs;
+        for (const QString &history : options.queryOnly) {
+            std::printf("%s\n", qUtf8Printable(history));
+            if (options.warm) {
+                const double seconds = readThroughPageCache(history);
+                if (seconds < 0)
+                    abortRun(QStringLiteral("queries"), history + QStringLiteral(": cannot read"));
+                std::printf("  read once before the queries (--warm) in %.1f s\n", seconds);
+            }
+            SizedQueryRun run { history, 0, -1, runQueryBenchmark(history, standardQueryClasses(), queryOptions) };
+            if (!run.result.ok)
+                abortRun(QStringLiteral("queries"), run.result.error);
+            run.accesses = run.result.historyAccesses;
+            run.summaryBytes = addressSummaryBytes(history);
+            printQueries(run.result, queryOptions.limit);
+            std::fflush(stdout);
+            runs.append(std::move(run));
+        }
+        printQueryGrowth(runs, queryOptions.limit, queryOptions.queriesPerClass);
         return 0;
     }
 

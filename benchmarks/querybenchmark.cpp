@@ -6,6 +6,7 @@
 
 #include <QElapsedTimer>
 #include <algorithm>
+#include <ctime>
 #include <limits>
 #include <utility>
 
@@ -16,6 +17,13 @@ namespace {
 constexpr const char *selectAccessAddress = "SELECT phy_first FROM accesses WHERE rowid = ?1";
 constexpr qsizetype slowestKept = 8;
 constexpr std::uint64_t lastAddress = std::numeric_limits<std::uint64_t>::max();
+
+qint64 threadCpuNs()
+{
+    timespec now {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return qint64(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
 
 // A window of `bytes` bytes centred on `centre`, moved inside [0, 2^64-1] where it would cross an end.
 std::pair<Address, Address> windowAround(std::uint64_t centre, std::uint64_t bytes)
@@ -63,6 +71,7 @@ QueryBenchmarkResult runQueryBenchmark(
         result.error = databasePath + QStringLiteral(": empty history, nothing to query");
         return result;
     }
+    result.historyAccesses = summary.accesses;
     const std::uint64_t firstTransition = summary.firstTransition->value;
     const std::uint64_t transitionSpan = summary.lastTransition->value - firstTransition + 1;
 
@@ -72,12 +81,17 @@ QueryBenchmarkResult runQueryBenchmark(
         return result;
     }
     HalfAxisQueryEngine engine(*database);
+    QueryTuning plainTuning;
+    plainTuning.useAddressSummary = false;
+    HalfAxisQueryEngine plainEngine(*database, plainTuning);
 
     for (const QueryClass &queryClass : classes) {
         QueryClassResult classResult;
         classResult.queryClass = queryClass;
         classResult.firstPageNs.reserve(options.queriesPerClass);
         result.classes.append(classResult);
+        if (options.plainPath)
+            result.plainClasses.append(classResult);
     }
 
     // Every class Q times, in a shuffled order (Fisher-Yates).
@@ -95,9 +109,51 @@ QueryBenchmarkResult runQueryBenchmark(
     samples.reserve(schedule.size());
     QueryPage page;
     QElapsedTimer timer;
+    // One query on one engine: its first page, then the next page of a full first page, as a table
+    // view fetching more would ask for it.
+    const auto measure
+        = [&](HalfAxisQueryEngine &on, QueryClassResult &classResult, HalfAxisQuery query, QuerySample *sample) {
+              QString error;
+              page = QueryPage();
+              qint64 cpuStart = threadCpuNs();
+              timer.start();
+              const bool ok = on.run(query, &page, &error);
+              const qint64 firstNs = timer.nsecsElapsed();
+              classResult.firstPageCpuNs.append(threadCpuNs() - cpuStart);
+              if (!ok) {
+                  result.error = error;
+                  return false;
+              }
+              const QueryStats stats = on.lastStats();
+              classResult.firstPageNs.append(firstNs);
+              classResult.rowsReturned += page.accesses.size();
+              classResult.slicesVisited += stats.slicesVisited;
+              classResult.summaryUsed += stats.usedAddressSummary;
+              if (sample) {
+                  sample->nanoseconds = firstNs;
+                  sample->rows = page.accesses.size();
+                  sample->exhausted = page.exhausted;
+                  sample->slicesVisited = stats.slicesVisited;
+              }
+              if (const std::optional<RowId> resume = page.resumePoint();
+                  resume && quint64(page.accesses.size()) == options.limit) {
+                  query.resumeAfter = resume;
+                  page = QueryPage();
+                  cpuStart = threadCpuNs();
+                  timer.start();
+                  const bool nextOk = on.run(query, &page, &error);
+                  const qint64 nextNs = timer.nsecsElapsed();
+                  classResult.nextPageCpuNs.append(threadCpuNs() - cpuStart);
+                  if (!nextOk) {
+                      result.error = error;
+                      return false;
+                  }
+                  classResult.nextPageNs.append(nextNs);
+              }
+              return true;
+          };
     for (const qsizetype c : schedule) {
-        QueryClassResult &classResult = result.classes[c];
-        const QueryClass &queryClass = classResult.queryClass;
+        const QueryClass &queryClass = result.classes[c].queryClass;
 
         // The window is centred on the address of a uniformly random access of the history.
         const auto rowId = std::int64_t(1 + random.below(std::uint64_t(summary.accesses)));
@@ -115,34 +171,15 @@ QueryBenchmarkResult runQueryBenchmark(
         std::tie(query.first, query.last) = windowAround(centre, queryClass.windowBytes);
         query.limit = options.limit;
 
-        QString error;
-        page = QueryPage();
-        timer.start();
-        const bool ok = engine.run(query, &page, &error);
-        const qint64 firstNs = timer.nsecsElapsed();
-        if (!ok) {
-            result.error = error;
+        QuerySample sample { 0, samples.size(), c, *query.at, query.first, query.last, 0, false, 0 };
+        const bool plainFirst = options.plainPath && samples.size() % 2 == 1;
+        if (plainFirst && !measure(plainEngine, result.plainClasses[c], query, nullptr))
             return result;
-        }
-        classResult.firstPageNs.append(firstNs);
-        classResult.rowsReturned += page.accesses.size();
-        samples.append(
-            { firstNs, samples.size(), c, *query.at, query.first, query.last, page.accesses.size(), page.exhausted });
-
-        // The next page, as a table view fetching more would ask for it.
-        if (const std::optional<RowId> resume = page.resumePoint();
-            resume && quint64(page.accesses.size()) == options.limit) {
-            query.resumeAfter = resume;
-            page = QueryPage();
-            timer.start();
-            const bool nextOk = engine.run(query, &page, &error);
-            const qint64 nextNs = timer.nsecsElapsed();
-            if (!nextOk) {
-                result.error = error;
-                return result;
-            }
-            classResult.nextPageNs.append(nextNs);
-        }
+        if (!measure(engine, result.classes[c], query, &sample))
+            return result;
+        if (options.plainPath && !plainFirst && !measure(plainEngine, result.plainClasses[c], query, nullptr))
+            return result;
+        samples.append(sample);
     }
     result.totalNanoseconds = phaseTimer.nsecsElapsed();
     for (int tenth = 0; tenth < 10; ++tenth) {

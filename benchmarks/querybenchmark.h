@@ -23,7 +23,13 @@ struct QueryClassResult
     QueryClass queryClass;
     QList<qint64> firstPageNs;
     QList<qint64> nextPageNs; // one per full first page
+    // The same pages in CPU time of the querying thread: without the waits for the processor (on a
+    // shared machine, another process's turn) and for the disk (pages not yet in memory).
+    QList<qint64> firstPageCpuNs;
+    QList<qint64> nextPageCpuNs;
     qint64 rowsReturned = 0; // over all first pages
+    qint64 slicesVisited = 0; // over all first pages (QueryStats::slicesVisited)
+    qint64 summaryUsed = 0; // first pages answered through the address summary
 };
 
 // One timed first page, kept for the slowest ones: where the time goes.
@@ -37,6 +43,7 @@ struct QuerySample
     Address last;
     qsizetype rows = 0;
     bool exhausted = false;
+    qint64 slicesVisited = 0;
 };
 
 struct QueryBenchmarkOptions
@@ -44,6 +51,10 @@ struct QueryBenchmarkOptions
     std::uint64_t seed = 1;
     int queriesPerClass = 1000;
     quint64 limit = 100;
+    // Also answer every query (first and next page) on the plain path, which visits every slice as
+    // if the history had no address summary. The two engines take turns going first, so that
+    // neither always meets the pages the other just read.
+    bool plainPath = false;
 };
 
 struct QueryBenchmarkResult
@@ -51,10 +62,12 @@ struct QueryBenchmarkResult
     bool ok = false;
     QString error;
     QList<QueryClassResult> classes;
+    QList<QueryClassResult> plainClasses; // with QueryBenchmarkOptions::plainPath
     QList<QuerySample> slowest; // the slowest first pages, slowest first
     // Mean first-page time of each tenth of the run, all classes together: shows the warm-up.
     QList<double> meanMsByTenth;
     qint64 totalNanoseconds = 0; // the whole phase, lookups of random addresses included
+    qint64 historyAccesses = 0;
 };
 
 // The five windows (1 B, 64 B, 4 KiB, 1 MiB, whole space), each forward then backward.

@@ -2,12 +2,31 @@
 
 #include "accessstreamgenerator.h"
 #include "processmemory.h"
+#include "storage/sqlite.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 
 namespace memhist::bench {
+
+namespace {
+
+constexpr const char *summaryPageBytes = "SELECT sum(pgsize) FROM dbstat WHERE name IN ('address_summary', "
+                                         "'address_summary_info', 'idx_address_summary_1')";
+
+} // namespace
+
+qint64 addressSummaryBytes(const QString &path)
+{
+    sqlite::Connection db;
+    if (!db.open(path, sqlite::Connection::Mode::ReadOnly))
+        return -1;
+    sqlite::Statement pages = db.prepare(summaryPageBytes);
+    if (!pages.isValid() || pages.step() != SQLITE_ROW || pages.isNull(0))
+        return -1;
+    return pages.int64(0);
+}
 
 WriterRunResult runWriter(const QString &path, std::uint64_t seed, qint64 accesses, const WriterOptions &options)
 {
@@ -45,6 +64,7 @@ WriterRunResult runWriter(const QString &path, std::uint64_t seed, qint64 access
     result.cpuNanoseconds = processCpuNanoseconds() - cpuBefore;
     result.peakRssBytes = peakResettable ? peakRssBytes() : -1;
     result.fileBytes = QFileInfo(path).size();
+    result.summaryBytes = addressSummaryBytes(path);
     result.ok = true;
     return result;
 }

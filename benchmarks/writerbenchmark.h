@@ -18,9 +18,14 @@ struct WriterRunResult
     WriterStats stats;
     WriterOptions options;
     qint64 fileBytes = 0;
+    qint64 summaryBytes = -1; // the address summary's pages (addressSummaryBytes)
     qint64 rssBeforeBytes = -1; // resident set when the phase started
     qint64 peakRssBytes = -1; // VmHWM over the phase (includes rssBeforeBytes); -1 if unavailable
 };
+
+// The bytes of the pages of the address summary's tables and index in a history (SQLite's dbstat
+// table), or -1 when they cannot be measured.
+qint64 addressSummaryBytes(const QString &path);
 
 WriterRunResult runWriter(const QString &path, std::uint64_t seed, qint64 accesses, const WriterOptions &options);
 

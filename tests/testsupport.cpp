@@ -55,6 +55,26 @@ bool writeForeignDatabase(const QString &path, const QList<ForeignSlice> &slices
     return transaction.commit();
 }
 
+bool writeHistory(const QString &path, const QList<Access> &stream, const WriterOptions &options, QString *error)
+{
+    HistoryWriter writer(path, options);
+    if (!writer.open()) {
+        *error = writer.errorString();
+        return false;
+    }
+    for (const Access &access : stream) {
+        if (!writer.add(access)) {
+            *error = writer.errorString();
+            return false;
+        }
+    }
+    if (!writer.finish()) {
+        *error = writer.errorString();
+        return false;
+    }
+    return true;
+}
+
 QueryPage oracle(const QList<Access> &stream, const HalfAxisQuery &query)
 {
     QueryPage page;

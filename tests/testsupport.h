@@ -4,6 +4,7 @@
 #include "importers/accesssink.h"
 #include "model/types.h"
 #include "query/halfaxisquery.h"
+#include "writer/historywriter.h"
 
 #include <QByteArray>
 #include <QList>
@@ -39,6 +40,9 @@ struct ForeignAccess
 // Creates `path` with the three base tables and indexes only (no meta). Returns false on error.
 bool writeForeignDatabase(const QString &path, const QList<ForeignSlice> &slices, const QList<ForeignChunk> &chunks,
     const QList<ForeignAccess> &accesses);
+
+// Writes `stream` (in order) with HistoryWriter. False + *error when the writer refuses it.
+bool writeHistory(const QString &path, const QList<Access> &stream, const WriterOptions &options, QString *error);
 
 // The answer to `query` computed the slow, obvious way over `stream` (rowIds must be set, stream in
 // rowid order). `lastTransition` is the default start of a backward query.

@@ -89,7 +89,8 @@ void tst_ContextCollector::accessesOnlyAddNoContext()
     QVERIFY(writer.finish());
     QCOMPARE(writer.stats().context.parts, QStringList {});
     QCOMPARE(tablesOf(output),
-        strings({ "_metadata", "accesses", "chunks", "meta", "slices", "summary_info", "summary_tiles" }));
+        strings({ "_metadata", "accesses", "address_summary", "address_summary_info", "chunks", "meta", "slices",
+            "summary_info", "summary_tiles" }));
     QString error;
     const auto database = HistoryDatabase::open(output, &error);
     QVERIFY2(database, qPrintable(error));
@@ -118,8 +119,8 @@ void tst_ContextCollector::pcsOnly()
     QCOMPARE(summary.distinctPcs, qint64(4));
     QCOMPARE(summary.notes, QStringList {});
     QCOMPARE(tablesOf(output),
-        strings({ "_metadata", "accesses", "chunks", "code_runs", "code_trace", "meta", "slices", "summary_info",
-            "summary_tiles" }));
+        strings({ "_metadata", "accesses", "address_summary", "address_summary_info", "chunks", "code_runs",
+            "code_trace", "meta", "slices", "summary_info", "summary_tiles" }));
 
     QString error;
     const auto database = HistoryDatabase::open(output, &error);

@@ -65,24 +65,39 @@ QList<Access> randomStream(std::uint64_t seed, int count)
     return stream;
 }
 
-bool writeStream(const QString &path, const QList<Access> &stream, const WriterOptions &options, QString *error)
+// Accesses in 48 regions 64 KiB apart (two of them just below 2^63 and at the top of the address
+// space), each stretch of the stream working in one region: with small slices, a narrow window
+// meets a few slices of many, and the address summary must skip the others exactly.
+QList<Access> sparseStream(std::uint64_t seed, int count)
 {
-    HistoryWriter writer(path, options);
-    if (!writer.open()) {
-        *error = writer.errorString();
-        return false;
+    std::mt19937_64 random(seed);
+    const auto below = [&](std::uint64_t n) { return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(random); };
+    const auto regionBase = [](std::uint64_t region) -> std::uint64_t {
+        if (region == 0)
+            return (std::uint64_t(1) << 63) - 0x10000;
+        if (region == 1)
+            return top - 0xffff;
+        return 0x555555000000ull + region * 0x10000;
+    };
+    QList<Access> stream;
+    std::uint64_t transition = 0;
+    for (int i = 0; i < count; ++i) {
+        transition += below(3) == 0 ? 0 : 1 + below(4);
+        // Mostly the stretch's region; now and then anywhere.
+        const std::uint64_t region = below(20) == 0 ? below(48) : (std::uint64_t(i) / 150 * 7) % 48;
+        Access access;
+        access.transition = Transition { transition };
+        const std::uint64_t kind = below(10);
+        access.operation = kind < 6 ? Operation::Read : kind < 9 ? Operation::Write : Operation::Execute;
+        const std::uint32_t sizes[] = { 1, 2, 4, 8 };
+        access.size = sizes[below(4)];
+        const std::uint64_t offset = below(0x800) & ~std::uint64_t(access.size - 1); // aligned: no wrap
+        access.physical = Address { regionBase(region) + offset };
+        access.linear = access.physical;
+        access.rowId = RowId { i + 1 };
+        stream.append(access);
     }
-    for (const Access &access : stream) {
-        if (!writer.add(access)) {
-            *error = writer.errorString();
-            return false;
-        }
-    }
-    if (!writer.finish()) {
-        *error = writer.errorString();
-        return false;
-    }
-    return true;
+    return stream;
 }
 
 HalfAxisQuery randomQuery(std::mt19937_64 &random, const QList<Access> &stream)
@@ -164,6 +179,8 @@ private slots:
     void damagedFileGivesSqliteReason_data();
     void damagedFileGivesSqliteReason();
     void timeSearchEndsOnDamagedRowOrder();
+    void summaryPathMatchesOracle_data();
+    void summaryPathMatchesOracle();
 
 private:
     QTemporaryDir m_dir;
@@ -208,7 +225,7 @@ void TestHalfAxisQuery::matchesOracleOnRandomStreams()
     options.chunkAccessCap = chunkCap;
     options.chunkTargetAccesses = chunkTarget;
     QString error;
-    QVERIFY2(writeStream(path, stream, options, &error), qPrintable(error));
+    QVERIFY2(test::writeHistory(path, stream, options, &error), qPrintable(error));
 
     auto db = HistoryDatabase::open(path, &error);
     QVERIFY2(db, qPrintable(error));
@@ -296,7 +313,7 @@ void TestHalfAxisQuery::edgeCases()
         WriterOptions options;
         options.sliceAccessCap = 3; // slices {10,11}, {500,501}, {900}: gaps between them
         QString error;
-        QVERIFY2(writeStream(path, stream, options, &error), qPrintable(error));
+        QVERIFY2(test::writeHistory(path, stream, options, &error), qPrintable(error));
     }
     QString error;
     auto db = HistoryDatabase::open(path, &error);
@@ -503,6 +520,107 @@ void TestHalfAxisQuery::timeSearchEndsOnDamagedRowOrder()
     QueryPage page;
     // It ends with a page or an error (an engine that checks what it reads may refuse the rows).
     QVERIFY(engine.run(query, &page, &error) || !error.isEmpty());
+void TestHalfAxisQuery::summaryPathMatchesOracle_data()
+{
+    QTest::addColumn<quint64>("seed");
+    QTest::addColumn<int>("count");
+    QTest::addColumn<quint32>("sliceCap");
+    QTest::addColumn<int>("scanStep");
+    QTest::addColumn<int>("cursorCost");
+    QTest::addColumn<quint64>("maxLimit"); // pages of 1..maxLimit rows: small ones resume across skipped slices
+
+    QTest::newRow("sparse, 100 slices, default plan") << quint64(21) << 4000 << 40u << 512 << 16 << quint64(8);
+    QTest::newRow("sparse, pages of one row") << quint64(22) << 4000 << 40u << 512 << 16 << quint64(1);
+    QTest::newRow("sparse, larger slices, scan to the end") << quint64(23) << 6000 << 150u << 4 << 1000 << quint64(5);
+    QTest::newRow("sparse, merge only") << quint64(24) << 6000 << 90u << 1000000 << 1 << quint64(20);
+}
+
+// Every query answered twice, through the address summary and on the plain path (every slice
+// visited), both equal to the oracle, page after page; the summary path visits fewer slices.
+void TestHalfAxisQuery::summaryPathMatchesOracle()
+{
+    QFETCH(quint64, seed);
+    QFETCH(int, count);
+    QFETCH(quint32, sliceCap);
+    QFETCH(int, scanStep);
+    QFETCH(int, cursorCost);
+    QFETCH(quint64, maxLimit);
+
+    const QList<Access> stream = sparseStream(seed, count);
+    const QString path = m_dir.filePath(QStringLiteral("sparse-%1.memhist").arg(seed));
+    WriterOptions options;
+    options.sliceAccessCap = sliceCap;
+    options.chunkAccessCap = 16;
+    options.chunkTargetAccesses = 4;
+    QString error;
+    QVERIFY2(test::writeHistory(path, stream, options, &error), qPrintable(error));
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    const CheckReport report = HistoryChecker(*db).run();
+    QVERIFY2(report.ok, qPrintable(report.violation));
+    QVERIFY(report.slices >= qint64(count) / qint64(sliceCap) - 1);
+
+    QueryTuning tuning { scanStep, cursorCost };
+    HalfAxisQueryEngine summary(*db, tuning);
+    tuning.useAddressSummary = false;
+    HalfAxisQueryEngine plain(*db, tuning);
+    std::mt19937_64 random(seed * 104729);
+    const auto below = [&](std::uint64_t n) { return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(random); };
+    qint64 summaryVisits = 0;
+    qint64 plainVisits = 0;
+    int narrowQueries = 0;
+    int pages = 0;
+    for (int i = 0; i < 150; ++i) {
+        HalfAxisQuery query;
+        query.direction = below(2) ? Direction::Forward : Direction::Backward;
+        query.at = Transition { below(stream.constLast().transition.value + 2) };
+        const std::uint64_t widths[] = { 1, 64, 4096, 0x10000, 0x100000, 0 };
+        const std::uint64_t width = widths[below(6)];
+        const std::uint64_t centre = stream[qsizetype(below(stream.size()))].physical.value;
+        if (width == 0) {
+            query.first = Address { 0 };
+            query.last = Address { top };
+        } else {
+            const std::uint64_t start = centre > width / 2 ? centre - width / 2 : 0;
+            query.first = Address { start };
+            query.last = Address { start > top - (width - 1) ? top : start + width - 1 };
+        }
+        query.operations = Operations::fromInt(int(below(7) + 1));
+        query.limit = 1 + below(maxLimit);
+        const bool narrow = width != 0 && width <= 4096;
+        narrowQueries += narrow;
+
+        // Page by resume to the end of the answer, on both paths.
+        HalfAxisQuery current = query;
+        for (;;) {
+            QueryPage summaryPage;
+            QueryPage plainPage;
+            QVERIFY2(summary.run(current, &summaryPage, &error), qPrintable(error));
+            QVERIFY2(plain.run(current, &plainPage, &error), qPrintable(error));
+            const QueryPage expected = test::oracle(stream, current);
+            QVERIFY2(summaryPage.accesses == expected.accesses, qPrintable(describe(current)));
+            QVERIFY2(plainPage.accesses == expected.accesses, qPrintable(describe(current)));
+            QCOMPARE(summaryPage.exhausted, expected.exhausted);
+            // Only a resume past the last match returns before choosing slices.
+            QVERIFY2(summary.lastStats().usedAddressSummary || summary.lastStats().slicesVisited == 0,
+                qPrintable(describe(current)));
+            QCOMPARE(plain.lastStats().usedAddressSummary, false);
+            if (narrow) {
+                summaryVisits += summary.lastStats().slicesVisited;
+                plainVisits += plain.lastStats().slicesVisited;
+            }
+            ++pages;
+            if (!summaryPage.resumePoint())
+                break;
+            current.resumeAfter = summaryPage.resumePoint();
+        }
+    }
+    QVERIFY(narrowQueries > 50);
+    QVERIFY(pages > 300);
+    // Narrow windows meet a few slices each: the summary skips most of what the plain path visits.
+    QVERIFY2(summaryVisits * 3 < plainVisits,
+        qPrintable(
+            QStringLiteral("%1 slices visited with the summary, %2 without").arg(summaryVisits).arg(plainVisits)));
 }
 
 QTEST_GUILESS_MAIN(TestHalfAxisQuery)

@@ -46,6 +46,31 @@ QString describeNegativeTransition(const char *column, std::int64_t stored)
         .arg(QLatin1String(column), QString::number(stored), QString::number(fromStored(stored)));
 }
 
+QString describeSummaryRow(int shift, std::int64_t block)
+{
+    if (block == -1)
+        return QStringLiteral("address_summary header row (shift %1)").arg(shift);
+    return QStringLiteral("address_summary row (shift %1, block %2)").arg(shift).arg(hex(fromStored(block)));
+}
+
+QString describeSummaryBlock(int shift, std::int64_t block)
+{
+    const std::uint64_t first = fromStored(block) << shift;
+    const std::uint64_t last = first + ((std::uint64_t(1) << shift) - 1);
+    return QStringLiteral("block %1 (%2..%3)").arg(hex(fromStored(block)), hex(first), hex(last));
+}
+
+QString describeSummaryOrigin(
+    std::int64_t builtSlices, std::int64_t builtLastChunk, std::int64_t slices, std::int64_t lastChunk)
+{
+    return QStringLiteral("was built from %1 slices and chunks up to rowid %2, but the history holds %3 slices and "
+                          "chunks up to rowid %4")
+        .arg(builtSlices)
+        .arg(builtLastChunk)
+        .arg(slices)
+        .arg(lastChunk);
+}
+
 QString describeBytes(ByteRange range)
 {
     if (range.first == range.last)

@@ -35,6 +35,9 @@ inline constexpr auto accessOrder = "accesses are stored in trace order: transit
 inline constexpr auto chunkCovered = "every byte of a chunk is covered by an access";
 inline constexpr auto chunkNotEmpty = "every chunk holds at least one access";
 inline constexpr auto chunkCap = "the accesses of a chunk are capped, except within a single transition";
+// The optional address summary (storage/addresssummaryformat.h): readers skip the slices it does
+// not list, so it must list every slice with a chunk in each block, and be well formed.
+inline constexpr auto addressSummary = "the address summary lists exactly the slices with a chunk in each block";
 inline constexpr auto metaNumber = "meta values are numbers";
 inline constexpr auto metaCount = "meta counts match the database";
 } // namespace property
@@ -71,6 +74,16 @@ QString describeAccess(qint64 rowId, std::int64_t transition);
 // "transition_first -2 is negative: 18446744073709551614 (2^63 or more) stored as its two's complement",
 // for a stored transition below 0; `column` names it.
 QString describeNegativeTransition(const char *column, std::int64_t stored);
+// "address_summary row (shift 9, block 0x2aaaaab3)" for the row whose first block is `block`;
+// "address_summary header row (shift 9)" for block -1.
+QString describeSummaryRow(int shift, std::int64_t block);
+// "block 0x2aaaaab3 (0x555555666000..0x5555556661ff)": a block of 2^shift bytes and its addresses.
+QString describeSummaryBlock(int shift, std::int64_t block);
+// Why an address summary does not describe the history it is in (rows were added or removed after
+// it was built): "was built from 3 slices and chunks up to rowid 40, but the history holds 4 slices
+// and chunks up to rowid 52".
+QString describeSummaryOrigin(
+    std::int64_t builtSlices, std::int64_t builtLastChunk, std::int64_t slices, std::int64_t lastChunk);
 // "byte 0x1004 is" or "bytes 0x1004..0x1005 are", to start a sentence about a range.
 QString describeBytes(ByteRange range);
 

@@ -1,5 +1,6 @@
 #include "historychecker.h"
 
+#include "checker/addresssummarycheck.h"
 #include "checker/checkmessages.h"
 #include "checker/checkstatements.h"
 #include "checker/chunkcoverage.h"
@@ -42,6 +43,7 @@ constexpr std::uint64_t lastSignedPositive = std::uint64_t(std::numeric_limits<s
 constexpr qint64 integrityOperationsPerRow = 16;
 // Not a property of the model: the tables could not be read to the end.
 constexpr auto readable = "the base tables can be read";
+constexpr auto summaryReadable = "the address summary can be read";
 
 // A slice and what the checker learns about it.
 struct SliceRow : SliceRecord
@@ -95,12 +97,14 @@ public:
         : m_database(database)
         , m_db(database.connection())
         , m_progress(progress, estimateWork())
+        , m_summary(m_db)
     { }
 
     CheckReport run()
     {
-        const bool finished = checkIntegrity() && readCap() && readLastTransition() && checkSlices() && checkChunks()
-            && checkChunkOrder() && checkAccesses() && checkMeta() && m_progress.finish();
+        const bool finished = checkIntegrity() && readCap() && readLastTransition() && checkSlices()
+            && startSummaryCheck() && checkChunks() && checkChunkOrder() && checkAccesses() && checkMeta()
+            && finishSummaryCheck() && m_progress.finish();
         if (!finished) {
             CheckReport cancelled;
             cancelled.violation = QStringLiteral("cancelled");
@@ -306,6 +310,7 @@ private:
             const ChunkRecord chunk { stmt.int64(0), stmt.int64(1), fromStored(stmt.int64(2)),
                 fromStored(stmt.int64(3)), stmt.int64(4) };
             ++m_report.chunks;
+            m_summary.addChunk(chunk);
             const qint64 slice = sliceIndex(chunk.sliceId);
             if (slice < 0) {
                 report(property::chunkSlice, [&] {
@@ -662,8 +667,32 @@ private:
         return true;
     }
 
+    // The optional address summary is rebuilt from the chunks as checkChunks() reads them.
+    bool startSummaryCheck()
+    {
+        QString error;
+        if (!m_summary.start(reportSummary(), &error))
+            report(summaryReadable, [&] { return error; });
+        return true;
+    }
+
+    bool finishSummaryCheck()
+    {
+        QString error;
+        if (!m_summary.finish(reportSummary(), &error))
+            report(summaryReadable, [&] { return error; });
+        return true;
+    }
+
+    AddressSummaryCheck::Report reportSummary()
+    {
+        return [this](const QString &message) { report(property::addressSummary, [&] { return message; }); };
+    }
+
     void addNotes()
     {
+        if (!m_summary.note().isEmpty())
+            m_report.notes << m_summary.note();
         if (m_sharedBoundaries > 0) {
             m_report.notes << QStringLiteral("%1 a boundary transition with the previous slice (allowed; written by "
                                              "the reference writer)")
@@ -715,6 +744,7 @@ private:
     qint64 m_overCapAtOneTransition = 0;
     Leftovers m_emptyLeftovers;
     Leftovers m_uncoveredLeftovers;
+    AddressSummaryCheck m_summary;
 };
 
 } // namespace

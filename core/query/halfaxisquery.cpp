@@ -1,5 +1,6 @@
 #include "halfaxisquery.h"
 
+#include "query/addresssummarylookup.h"
 #include "query/queryfailure.h"
 #include "query/querystatements.h"
 #include "query/rowchecks.h"
@@ -53,6 +54,7 @@ Window storedWindow(Address first, Address last)
 struct Unit
 {
     std::vector<query::SliceRow> slices; // in transition order, bounds checked at load
+    std::size_t firstOrdinal; // the first slice's position in the slices table's rowid order
     std::uint64_t firstTransition;
     std::uint64_t lastTransition;
     // The unit's rows: every access with a transition in [first, last]. Found by binary search the
@@ -102,13 +104,16 @@ QString pairOrderProblem(const Access &a, const Access &b)
 class ChunkCollector
 {
 public:
+    // candidates: when the address summary chose the slices, which operations each slice may hold
+    // in the window (a lookup for any other would find nothing); null: every operation asked for.
     ChunkCollector(sqlite::Statement &lookup, const sqlite::Connection &db, QueryFailure &failure, const Unit &unit,
-        Operations operations, const Window &window)
+        Operations operations, const Window &window, const AddressSummaryLookup::Candidates *candidates)
         : m_lookup(lookup)
         , m_db(db)
         , m_failure(failure)
         , m_unit(unit)
         , m_window(window)
+        , m_candidates(candidates)
     {
         for (const Operation operation : { Operation::Execute, Operation::Write, Operation::Read }) {
             if (operations.testFlag(operation))
@@ -132,6 +137,10 @@ public:
             const StoredRange &range = m_window.ranges[m_range];
             const query::SliceRow &slice = m_unit.slices[m_slice];
             const auto operation = std::int64_t(m_operations[m_operation]);
+            if (!m_active && !mayHold(operation)) {
+                advance();
+                continue;
+            }
             if (!m_active) {
                 m_lookup.bind(1, operation);
                 m_lookup.bind(2, slice.id);
@@ -165,6 +174,15 @@ public:
     }
 
 private:
+    bool mayHold(std::int64_t operation) const
+    {
+        if (!m_candidates)
+            return true;
+        const std::size_t ordinal = m_unit.firstOrdinal + m_slice;
+        const auto &bits = (*m_candidates)[std::size_t(addresssummary::operationIndex(operation))];
+        return bits[ordinal / 64] >> (ordinal % 64) & 1;
+    }
+
     void advance()
     {
         m_lookup.reset();
@@ -186,6 +204,7 @@ private:
     QueryFailure &m_failure;
     const Unit &m_unit;
     const Window &m_window;
+    const AddressSummaryLookup::Candidates *m_candidates;
     // A fixed array: one collector is made per slice a query visits, so no allocation here.
     std::array<Operation, 3> m_operations {};
     std::size_t m_operationCount = 0;
@@ -240,6 +259,7 @@ public:
         , path(database.path())
         , db(database.connection())
         , rowids(db)
+        , summary(db)
     { }
 
     bool load();
@@ -269,13 +289,26 @@ public:
         return false;
     }
 
+    // The next unit from `index` on (forward) or back (backward) that holds a candidate slice, or
+    // -1 / units.size() when none is left.
+    std::ptrdiff_t nextCandidate(std::ptrdiff_t index, bool forward) const;
+
     QueryTuning tuning;
     QString path;
     sqlite::Connection &db;
     QueryFailure failure;
     RowIdSearch rowids;
+    AddressSummaryLookup summary;
     bool loaded = false;
     std::vector<Unit> units;
+    std::vector<qint64> sliceIds; // the slices table in rowid order
+    std::vector<std::uint32_t> unitOfOrdinal; // for each slice in that order, its unit
+    // With the address summary: per operation, bit i set when slice i (rowid order) may hold a
+    // match; `candidates` ORs the operations of the query.
+    AddressSummaryLookup::Candidates operationCandidates;
+    std::vector<std::uint64_t> candidates;
+    bool useCandidates = false;
+    QueryStats stats;
     sqlite::Statement chunkLookup;
     sqlite::Statement scanForward;
     sqlite::Statement scanBackward;
@@ -290,6 +323,8 @@ bool HalfAxisQueryEngine::Private::load()
     if (loaded)
         return true;
     units.clear();
+    sliceIds.clear();
+    unitOfOrdinal.clear();
     const QString what = QStringLiteral("cannot prepare queries");
     sqlite::Statement slices = db.prepare(statements::slicesInOrder);
     sqlite::Statement lowestOperation = db.prepare(statements::lowestChunkOperation);
@@ -321,11 +356,15 @@ bool HalfAxisQueryEngine::Private::load()
             units.back().slices.push_back(slice);
             units.back().lastTransition = std::max(units.back().lastTransition, last);
         } else {
-            units.push_back({ { slice }, first, last, std::nullopt });
+            units.push_back({ { slice }, sliceIds.size(), first, last, std::nullopt });
         }
+        sliceIds.push_back(slice.id);
+        unitOfOrdinal.push_back(std::uint32_t(units.size() - 1));
     }
     if (rc != SQLITE_DONE)
         return failure.database(QStringLiteral("cannot read slices"), db, rc);
+    if (!summary.load(sliceIds, failure))
+        return false;
 
     // Every chunk lookup names its operation: a chunk of any other code would never be found.
     sqlite::Statement *operations = &lowestOperation;
@@ -489,6 +528,36 @@ bool HalfAxisQueryEngine::Private::scan(bool forward, std::int64_t from, std::in
     return !failure.failed();
 }
 
+std::ptrdiff_t HalfAxisQueryEngine::Private::nextCandidate(std::ptrdiff_t index, bool forward) const
+{
+    const auto count = std::ptrdiff_t(units.size());
+    if (index < 0 || index >= count)
+        return index;
+    const auto words = std::ptrdiff_t(candidates.size());
+    if (forward) {
+        // From the unit's first slice up: the first set bit names a slice, and so its unit.
+        auto bit = std::ptrdiff_t(units[std::size_t(index)].firstOrdinal);
+        for (std::ptrdiff_t word = bit / 64; word < words; ++word) {
+            std::uint64_t bits = candidates[std::size_t(word)];
+            if (word == bit / 64)
+                bits &= ~std::uint64_t(0) << (bit % 64);
+            if (bits)
+                return unitOfOrdinal[std::size_t(word * 64 + __builtin_ctzll(bits))];
+        }
+        return count;
+    }
+    const Unit &unit = units[std::size_t(index)];
+    const auto bit = std::ptrdiff_t(unit.firstOrdinal + unit.slices.size() - 1);
+    for (std::ptrdiff_t word = bit / 64; word >= 0; --word) {
+        std::uint64_t bits = candidates[std::size_t(word)];
+        if (word == bit / 64 && bit % 64 != 63)
+            bits &= (std::uint64_t(1) << (bit % 64 + 1)) - 1;
+        if (bits)
+            return unitOfOrdinal[std::size_t(word * 64 + 63 - __builtin_clzll(bits))];
+    }
+    return -1;
+}
+
 bool HalfAxisQueryEngine::Private::rowsOf(Unit &unit, std::pair<std::int64_t, std::int64_t> *rows)
 {
     if (!unit.rows) {
@@ -506,7 +575,8 @@ bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &q
     std::int64_t transition, std::int64_t rowBound, QList<Access> *out)
 {
     const bool forward = query.direction == Direction::Forward;
-    ChunkCollector collector(chunkLookup, db, failure, unit, query.operations, window);
+    ChunkCollector collector(
+        chunkLookup, db, failure, unit, query.operations, window, useCandidates ? &operationCandidates : nullptr);
     std::vector<ChunkRef> chunks;
     const std::int64_t cursorCost = std::max<std::int64_t>(1, tuning.cursorCostInRows);
     const std::int64_t scanStep = std::max<std::int64_t>(1, tuning.scanStep);
@@ -589,6 +659,7 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
 {
     page->accesses.clear();
     page->exhausted = false;
+    d->stats = QueryStats();
     if (query.first > query.last) {
         *error = QStringLiteral("empty address range: from 0x%1 is above to 0x%2")
                      .arg(QString::number(query.first.value, 16), QString::number(query.last.value, 16));
@@ -625,6 +696,20 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
     }
     const Window window = storedWindow(query.first, query.last);
     const auto &units = d->units;
+    d->useCandidates = false;
+    if (d->tuning.useAddressSummary
+        && !d->summary.candidates(query.first.value, query.last.value, query.operations, &d->operationCandidates,
+            &d->useCandidates, d->failure))
+        return fail();
+    if (d->useCandidates) {
+        d->candidates.assign(d->operationCandidates[0].size(), 0);
+        for (const auto &bits : d->operationCandidates) {
+            for (std::size_t word = 0; word < bits.size(); ++word)
+                d->candidates[word] |= bits[word];
+        }
+    }
+    const bool useCandidates = d->useCandidates;
+    d->stats.usedAddressSummary = useCandidates;
 
     // Forward: the first unit that ends at or after the start. Backward: the last that begins at or
     // before it (the spec's backward find_slice is not exact when slices share a boundary).
@@ -637,13 +722,22 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
         index = std::partition_point(units.begin(), units.end(), [t](const Unit &u) { return u.firstTransition <= t; })
             - units.begin() - 1;
     }
-    for (; index >= 0 && index < std::ptrdiff_t(units.size()) && quint64(page->accesses.size()) < query.limit;
-         index += forward ? 1 : -1) {
+    for (; quint64(page->accesses.size()) < query.limit; index += forward ? 1 : -1) {
+        if (useCandidates)
+            index = d->nextCandidate(index, forward);
+        if (index < 0 || index >= std::ptrdiff_t(units.size()))
+            break;
+        ++d->stats.slicesVisited;
         if (!d->answerUnit(d->units[std::size_t(index)], query, window, transition, rowBound, &page->accesses))
             return fail();
     }
     page->exhausted = quint64(page->accesses.size()) < query.limit;
     return true;
+}
+
+const QueryStats &HalfAxisQueryEngine::lastStats() const
+{
+    return d->stats;
 }
 
 } // namespace memhist

@@ -54,6 +54,18 @@ struct QueryTuning
     std::int64_t scanStep = 512;
     // What opening one chunk cursor costs, in rows scanned.
     std::int64_t cursorCostInRows = 16;
+    // Visit only the slices the optional address summary lists for the window (when the database
+    // has one); false answers as without it, visiting every slice (the plain path).
+    bool useAddressSummary = true;
+};
+
+// How the last query went: what a benchmark prints and a test asserts (never the answer itself).
+struct QueryStats
+{
+    // The address summary chose the slices to visit (false: every slice was a candidate).
+    bool usedAddressSummary = false;
+    // Slices whose chunks were looked up (slices sharing a boundary transition count together).
+    qint64 slicesVisited = 0;
 };
 
 // Runs half-axis queries on one open database. Not thread-safe: one engine per thread (it owns
@@ -68,6 +80,7 @@ public:
 
     // False + *error on an invalid query (first > last, empty operations) or a database error.
     bool run(const HalfAxisQuery &query, QueryPage *page, QString *error);
+    const QueryStats &lastStats() const;
 
 private:
     class Private;

@@ -16,6 +16,13 @@ bool QueryFailure::preparation(const QString &what, const sqlite::Connection &db
     return false;
 }
 
+bool QueryFailure::described(const QString &text)
+{
+    if (!failed())
+        m_text = text;
+    return false;
+}
+
 bool QueryFailure::violation(const QString &text)
 {
     if (!failed()) {

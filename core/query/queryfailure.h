@@ -17,6 +17,8 @@ public:
     bool database(const QString &what, const sqlite::Connection &db, int rc);
     // A statement that could not be prepared (the connection's message is still that of prepare).
     bool preparation(const QString &what, const sqlite::Connection &db);
+    // A database error already described, with SQLite's reason, by the code that met it.
+    bool described(const QString &text);
     // `text`: the violation as checkmessages.h words it (object, problem, property).
     bool violation(const QString &text);
 

@@ -115,6 +115,7 @@ public:
         return QByteArrayView(static_cast<const char *>(data), sqlite3_column_bytes(m_stmt, column));
     }
     QByteArray blob(int column) const { return blobView(column).toByteArray(); }
+    bool isBlob(int column) const { return sqlite3_column_type(m_stmt, column) == SQLITE_BLOB; }
 
 private:
     sqlite3_stmt *m_stmt = nullptr;

@@ -3,6 +3,7 @@
 #include "context/contextcollector.h"
 #include "context/contextschema.h"
 #include "context/contexttablewriter.h"
+#include "storage/addresssummarybuilder.h"
 #include "storage/schema.h"
 #include "storage/sqlite.h"
 #include "summary/summarybuilder.h"
@@ -139,6 +140,8 @@ public:
     sqlite::Statement insertAccessBatch;
     sqlite::Statement insertAccess;
     std::unique_ptr<ContextTableWriter> contextTables;
+    // Fed each slice's chunks as they are stored; written by finish().
+    addresssummary::Builder addressSummary { connection };
     std::unique_ptr<QThread> storeThread;
     QString storeError;
     // The display summary (core/summary): fed each slice by the store thread, written by finish().
@@ -281,6 +284,8 @@ bool HistoryWriter::Private::store(const SliceJob &job)
         statement.bind(firstParameter + 3, chunk.operation);
     };
     if (!insertRows(insertChunkBatch, insertChunk, schema::chunkColumns, job.chunks.size(), bindChunk))
+        return false;
+    if (!addressSummary.addSlice(job.sliceId, job.chunks))
         return false;
     // The accesses below refer to the planned ids: make sure SQLite gave exactly those.
     const qint64 lastChunkId = job.firstChunkId + qint64(job.chunks.size()) - 1;
@@ -599,8 +604,10 @@ bool HistoryWriter::finish()
             QStringLiteral("%1: cannot write: %2")
                 .arg(d->outputPath, d->summary->databaseFailed() ? failureReason(db) : d->summary->errorString()));
     if (!d->writeThreadSpans() || !d->writeMeta(createdAt) || !d->writeReferenceMetadata(createdAt)
-        || !db.execute(schema::createBaseIndexes) || !db.execute("COMMIT"))
+        || !addresssummary::writeSummary(db, d->addressSummary) || !db.execute(schema::createBaseIndexes)
+        || !db.execute("COMMIT"))
         return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db)));
+    d->stats.addressSummaryCpuNanoseconds = d->addressSummary.cpuNanoseconds();
     d->insertSlice = {};
     d->insertChunk = {};
     d->insertChunkBatch = {};

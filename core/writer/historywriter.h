@@ -63,6 +63,8 @@ struct WriterStats
     qint64 peakBufferedAccesses = 0;
     // What program context the history holds; filled by finish().
     ContextSummary context;
+    // CPU time spent building the address summary (storage/addresssummarybuilder.h), set by finish().
+    qint64 addressSummaryCpuNanoseconds = 0;
 };
 
 class HistoryWriter
