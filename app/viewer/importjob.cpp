@@ -2,10 +2,11 @@
 
 namespace memhist::viewer {
 
-ImportJob::ImportJob(QList<TraceInput> inputs, QString outputPath, QObject *parent)
+ImportJob::ImportJob(QList<TraceInput> inputs, QString outputPath, ImportOptions options, QObject *parent)
     : QObject(parent)
     , m_inputs(std::move(inputs))
     , m_outputPath(std::move(outputPath))
+    , m_options(std::move(options))
 {
     // 10 Hz is smooth enough for a progress bar and a rate, and costs nothing.
     m_job.onProgress(
@@ -24,7 +25,7 @@ void ImportJob::start()
     Q_ASSERT(!isRunning());
     m_elapsed.start();
     m_job.start(
-        [inputs = m_inputs, outputPath = m_outputPath](const JobTicket &ticket) {
+        [inputs = m_inputs, outputPath = m_outputPath, options = m_options](const JobTicket &ticket) {
             ImportResult result;
             QElapsedTimer timer;
             timer.start();
@@ -34,7 +35,7 @@ void ImportJob::start()
                 ticket.report({ overall, p.accesses, p.path });
                 return !ticket.cancelled();
             };
-            result.ok = importTraces(inputs, outputPath, ImportOptions {}, progress, &result.summary, &result.error);
+            result.ok = importTraces(inputs, outputPath, options, progress, &result.summary, &result.error);
             result.cancelled = !result.ok && ticket.cancelled();
             result.seconds = double(timer.nsecsElapsed()) / 1e9;
             return result;

@@ -25,7 +25,7 @@ class ImportJob : public QObject
 {
     Q_OBJECT
 public:
-    ImportJob(QList<TraceInput> inputs, QString outputPath, QObject *parent = nullptr);
+    ImportJob(QList<TraceInput> inputs, QString outputPath, ImportOptions options, QObject *parent = nullptr);
     // A job still running stops at its next progress callback and leaves nothing at the output.
     ~ImportJob() override;
 
@@ -46,6 +46,7 @@ signals:
 private:
     QList<TraceInput> m_inputs;
     QString m_outputPath;
+    ImportOptions m_options;
     QElapsedTimer m_elapsed;
     JobTracker m_job { this };
 };

@@ -104,12 +104,14 @@ void JobController::importTraces(const QStringList &traces, bool askForOutput)
         emit failed(tr("Cannot import"), error);
         return;
     }
-    QString output = defaultImportOutput(traces.constFirst());
-    if (askForOutput && m_chooseOutput) {
-        output = m_chooseOutput(output);
-        if (output.isEmpty())
+    ImportChoice choice { defaultImportOutput(traces.constFirst()), {} };
+    if (askForOutput && m_chooseImport) {
+        const std::optional<ImportChoice> chosen = m_chooseImport(traces, choice.output);
+        if (!chosen || chosen->output.isEmpty())
             return;
+        choice = *chosen;
     }
+    const QString &output = choice.output;
     for (const TraceInput &input : std::as_const(inputs)) {
         if (QFileInfo(input.path) == QFileInfo(output)) {
             emit failed(tr("Cannot import"), tr("%1 would replace the trace it is imported from").arg(output));
@@ -117,7 +119,7 @@ void JobController::importTraces(const QStringList &traces, bool askForOutput)
         }
     }
 
-    auto *job = new ImportJob(inputs, output, this);
+    auto *job = new ImportJob(inputs, output, choice.options, this);
     m_importJob = job;
     const QString what
         = inputs.size() == 1 ? QFileInfo(inputs.constFirst().path).fileName() : tr("%1 traces").arg(inputs.size());

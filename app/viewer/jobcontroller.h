@@ -7,10 +7,12 @@
 
 #include "common/jobtracker.h"
 #include "historyinfo.h"
+#include "importdialog.h"
 
 #include <QObject>
 #include <QPointer>
 #include <functional>
+#include <optional>
 
 namespace memhist::viewer {
 
@@ -32,12 +34,12 @@ public:
     // beside memhist-viewer or in PATH.
     void setMemhistCli(const QString &path) { m_memhistCli = path; }
     QString memhistCli() const;
-    // Asked where an import goes when the caller wants the user asked: gets the default output,
-    // returns the chosen one, or an empty string when the user changed their mind.
-    void setOutputChooser(std::function<QString(const QString &suggested)> chooser)
-    {
-        m_chooseOutput = std::move(chooser);
-    }
+    // Asked where an import goes and which part of the traces it holds, when the caller wants the
+    // user asked: gets the traces and the default output, returns the choice, or nothing when the
+    // user changed their mind.
+    using ImportChooser
+        = std::function<std::optional<ImportChoice>(const QStringList &traces, const QString &suggestedOutput)>;
+    void setImportChooser(ImportChooser chooser) { m_chooseImport = std::move(chooser); }
 
     // A .memhist (recognised by the SQLite magic, whatever its name) opens; anything else is taken
     // for a trace and imported beside it.
@@ -77,7 +79,7 @@ private:
     QPointer<ImportJob> m_importJob;
     QPointer<RecordJob> m_recordJob;
     QString m_memhistCli;
-    std::function<QString(const QString &)> m_chooseOutput;
+    ImportChooser m_chooseImport;
 };
 
 } // namespace memhist::viewer

@@ -38,8 +38,6 @@ constexpr auto lastDirectoryKey = "lastDirectory";
 // Bumped when the docks change, so a saved layout of an older version is not restored over them.
 constexpr int windowStateVersion = 1;
 
-const QString historyFilter = QStringLiteral("memhist histories (*.memhist);;All files (*)");
-
 QIcon applicationIcon()
 {
     QIcon icon;
@@ -254,7 +252,8 @@ void MainWindow::createStatusBar()
     statusBar()->addPermanentWidget(m_summaryLabel);
 
     m_jobs = new JobController(m_jobProgress, this);
-    m_jobs->setOutputChooser([this](const QString &suggested) { return chooseImportOutput(suggested); });
+    m_jobs->setImportChooser(
+        [this](const QStringList &traces, const QString &suggested) { return chooseImport(traces, suggested); });
     connect(m_jobs, &JobController::historyReady, this, &MainWindow::historyReady);
     connect(m_jobs, &JobController::failed, this, &MainWindow::showError);
     connect(m_jobs, &JobController::statusChanged, this, &MainWindow::showStatus);
@@ -390,14 +389,14 @@ void MainWindow::importTraces(const QStringList &traces, bool askForOutput)
     m_jobs->importTraces(traces, askForOutput);
 }
 
-QString MainWindow::chooseImportOutput(const QString &suggested)
+std::optional<ImportChoice> MainWindow::chooseImport(const QStringList &traces, const QString &suggested)
 {
     if (!m_interactive)
-        return suggested;
-    QString output = QFileDialog::getSaveFileName(this, tr("Save the Imported History As"), suggested, historyFilter);
-    if (!output.isEmpty() && !output.endsWith(QLatin1String(".memhist")))
-        output += QStringLiteral(".memhist");
-    return output;
+        return ImportChoice { suggested, {} };
+    ImportDialog dialog(traces, suggested, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return std::nullopt;
+    return dialog.choice();
 }
 
 void MainWindow::importInteractively()

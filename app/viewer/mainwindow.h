@@ -6,6 +6,7 @@
 
 #include "clickquery.h"
 #include "historyinfo.h"
+#include "importdialog.h"
 
 #include <QMainWindow>
 #include <optional>
@@ -118,7 +119,7 @@ private:
     // `openedStatus` when given (a recording's summary must outlive the open), else "Opened …".
     void historyReady(const QString &path, const HistoryInfo &info, const QString &openedStatus);
     // Where an interactive import goes (empty: the user cancelled).
-    QString chooseImportOutput(const QString &suggested);
+    std::optional<ImportChoice> chooseImport(const QStringList &traces, const QString &suggested);
     void updateNavigation();
     void showError(const QString &title, const QString &message);
     void showStatus(const QString &message);

@@ -6,6 +6,7 @@
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "recordjob.h"
+#include "storage/sqlite.h"
 #include "testsupport.h"
 
 #include <QDir>
@@ -138,9 +139,13 @@ private slots:
         JobProgressWidget progress;
         JobController jobs(&progress);
         QStringList suggested;
-        jobs.setOutputChooser([&](const QString &suggestion) {
+        jobs.setImportChooser([&](const QStringList &traces, const QString &suggestion) -> std::optional<ImportChoice> {
+            if (traces != QStringList { trace })
+                return ImportChoice { QStringLiteral("wrong traces"), {} };
             suggested << suggestion;
-            return chosen.isEmpty() ? QString() : directory.filePath(chosen);
+            if (chosen.isEmpty())
+                return std::nullopt;
+            return ImportChoice { directory.filePath(chosen), {} };
         });
         QSignalSpy imported(&jobs, &JobController::importFinished);
         QSignalSpy ready(&jobs, &JobController::historyReady);
@@ -160,6 +165,40 @@ private slots:
         QCOMPARE(entries(directory), files);
     }
 
+    // The import dialog's window (Skip the first / Import at most) reaches the importer: small.csv's
+    // rows at transitions 5..8, as `memhist import --skip-instructions 5 --max-instructions 4` keeps.
+    void theChosenWindowIsImported()
+    {
+        QTemporaryDir directory;
+        const QString trace = copySmallCsv(directory);
+        QVERIFY(!trace.isEmpty());
+        const QString output = directory.filePath(QStringLiteral("window.memhist"));
+        JobProgressWidget progress;
+        JobController jobs(&progress);
+        jobs.setImportChooser([&](const QStringList &, const QString &) {
+            ImportChoice choice { output, {} };
+            choice.options.skipInstructions = 5;
+            choice.options.maxInstructions = 4;
+            return choice;
+        });
+        QSignalSpy imported(&jobs, &JobController::importFinished);
+        jobs.importTraces({ trace }, true);
+        QTRY_COMPARE(imported.count(), 1);
+        QVERIFY2(imported.first().at(0).toBool(), qPrintable(imported.first().at(1).toString()));
+        QVERIFY2(imported.first().at(1).toString().startsWith(QStringLiteral("Imported 6 accesses into ")),
+            qPrintable(imported.first().at(1).toString()));
+        sqlite::Connection db;
+        QVERIFY(db.open(output, sqlite::Connection::Mode::ReadOnly));
+        sqlite::Statement rows
+            = db.prepare("SELECT count(*), min(transition), max(transition), group_concat(operation) FROM "
+                         "(SELECT transition, operation FROM accesses ORDER BY transition, operation)");
+        QCOMPARE(rows.step(), SQLITE_ROW);
+        QCOMPARE(rows.int64(0), 6);
+        QCOMPARE(rows.int64(1), 5);
+        QCOMPARE(rows.int64(2), 8);
+        QCOMPARE(rows.text(3), QStringLiteral("2,4,1,1,2,2"));
+    }
+
     void anImportMayNotReplaceItsTrace()
     {
         QTemporaryDir directory;
@@ -167,7 +206,7 @@ private slots:
         QVERIFY(!trace.isEmpty());
         JobProgressWidget progress;
         JobController jobs(&progress);
-        jobs.setOutputChooser([&](const QString &) { return trace; });
+        jobs.setImportChooser([&](const QStringList &, const QString &) { return ImportChoice { trace, {} }; });
         QSignalSpy failed(&jobs, &JobController::failed);
         jobs.importTraces({ trace }, true);
         QCOMPARE(failed.count(), 1);

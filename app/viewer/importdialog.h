@@ -1,0 +1,50 @@
+// File > Import Traces...: where the history goes and which part of the traces it holds — the
+// same choices as `memhist import` (-o, --with-exec, --skip-instructions, --max-instructions).
+#pragma once
+
+#include "importers/traceimporter.h"
+
+#include <QDialog>
+#include <optional>
+
+class QCheckBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+
+namespace memhist::viewer {
+
+// What the user chose for one import.
+struct ImportChoice
+{
+    QString output;
+    ImportOptions options;
+};
+
+// Reads the window's two fields as `memhist import` reads its options: decimal or 0x hex, the
+// full 64-bit range; an empty "skip" is 0 and an empty "at most" is no limit. False + *error (naming
+// the field and the reason) otherwise.
+bool parseImportWindow(const QString &skip, const QString &atMost, ImportOptions *options, QString *error);
+
+class ImportDialog : public QDialog
+{
+    Q_OBJECT
+public:
+    ImportDialog(const QStringList &traces, const QString &suggestedOutput, QWidget *parent = nullptr);
+
+    // Valid once the dialog was accepted (its Import button is enabled only for valid fields).
+    ImportChoice choice() const;
+
+private:
+    void browseOutput();
+    void validate();
+
+    QLineEdit *m_output;
+    QCheckBox *m_withExecute;
+    QLineEdit *m_skip;
+    QLineEdit *m_atMost;
+    QLabel *m_problem;
+    QDialogButtonBox *m_buttons;
+};
+
+} // namespace memhist::viewer
