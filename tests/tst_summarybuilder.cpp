@@ -222,6 +222,7 @@ private slots:
                     { std::pair<std::uint32_t, std::uint32_t>(0, bins - 1), { bins / 3, bins / 3 + bins / 5 } }) {
                     for (std::int64_t k = 0; k < levels.tilesAt(t); ++k) {
                         std::map<std::uint32_t, Cell> seen; // by bin of level a: coverage and chunks
+                        const qint64 cellsBefore = reader.cellsRead();
                         const bool read = reader.read(
                             { t, a, k, k, firstBin, lastBin }, [] { return false; },
                             [&](const TileKey &key, std::span<const Cell> cells) {
@@ -246,6 +247,20 @@ private slots:
                                 expected[bin] = covered;
                             }
                         }
+                        // The pyramid rule's bound: whatever replaces the window's blocks has at most
+                        // 1 / compactness (4) times their cells.
+                        qint64 blockCells = 0;
+                        if (tile != oracle.end()) {
+                            for (const auto &[bin, cell] : tile->second)
+                                blockCells += blockOf(bin) >= blockOf(firstBin) && blockOf(bin) <= blockOf(lastBin);
+                        }
+                        QVERIFY2(reader.cellsRead() - cellsBefore <= 4 * blockCells,
+                            qPrintable(QStringLiteral("t %1 a %2 tile %3: %4 cells read for %5")
+                                           .arg(t)
+                                           .arg(a)
+                                           .arg(k)
+                                           .arg(reader.cellsRead() - cellsBefore)
+                                           .arg(blockCells)));
                         // Blocks cover whole blocks: compare within the window's bins.
                         const auto inWindow = [&](std::map<std::uint32_t, Cell> cells) {
                             std::erase_if(cells,
@@ -310,6 +325,82 @@ private slots:
             [&visited](const TileKey &, std::span<const Cell>) { ++visited; }));
         QCOMPARE(visited, 3); // a check before each block
         QVERIFY(reader.errorString().isEmpty());
+    }
+
+    // A dense region (the same 64 bins of the finest level in each of 8 slices, like a stack):
+    // exactly which blocks the rule stores, seen as the cells each whole-history view reads.
+    // Per slice: 64 cells at address level 12, 32 at 11, 16 at 10; merging slices merges nothing
+    // away. Stored beyond the slices' finest blocks: level 10 of the slices (16 <= 64 / 4), level 11
+    // of pairs (32 <= 128 / 4), level 12 (64 <= 256 / 4) and level 10 (16 <= 64 / 4) of quadruples,
+    // level 11 of the whole (32 <= 128 / 4).
+    void viewsReadBoundedCells_data()
+    {
+        QTest::addColumn<double>("cellsPerBin");
+        QTest::addColumn<int>("timeLevel");
+        QTest::addColumn<int>("addressLevel");
+        QTest::addColumn<qint64>("cellsRead");
+        QTest::addColumn<qint64>("idealCells"); // the view's own tiles at its levels
+        QTest::newRow("slices, finest: as stored") << 0.0 << 0 << 12 << qint64(512) << qint64(512);
+        QTest::newRow("slices, level 11: the finest in its place") << 0.0 << 0 << 11 << qint64(512) << qint64(256);
+        QTest::newRow("slices, coarsest: stored") << 0.0 << 0 << 10 << qint64(128) << qint64(128);
+        QTest::newRow("pairs, finest: the slices in its place") << 0.0 << 1 << 12 << qint64(512) << qint64(256);
+        QTest::newRow("pairs, level 11: stored") << 0.0 << 1 << 11 << qint64(128) << qint64(128);
+        QTest::newRow("pairs, coarsest: level 11 in its place") << 0.0 << 1 << 10 << qint64(128) << qint64(64);
+        QTest::newRow("quadruples, finest: stored") << 0.0 << 2 << 12 << qint64(128) << qint64(128);
+        QTest::newRow("quadruples, level 11: the finest in its place") << 0.0 << 2 << 11 << qint64(128) << qint64(64);
+        QTest::newRow("quadruples, coarsest: stored") << 0.0 << 2 << 10 << qint64(32) << qint64(32);
+        QTest::newRow("whole, finest: the quadruples in its place") << 0.0 << 3 << 12 << qint64(128) << qint64(64);
+        QTest::newRow("whole, level 11: stored") << 0.0 << 3 << 11 << qint64(32) << qint64(32);
+        QTest::newRow("whole, coarsest: level 11 in its place") << 0.0 << 3 << 10 << qint64(32) << qint64(16);
+        // The rule before it was tightened: too few cells per bin to store any coarser block, so a
+        // view of the whole history at the coarsest level read every slice's finest cells.
+        QTest::newRow("8 cells per bin: whole, coarsest reads every slice")
+            << 8.0 << 3 << 10 << qint64(512) << qint64(16);
+    }
+    void viewsReadBoundedCells()
+    {
+        QFETCH(double, cellsPerBin);
+        QFETCH(int, timeLevel);
+        QFETCH(int, addressLevel);
+        QFETCH(qint64, cellsRead);
+        QFETCH(qint64, idealCells);
+        sqlite::Connection db;
+        QVERIFY(db.open(QStringLiteral(":memory:"), sqlite::Connection::Mode::ReadWriteCreate));
+        QVERIFY(createSummaryTables(db));
+        SummaryInfo info;
+        info.levels.minAddressLevel = 10;
+        info.levels.maxAddressLevel = 12;
+        info.levels.slices = 8;
+        {
+            TileWriter tiles(db);
+            QVERIFY(tiles.isValid());
+            TilePyramid pyramid(info.levels, { 0.25, cellsPerBin },
+                [&tiles](const TileKey &key, std::span<const Cell> cells) { return tiles.write(key, cells); });
+            for (int slice = 0; slice < 8; ++slice) {
+                std::vector<std::vector<Cell>> levels(3);
+                for (int level = 0; level < 3; ++level) {
+                    for (std::uint32_t bin = 0; bin < (16u << level); ++bin) {
+                        Cell cell;
+                        cell.bin = bin;
+                        cell.accesses[1] = 1;
+                        levels[std::size_t(level)].push_back(cell);
+                    }
+                }
+                QVERIFY(pyramid.addSlice(std::move(levels)));
+            }
+            QVERIFY(pyramid.finish());
+        }
+        TileReader reader(db, info);
+        const std::uint32_t lastBin = (std::uint32_t(1) << addressLevel) - 1;
+        qint64 cells = 0;
+        QVERIFY(reader.read(
+            { timeLevel, addressLevel, 0, info.levels.tilesAt(timeLevel) - 1, 0, lastBin }, [] { return false; },
+            [&cells](const TileKey &, std::span<const Cell> read) { cells += qint64(read.size()); }));
+        QCOMPARE(reader.cellsRead(), cellsRead);
+        QCOMPARE(cells, cellsRead);
+        QCOMPARE(qint64(info.levels.tilesAt(timeLevel)) * (qint64(16) << (addressLevel - 10)), idealCells);
+        if (cellsPerBin == 0)
+            QVERIFY(cellsRead <= 4 * idealCells);
     }
 
     void cellsRoundTrip()

@@ -56,6 +56,10 @@ std::vector<std::vector<Cell>> SliceBinning::take()
     for (std::size_t i = 0; i < m_byLevel.size(); ++i) {
         Level &level = m_byLevel[i];
         std::vector<Cell> &out = result[i];
+        std::size_t touched = 0;
+        for (const quint64 bits : level.touched)
+            touched += std::size_t(std::popcount(bits));
+        out.reserve(touched); // exactly: these cells may wait in the pyramid for a long time
         for (std::size_t word = 0; word < level.touched.size(); ++word) {
             quint64 bits = level.touched[word];
             level.touched[word] = 0;

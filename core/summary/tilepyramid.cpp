@@ -4,8 +4,22 @@ namespace memhist::summary {
 
 std::vector<Cell> mergeCells(const std::vector<Cell> &a, const std::vector<Cell> &b)
 {
+    // The exact size first: the waiting halves of every time level are the builder's largest
+    // memory, and a vector grown by doubling would hold up to twice what it needs.
+    std::size_t size = a.size() + b.size();
+    for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+        if (a[i].bin < b[j].bin) {
+            ++i;
+        } else if (b[j].bin < a[i].bin) {
+            ++j;
+        } else {
+            --size;
+            ++i;
+            ++j;
+        }
+    }
     std::vector<Cell> out;
-    out.reserve(std::max(a.size(), b.size()));
+    out.reserve(size);
     std::size_t i = 0;
     std::size_t j = 0;
     while (i < a.size() && j < b.size()) {

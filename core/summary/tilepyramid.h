@@ -9,10 +9,13 @@
 //   there), recursively, and below the finest address level the block's two halves in time;
 // - it is compact when it has at most `compactness` times as many cells as that replacement;
 // - the replacement is worth replacing when it has more than `cellsPerBin` cells per bin of the
-//   block: reading a few cells per pixel costs less than storing yet another level.
-// So a view reads at most about max(1 / compactness times its ideal cells, cellsPerBin cells a
-// pixel), while levels that would summarise little (sparse data, where merging slices or bins
-// barely merges cells) are not stored at all.
+//   block (0 by default: any replacement is).
+// The bound this gives a reader: a block that is not stored has more than `compactness` times the
+// cells of its replacement, so reading a block of any levels costs at most 1 / compactness times
+// its own cells (or cellsPerBin cells a bin): a view of any shape reads at most four times the
+// cells of the blocks of its levels it covers. Levels that would summarise little (sparse data,
+// where merging slices or bins barely merges cells) are still not stored at all, and each level
+// stored costs at most a quarter of what it replaces.
 #pragma once
 
 #include "summary/summarylevels.h"
@@ -24,12 +27,13 @@
 
 namespace memhist::summary {
 
-// The defaults keep the pyramid at about 1.7 times its finest level on the benchmark stream (a
-// third of a byte per access) while a view reads at most a few cells a pixel.
+// The defaults keep the pyramid under a byte per access on the benchmark stream while a view reads
+// at most four times the cells of its tiles. (Before format 1's rule was tightened, cellsPerBin was
+// 8: a view of a narrow region over all transitions read up to 16 cells per bin of its blocks.)
 struct PyramidRule
 {
     double compactness = 0.25;
-    double cellsPerBin = 8;
+    double cellsPerBin = 0;
 };
 
 class TilePyramid
