@@ -520,6 +520,8 @@ void TestHalfAxisQuery::timeSearchEndsOnDamagedRowOrder()
     QueryPage page;
     // It ends with a page or an error (an engine that checks what it reads may refuse the rows).
     QVERIFY(engine.run(query, &page, &error) || !error.isEmpty());
+}
+
 void TestHalfAxisQuery::summaryPathMatchesOracle_data()
 {
     QTest::addColumn<quint64>("seed");

@@ -1,5 +1,6 @@
 #include "importdialog.h"
 
+#include "browserow.h"
 #include "csv/csvaccessformat.h"
 
 #include <QCheckBox>
@@ -7,7 +8,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -75,15 +75,10 @@ ImportDialog::ImportDialog(const QStringList &traces, const QString &suggestedOu
 
     auto *browse = new QPushButton(tr("Browse…"), this);
     connect(browse, &QPushButton::clicked, this, &ImportDialog::browseOutput);
-    auto *outputRow = new QWidget(this);
-    auto *outputLayout = new QHBoxLayout(outputRow);
-    outputLayout->setContentsMargins(0, 0, 0, 0);
-    outputLayout->addWidget(m_output, 1);
-    outputLayout->addWidget(browse);
 
     auto *form = new QFormLayout;
     form->addRow(traces.size() == 1 ? tr("Trace:") : tr("Traces (in this order):"), tracesLabel);
-    form->addRow(tr("&History:"), outputRow);
+    form->addRow(tr("&History:"), withBrowseButton(m_output, browse));
     form->addRow(QString(), m_withExecute);
     form->addRow(tr("&Skip the first:"), m_skip);
     form->addRow(tr("Import &at most:"), m_atMost);

@@ -1,5 +1,6 @@
 #include "recorddialog.h"
 
+#include "browserow.h"
 #include "importoutput.h"
 
 #include <QCheckBox>
@@ -26,16 +27,6 @@ constexpr auto programKey = "record/program";
 constexpr auto argumentsKey = "record/arguments";
 constexpr auto limitKey = "record/limit";
 constexpr auto maxMillionsKey = "record/maxMillions";
-
-QWidget *withBrowseButton(QLineEdit *edit, QPushButton *button)
-{
-    auto *row = new QWidget;
-    auto *layout = new QHBoxLayout(row);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(edit, 1);
-    layout->addWidget(button);
-    return row;
-}
 
 } // namespace
 

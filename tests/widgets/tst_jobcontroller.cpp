@@ -196,7 +196,7 @@ private slots:
         QCOMPARE(rows.int64(0), 6);
         QCOMPARE(rows.int64(1), 5);
         QCOMPARE(rows.int64(2), 8);
-        QCOMPARE(rows.text(3), QStringLiteral("2,4,1,1,2,2"));
+        QCOMPARE(rows.text(3), QStringLiteral("1,2,4,2,4,2"));
     }
 
     void anImportMayNotReplaceItsTrace()
