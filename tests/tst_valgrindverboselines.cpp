@@ -149,6 +149,11 @@ void tst_ValgrindVerboseLines::events_data()
         << QStringList { QStringLiteral("map 1 0x4835000-0x4836fff rw-p 0x0 [anon]"),
                QStringLiteral("map 1 0x4900000-0x4901fff r-xs 0x0 [anon]"),
                QStringLiteral("unmap 2 0x4835000-0x4835fff") };
+    // getuid() and friends print an empty argument list, " ( )": nothing to read, nothing mapped.
+    QTest::newRow("a syscall without arguments")
+        << QByteArray("I  04000000,4\nSYSCALL[7,1](102) sys_getuid ( )[sync] --> Success(0x0) \n"
+                      "SYSCALL[7,1](9) sys_mmap ( )[sync] --> Success(0x4835000) \nI  04000004,4\n")
+        << QStringList();
 }
 
 void tst_ValgrindVerboseLines::events()

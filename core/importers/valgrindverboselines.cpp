@@ -182,7 +182,7 @@ void ValgrindVerboseLines::handleSyscall(QByteArrayView line, Transition next)
     const qsizetype open = line.indexOf(" ( ");
     const qsizetype close = line.indexOf(" )", open + 1);
     QList<QByteArray> arguments;
-    if (open >= 0 && close > open) {
+    if (open >= 0 && close >= open + 3) { // " ( )": no arguments
         for (const QByteArray &argument : line.sliced(open + 3, close - open - 3).toByteArray().split(','))
             arguments << argument.trimmed();
     }
