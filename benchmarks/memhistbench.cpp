@@ -69,7 +69,7 @@ Options parseOptions(const QCoreApplication &app)
     const QCommandLineOption keep(QStringLiteral("keep"), QStringLiteral("Keep the files written."));
     const QCommandLineOption noReferences(QStringLiteral("no-references"),
         QStringLiteral("Skip the plain-insert references (and so the ratio to the ceiling)."));
-    // Writer options, to compare configurations from the command line (README "Choosing the caps").
+    // Writer options, to compare configurations from the command line (docs/benchmarks.md "Choosing the caps").
     const WriterOptions defaults;
     const QCommandLineOption sliceCap(QStringLiteral("slice-cap"),
         QStringLiteral("Writer: accesses per slice (default %1).").arg(defaults.sliceAccessCap), QStringLiteral("N"));

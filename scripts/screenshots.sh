@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Takes the README's screenshots of the real memhist-viewer window under Xvfb, into
+# Takes the README's and docs/viewer.md's screenshots of the real memhist-viewer window under Xvfb, into
 # docs/screenshots/: the window on the example history with a click-to-query, a zoom down to single
 # accesses, the charts and the SQL console. Each run of the viewer sets up its scene from the
 # command line (--click, --zoom-*, --panel, --sql), waits until the plane has rendered it and saves

@@ -7,7 +7,7 @@
 // which thread ran which transitions goes to the writer's thread spans. A window starts in the chunk
 // that holds it, without inflating the chunks before it (drmemtrace/chunkseek.h). At most a bounded
 // number of files are open at once (drmemtrace/pooledfile.h). The rules in detail:
-// drmemtrace/threaddecoder.h and README.
+// drmemtrace/threaddecoder.h and docs/trace-formats.md "drmemtrace traces".
 #pragma once
 
 #include "importers/traceimporter.h"

@@ -47,7 +47,7 @@ struct QueryPage
 // overlaps the window, or scanning the slice's rows in rowid order. It alternates between finding
 // chunks and scanning rows, and merges as soon as the chunk list is complete and merging is cheaper
 // than scanning what is left, so a slice never costs much more than the cheaper way. The defaults are
-// measured (README, "Query plan"); tests change them to drive every path on small data.
+// measured with memhist-bench (docs/benchmarks.md); tests change them to drive every path on small data.
 struct QueryTuning
 {
     // Rows scanned per step.

@@ -1,6 +1,6 @@
 // The address summary: two optional tables a memhist writer adds so that a query over a narrow
 // address window visits only the slices that hold a chunk near the window instead of every slice
-// (README, "The database format"). A database without them is answered by visiting every slice.
+// (docs/database-format.md, "The address summary"). A database without them is answered by visiting every slice.
 //
 // address_summary(shift, block, next, checksum, postings), keyed by idx_address_summary_1 on
 // (shift, block): the address space cut into blocks of 2^shift bytes, at `levels` sizes (shift =

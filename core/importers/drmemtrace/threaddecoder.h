@@ -3,7 +3,7 @@
 // the writer, and stops where the file's next timestamp says another file may be due. What is not
 // stored is counted by kind.
 //
-// The rules (README "drmemtrace"):
+// The rules (docs/trace-formats.md "drmemtrace traces"):
 // - A transition is a fetched instruction record (types 10..16, 31, 48, 49; a bundle record counts
 //   as the instructions it holds). Non-fetched instructions (type 29, e.g. rep-string iterations)
 //   are not transitions: their reads and writes belong to the last fetched instruction.
