@@ -4,7 +4,7 @@
 // benchmark phase regenerates the same stream from the same seed.
 #pragma once
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <QtGlobal>
 #include <array>

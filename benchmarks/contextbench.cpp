@@ -3,12 +3,12 @@
 // accesses with their full context (PC, function, source line, instruction, region, value), as
 // `memhist query --context` prints them (target: <= 20 ms a page), with a fresh reader per page as
 // each command line run has. A benchmark program: it prints figures, it is not a test.
-#include "context/contextreader.h"
-#include "importers/lackeyimporter.h"
+#include "core/context/contextreader.h"
+#include "core/importers/lackeyimporter.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
+#include "core/writer/historywriter.h"
 #include "machinecontext.h"
-#include "storage/historydatabase.h"
-#include "storage/sqlite.h"
-#include "writer/historywriter.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -2,13 +2,13 @@
 // end to end, and in the same run its two halves: reading the records alone (decompression and
 // record parsing, no writer) and the writer alone on the same accesses held in memory. Best of
 // --repeat runs each. A benchmark program: it prints figures; it is not a test.
-#include "importers/drmemtrace/recordreader.h"
-#include "importers/drmemtrace/tracefileprobe.h"
-#include "importers/drmemtraceimporter.h"
+#include "core/importers/drmemtrace/recordreader.h"
+#include "core/importers/drmemtrace/tracefileprobe.h"
+#include "core/importers/drmemtraceimporter.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
+#include "core/writer/historywriter.h"
 #include "machinecontext.h"
-#include "storage/historydatabase.h"
-#include "storage/sqlite.h"
-#include "writer/historywriter.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

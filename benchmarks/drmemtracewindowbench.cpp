@@ -7,11 +7,11 @@
 // run, the full import and the import of the last 1 % (--skip-instructions 99 % of the trace), each
 // end to end into a history on disk, and prints both and their ratio (the target: at most 5 %).
 // A benchmark program: it prints figures; it is not a test.
+#include "core/importers/drmemtraceimporter.h"
+#include "core/storage/sqlite.h"
+#include "core/writer/historywriter.h"
 #include "drmemtracewriter.h"
-#include "importers/drmemtraceimporter.h"
 #include "machinecontext.h"
-#include "storage/sqlite.h"
-#include "writer/historywriter.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

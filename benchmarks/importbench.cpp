@@ -7,11 +7,11 @@
 // The log is synthetic but shaped like real ones (tests/data/lackey): about 0.32 accesses per
 // instruction, loads:stores:modifies near 19:7:1, stack, heap and global addresses, Lackey's own
 // line layout ("I  %08x,%d", " L %08x,%d").
-#include "importers/accesssink.h"
-#include "importers/lackeyimporter.h"
+#include "core/importers/accesssink.h"
+#include "core/importers/lackeyimporter.h"
+#include "core/storage/sqlite.h"
+#include "core/writer/historywriter.h"
 #include "machinecontext.h"
-#include "storage/sqlite.h"
-#include "writer/historywriter.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -3,11 +3,11 @@
 // result. A benchmark program: it prints figures and the targets beside them; it is not a test.
 #include "accessstreamgenerator.h"
 #include "benchreport.h"
+#include "core/storage/sqlite.h"
 #include "machinecontext.h"
 #include "plaininsert.h"
 #include "querybenchmark.h"
 #include "querygrowth.h"
-#include "storage/sqlite.h"
 #include "writerbenchmark.h"
 
 #include <QCommandLineParser>

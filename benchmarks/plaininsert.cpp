@@ -1,9 +1,9 @@
 #include "plaininsert.h"
 
 #include "accessstreamgenerator.h"
+#include "core/storage/schema.h"
+#include "core/storage/sqlite.h"
 #include "processmemory.h"
-#include "storage/schema.h"
-#include "storage/sqlite.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -19,14 +19,14 @@
 // Each run is a process of its own (this program with --one), so that its peak RSS is its own and
 // nothing of one history is cached in the next one's process. Not a test: it prints figures (run
 // it under Xvfb or QT_QPA_PLATFORM=offscreen).
-#include "plane/planeoverview.h"
-#include "plane/planerenderer.h"
-#include "plane/planewidget.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
+#include "core/summary/summarystatements.h"
+#include "core/summary/summarystore.h"
 #include "processmemory.h"
-#include "storage/historydatabase.h"
-#include "storage/sqlite.h"
-#include "summary/summarystatements.h"
-#include "summary/summarystore.h"
+#include "widgets/plane/planeoverview.h"
+#include "widgets/plane/planerenderer.h"
+#include "widgets/plane/planewidget.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

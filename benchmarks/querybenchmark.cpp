@@ -1,8 +1,8 @@
 #include "querybenchmark.h"
 
 #include "accessstreamgenerator.h"
-#include "query/halfaxisquery.h"
-#include "storage/historydatabase.h"
+#include "core/query/halfaxisquery.h"
+#include "core/storage/historydatabase.h"
 
 #include <QElapsedTimer>
 #include <algorithm>

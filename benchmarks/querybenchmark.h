@@ -2,8 +2,8 @@
 // each first page timed, then the next page of every full first page.
 #pragma once
 
+#include "core/model/types.h"
 #include "latency.h"
-#include "model/types.h"
 
 #include <QList>
 #include <QString>

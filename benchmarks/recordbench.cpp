@@ -4,9 +4,9 @@
 // sources), alternating the two so that both see the same machine load, and prints the median of
 // each, the ratio (target: within 5 %) and the sizes of the histories, on stderr (the program
 // writes to stdout, sent to /dev/null). A benchmark program: it prints figures; it is not a test.
+#include "core/recorder/lackeyrecorder.h"
+#include "core/writer/historywriter.h"
 #include "machinecontext.h"
-#include "recorder/lackeyrecorder.h"
-#include "writer/historywriter.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

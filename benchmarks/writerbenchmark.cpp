@@ -1,8 +1,8 @@
 #include "writerbenchmark.h"
 
 #include "accessstreamgenerator.h"
+#include "core/storage/sqlite.h"
 #include "processmemory.h"
-#include "storage/sqlite.h"
 
 #include <QElapsedTimer>
 #include <QFile>

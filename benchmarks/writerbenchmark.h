@@ -2,7 +2,7 @@
 // finish(), with the peak resident set size of just this phase.
 #pragma once
 
-#include "writer/historywriter.h"
+#include "core/writer/historywriter.h"
 
 #include <QString>
 #include <cstdint>

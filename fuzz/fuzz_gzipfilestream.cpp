@@ -2,10 +2,10 @@
 // members included, read through the record reader as the importer reads them and straight with
 // odd read sizes; both must agree. Also the gunzipped start that format detection looks at
 // (core/importers/gzipstart.h), which must be the start of what the stream reads.
+#include "core/importers/drmemtrace/gzipfilestream.h"
+#include "core/importers/drmemtrace/tracefileprobe.h"
+#include "core/importers/gzipstart.h"
 #include "fuzzsupport.h"
-#include "importers/drmemtrace/gzipfilestream.h"
-#include "importers/drmemtrace/tracefileprobe.h"
-#include "importers/gzipstart.h"
 
 using namespace memhist;
 using namespace memhist::fuzz;

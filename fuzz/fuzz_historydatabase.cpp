@@ -4,10 +4,10 @@
 // chunk cursors (as tst_halfaxisquery does). On a database that passes the check, every query must
 // succeed and both ways must give the same page. (On one that fails it, the two ways may read
 // different damaged rows; each must still end without a crash.)
-#include "checker/historychecker.h"
+#include "core/checker/historychecker.h"
+#include "core/query/halfaxisquery.h"
+#include "core/storage/historydatabase.h"
 #include "fuzzsupport.h"
-#include "query/halfaxisquery.h"
-#include "storage/historydatabase.h"
 
 #include <QDir>
 

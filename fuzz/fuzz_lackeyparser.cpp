@@ -2,8 +2,8 @@
 // over its buffer, and again in pieces, as `memhist record` feeds a pipe's reads (for some inputs
 // with record's instruction limit); both must give the same accesses and fail on the same line.
 // Also the line recognisers format detection uses.
+#include "core/importers/lackeyparser.h"
 #include "fuzzsupport.h"
-#include "importers/lackeyparser.h"
 
 using namespace memhist;
 using namespace memhist::fuzz;

@@ -1,9 +1,9 @@
 // drmemtrace's snappy-framed traces (core/importers/drmemtrace/snappyframestream.h), read through
 // the record reader as the importer reads them and straight with odd read sizes; both must agree.
 // Also the first-chunk decoder that recognises such a file from its first bytes.
+#include "core/importers/drmemtrace/snappyframestream.h"
+#include "core/importers/drmemtrace/tracefileprobe.h"
 #include "fuzzsupport.h"
-#include "importers/drmemtrace/snappyframestream.h"
-#include "importers/drmemtrace/tracefileprobe.h"
 
 using namespace memhist;
 using namespace memhist::fuzz;

@@ -1,8 +1,8 @@
 // Tenet traces (core/importers/tenetparser.h): the whole input at once and again in pieces, as the
 // importer's buffer hands them over; both must give the same accesses and fail on the same line.
 // Also the line recogniser format detection uses.
+#include "core/importers/tenetparser.h"
 #include "fuzzsupport.h"
-#include "importers/tenetparser.h"
 
 using namespace memhist;
 using namespace memhist::fuzz;

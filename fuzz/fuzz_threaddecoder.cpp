@@ -4,13 +4,13 @@
 // timestamps into a history. Whatever the importer hands the writer and the writer accepts must
 // make a database that `memhist check` passes. Also the probe that recognises a trace by its
 // first records.
-#include "checker/historychecker.h"
+#include "core/checker/historychecker.h"
+#include "core/importers/drmemtrace/rawfilestream.h"
+#include "core/importers/drmemtrace/threadinterleaver.h"
+#include "core/importers/drmemtrace/tracefileprobe.h"
+#include "core/storage/historydatabase.h"
+#include "core/writer/historywriter.h"
 #include "fuzzsupport.h"
-#include "importers/drmemtrace/rawfilestream.h"
-#include "importers/drmemtrace/threadinterleaver.h"
-#include "importers/drmemtrace/tracefileprobe.h"
-#include "storage/historydatabase.h"
-#include "writer/historywriter.h"
 
 #include <QDir>
 

@@ -1,7 +1,7 @@
 // drmemtrace's zip archives of chunks (core/importers/drmemtrace/zipchunkstream.h), read through the
 // record reader as the importer reads them and straight with odd read sizes; both must agree.
+#include "core/importers/drmemtrace/zipchunkstream.h"
 #include "fuzzsupport.h"
-#include "importers/drmemtrace/zipchunkstream.h"
 
 using namespace memhist;
 using namespace memhist::fuzz;

@@ -1,6 +1,6 @@
 #include "fuzzsupport.h"
 
-#include "importers/drmemtrace/recordreader.h"
+#include "core/importers/drmemtrace/recordreader.h"
 
 #include <QDir>
 #include <QFile>

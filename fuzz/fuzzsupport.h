@@ -3,8 +3,8 @@
 // bytes directly wherever the code has such an entry point.
 #pragma once
 
-#include "importers/accesssink.h"
-#include "importers/drmemtrace/bytestream.h"
+#include "core/importers/accesssink.h"
+#include "core/importers/drmemtrace/bytestream.h"
 
 #include <QByteArrayView>
 #include <QString>

@@ -1,7 +1,7 @@
 #include "drmemtracewriter.h"
 
-#include "importers/drmemtrace/recordreader.h"
-#include "importers/drmemtrace/tracefileprobe.h"
+#include "core/importers/drmemtrace/recordreader.h"
+#include "core/importers/drmemtrace/tracefileprobe.h"
 
 #include <QFile>
 #include <QtEndian>

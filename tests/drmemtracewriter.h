@@ -4,7 +4,7 @@
 // and the marker numbers are those of core/importers/drmemtrace/tracerecord.h.
 #pragma once
 
-#include "importers/drmemtrace/tracerecord.h"
+#include "core/importers/drmemtrace/tracerecord.h"
 
 #include <QByteArray>
 #include <QList>

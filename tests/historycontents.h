@@ -2,8 +2,8 @@
 // the reads, writes and instructions of each thread (by its thread spans), and its thread spans.
 #pragma once
 
-#include "storage/historydatabase.h"
-#include "storage/threadspans.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/threadspans.h"
 
 #include <QList>
 #include <QMap>

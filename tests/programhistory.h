@@ -4,10 +4,10 @@
 // values. Header-only, like toolchain.h (the tests' CMake compiles tst_*.cpp and testsupport.cpp).
 #pragma once
 
-#include "context/processmap.h"
+#include "core/context/processmap.h"
+#include "core/writer/historywriter.h"
 #include "testsupport.h"
 #include "toolchain.h"
-#include "writer/historywriter.h"
 
 #include <QList>
 #include <QString>

@@ -1,6 +1,6 @@
 #include "referencelayout.h"
 
-#include "storage/sqlite.h"
+#include "core/storage/sqlite.h"
 
 #include <QFile>
 #include <algorithm>

@@ -16,7 +16,7 @@
 //   leaving empty chunks and chunks whose bytes are no longer all covered.
 #pragma once
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <QList>
 #include <QString>

@@ -3,10 +3,10 @@
 // summary builder, the pyramid and the tile reader are checked against.
 #pragma once
 
-#include "storage/sqlite.h"
-#include "summary/summarylevels.h"
-#include "summary/summarystore.h"
-#include "summary/tilecodec.h"
+#include "core/storage/sqlite.h"
+#include "core/summary/summarylevels.h"
+#include "core/summary/summarystore.h"
+#include "core/summary/tilecodec.h"
 
 #include <QString>
 #include <map>

@@ -1,7 +1,7 @@
 #include "testsupport.h"
 
-#include "storage/schema.h"
-#include "storage/sqlite.h"
+#include "core/storage/schema.h"
+#include "core/storage/sqlite.h"
 
 #include <QDebug>
 #include <QFile>

@@ -1,10 +1,10 @@
 // Helpers shared by the tests: temporary directories, hand-built databases, a brute-force oracle.
 #pragma once
 
-#include "importers/accesssink.h"
-#include "model/types.h"
-#include "query/halfaxisquery.h"
-#include "writer/historywriter.h"
+#include "core/importers/accesssink.h"
+#include "core/model/types.h"
+#include "core/query/halfaxisquery.h"
+#include "core/writer/historywriter.h"
 
 #include <QByteArray>
 #include <QList>

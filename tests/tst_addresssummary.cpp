@@ -4,13 +4,13 @@
 // exits 1, the engine refuses every damage it can meet (query exits 1, never a wrong answer), and
 // a history without a summary, or with one of another version, takes the plain path.
 
-#include "checker/checkmessages.h"
-#include "checker/historychecker.h"
-#include "query/halfaxisquery.h"
-#include "storage/addresssummarybuilder.h"
-#include "storage/addresssummaryformat.h"
-#include "storage/historydatabase.h"
-#include "storage/sqlite.h"
+#include "core/checker/checkmessages.h"
+#include "core/checker/historychecker.h"
+#include "core/query/halfaxisquery.h"
+#include "core/storage/addresssummarybuilder.h"
+#include "core/storage/addresssummaryformat.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
 #include "testsupport.h"
 
 #include <QFile>

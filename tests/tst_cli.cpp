@@ -1,7 +1,7 @@
 // The `memhist` command line as scripts use it (DESIGN.md §3): the real binary driven through
 // QProcess, checking its output, its exit status and its exact messages.
-#include "csv/csvaccessformat.h"
-#include "storage/sqlite.h"
+#include "core/csv/csvaccessformat.h"
+#include "core/storage/sqlite.h"
 #include "testsupport.h"
 
 #include <QDir>

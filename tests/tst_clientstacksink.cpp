@@ -2,7 +2,7 @@
 // limit; the anonymous mapping holding the first access, read from a live process's maps, made
 // '[stack]' of that size ending where the mapping ends, at the first instruction's transition;
 // and what is said when the first access is not in an anonymous mapping or the process has ended.
-#include "recorder/clientstacksink.h"
+#include "core/recorder/clientstacksink.h"
 
 #include <QFile>
 #include <QTest>

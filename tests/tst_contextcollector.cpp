@@ -2,14 +2,14 @@
 // summary; values by access rowid; instructions decoded from a trace's own bytes; a library loaded
 // halfway named from then on; a stripped program named by module+offset; files that are missing;
 // and the errors that stop a writer.
-#include "context/contextreader.h"
-#include "context/processmap.h"
+#include "core/context/contextreader.h"
+#include "core/context/processmap.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
+#include "core/writer/historywriter.h"
 #include "programhistory.h"
-#include "storage/historydatabase.h"
-#include "storage/sqlite.h"
 #include "testsupport.h"
 #include "toolchain.h"
-#include "writer/historywriter.h"
 
 #include <QFile>
 #include <QTemporaryDir>

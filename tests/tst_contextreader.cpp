@@ -4,10 +4,10 @@
 // its load bias (PIE) or its ELF addresses (non-PIE), describeCode must give the function, the
 // file:line addr2line gives and the instruction objdump -M intel gives, and describeAddress the
 // global's name, the stack and the heap.
-#include "context/contextreader.h"
-#include "context/contextschema.h"
+#include "core/context/contextreader.h"
+#include "core/context/contextschema.h"
+#include "core/storage/historydatabase.h"
 #include "programhistory.h"
-#include "storage/historydatabase.h"
 #include "testsupport.h"
 #include "toolchain.h"
 

@@ -2,10 +2,10 @@
 // prepares against them, and EXPLAIN QUERY PLAN shows each read using the index or rowid it was
 // written for (a plan that falls back to a scan would make pcAt or a page of context slow on a
 // large history without any answer changing).
-#include "context/contextschema.h"
-#include "context/contextstatements.h"
-#include "storage/schema.h"
-#include "storage/sqlite.h"
+#include "core/context/contextschema.h"
+#include "core/context/contextstatements.h"
+#include "core/storage/schema.h"
+#include "core/storage/sqlite.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,6 +1,6 @@
 // The CSV form of accesses (DESIGN.md §3): formatting, parsing back, and the exact error message
 // for every way a row can be wrong (users see these, prefixed with the file and line).
-#include "csv/csvaccessformat.h"
+#include "core/csv/csvaccessformat.h"
 
 #include <QTest>
 

@@ -5,11 +5,11 @@
 // paths, and otherwise answers exactly what the accesses table holds; `query`, `export` and `check` exit 1;
 // a database error keeps SQLite's reason, prefixed once.
 
-#include "checker/checkmessages.h"
-#include "checker/historychecker.h"
-#include "query/halfaxisquery.h"
-#include "storage/historydatabase.h"
-#include "storage/sqlite.h"
+#include "core/checker/checkmessages.h"
+#include "core/checker/historychecker.h"
+#include "core/query/halfaxisquery.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
 #include "testsupport.h"
 
 #include <QFile>

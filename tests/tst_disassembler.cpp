@@ -1,7 +1,7 @@
 // The disassembler against objdump -d -M intel on programs compiled here (every instruction of
 // a few functions, -O0 and -O2, C and C++), and against hand-assembled bytes for x86-32, AArch64
 // and bytes that are no instruction.
-#include "context/disassembler.h"
+#include "core/context/disassembler.h"
 #include "toolchain.h"
 
 #include <QTemporaryDir>

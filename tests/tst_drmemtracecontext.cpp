@@ -3,17 +3,17 @@
 // disassembled, traces without encodings, and the modules of DynamoRIO's modules.log (parsed,
 // named to the history, symbolized from the binaries on this machine, a missing one noted, a
 // malformed list a warning).
-#include "context/contextreader.h"
+#include "core/context/contextreader.h"
+#include "core/importers/drmemtrace/modulelist.h"
+#include "core/importers/drmemtraceimporter.h"
+#include "core/storage/historydatabase.h"
+#include "core/writer/historywriter.h"
 #include "coreschedule.h"
 #include "drmemtracewriter.h"
 #include "historycontents.h"
-#include "importers/drmemtrace/modulelist.h"
-#include "importers/drmemtraceimporter.h"
 #include "programhistory.h"
-#include "storage/historydatabase.h"
 #include "testsupport.h"
 #include "toolchain.h"
-#include "writer/historywriter.h"
 
 #include <QDir>
 #include <QFile>

@@ -5,16 +5,16 @@
 // shared/traces/README.md's), its accesses are the same ones, the spans tile one timeline, and the
 // generated files really hold what the issue lists (mid-file headers, resumes, exits, idle time,
 // migrations, chunks that do not restate the thread).
-#include "checker/historychecker.h"
+#include "core/checker/historychecker.h"
+#include "core/importers/drmemtraceimporter.h"
+#include "core/importers/traceformats.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/threadspans.h"
+#include "core/writer/historywriter.h"
 #include "coreschedule.h"
 #include "drmemtracewriter.h"
 #include "historycontents.h"
-#include "importers/drmemtraceimporter.h"
-#include "importers/traceformats.h"
-#include "storage/historydatabase.h"
-#include "storage/threadspans.h"
 #include "testsupport.h"
-#include "writer/historywriter.h"
 
 #include <QDir>
 #include <QFile>

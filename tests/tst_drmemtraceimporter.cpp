@@ -4,17 +4,17 @@
 // inputs with their exact messages, progress and cancellation, and the command line. Then the
 // limits: records written here for bundles, size-0 accesses and scatter/gather references, and
 // directories of more thread files than the importer may keep open.
-#include "checker/historychecker.h"
+#include "core/checker/historychecker.h"
+#include "core/importers/drmemtrace/crc32c.h"
+#include "core/importers/drmemtrace/zipchunkstream.h"
+#include "core/importers/drmemtraceimporter.h"
+#include "core/importers/traceformats.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/threadspans.h"
+#include "core/writer/historywriter.h"
 #include "drmemtracewriter.h"
 #include "historycontents.h"
-#include "importers/drmemtrace/crc32c.h"
-#include "importers/drmemtrace/zipchunkstream.h"
-#include "importers/drmemtraceimporter.h"
-#include "importers/traceformats.h"
-#include "storage/historydatabase.h"
-#include "storage/threadspans.h"
 #include "testsupport.h"
-#include "writer/historywriter.h"
 
 #include <QDir>
 #include <QDirIterator>

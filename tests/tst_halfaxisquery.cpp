@@ -3,12 +3,12 @@
 // engine (cursor merge, scan, scan then merge, scan then scan), paging by resume; named edge
 // cases; and a database written by hand as another writer of the format would.
 
-#include "checker/historychecker.h"
-#include "query/halfaxisquery.h"
-#include "query/rowidsearch.h"
-#include "storage/historydatabase.h"
+#include "core/checker/historychecker.h"
+#include "core/query/halfaxisquery.h"
+#include "core/query/rowidsearch.h"
+#include "core/storage/historydatabase.h"
+#include "core/writer/historywriter.h"
 #include "testsupport.h"
-#include "writer/historywriter.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,13 +1,13 @@
 // The checker must accept every database that keeps the storage model's properties (ours, the
 // reference writer's shared slice boundaries, addresses above 2^63) and name the first violation,
 // exactly, for each property broken on purpose in a hand-built database.
-#include "checker/chunkcoverage.h"
-#include "checker/historychecker.h"
-#include "storage/historydatabase.h"
-#include "storage/schema.h"
-#include "storage/sqlite.h"
+#include "core/checker/chunkcoverage.h"
+#include "core/checker/historychecker.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/schema.h"
+#include "core/storage/sqlite.h"
+#include "core/writer/historywriter.h"
 #include "testsupport.h"
-#include "writer/historywriter.h"
 
 #include <QRandomGenerator>
 #include <QTemporaryDir>

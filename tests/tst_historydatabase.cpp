@@ -4,8 +4,8 @@
 // shown for a file without a meta table; counts are never said to come from the meta table when
 // the database contradicts it.
 
-#include "storage/historydatabase.h"
-#include "storage/sqlite.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
 #include "testsupport.h"
 
 #include <QDir>

@@ -3,14 +3,14 @@
 // writer lays them out (slices sharing a transition, descending chunks, no meta) gives the
 // brute-force count; the summary goes to a file of its own, complete or not at all (cancelled,
 // unreadable history); the cache serves it for the same file only.
+#include "core/storage/sqlite.h"
+#include "core/summary/historysummarizer.h"
+#include "core/summary/summarycache.h"
+#include "core/summary/tilereader.h"
+#include "core/writer/historywriter.h"
 #include "referencelayout.h"
-#include "storage/sqlite.h"
-#include "summary/historysummarizer.h"
-#include "summary/summarycache.h"
-#include "summary/tilereader.h"
 #include "summaryoracle.h"
 #include "testsupport.h"
-#include "writer/historywriter.h"
 
 #include <QDir>
 #include <QFile>

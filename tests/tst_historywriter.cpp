@@ -2,10 +2,10 @@
 // bounded on the two streams that would grow a naive slice without limit, that the indexes it builds
 // at the end spill their sort beside the output and leave nothing behind, and what meta records.
 
-#include "checker/historychecker.h"
-#include "storage/historydatabase.h"
-#include "storage/sqlite.h"
-#include "writer/historywriter.h"
+#include "core/checker/historychecker.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
+#include "core/writer/historywriter.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -2,7 +2,7 @@
 // recognised by content, the summary and skipped lines it prints, warnings for traces that end
 // early, exit status 1 and nothing at the output path for a broken (or truncated gzip) trace, and
 // the reference readers' `_metadata` row in what it writes.
-#include "storage/sqlite.h"
+#include "core/storage/sqlite.h"
 #include "testsupport.h"
 
 #include <QDateTime>

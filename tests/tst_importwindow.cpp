@@ -7,13 +7,13 @@
 // instructions), on the threadsig directory, on threadsig re-chunked into 1,000-instruction chunks
 // (nine threads: seeking by chunk timestamps), on a core-sharded schedule of it, and on Lackey,
 // Tenet and CSV traces, one of them a session of two traces.
+#include "core/importers/importsession.h"
+#include "core/importers/traceformats.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/threadspans.h"
 #include "coreschedule.h"
 #include "drmemtracewriter.h"
 #include "historycontents.h"
-#include "importers/importsession.h"
-#include "importers/traceformats.h"
-#include "storage/historydatabase.h"
-#include "storage/threadspans.h"
 #include "testsupport.h"
 
 #include <QDir>

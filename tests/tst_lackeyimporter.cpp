@@ -1,13 +1,13 @@
 // The Valgrind Lackey importer (core/importers/lackeyimporter.h): the exact counts of the real logs
 // in tests/data/lackey, the transitions it gives, the cache-lab subset, and every way a log can be
 // broken or cut, each with its exact message and nothing left at the output path.
-#include "checker/historychecker.h"
-#include "importers/lackeyimporter.h"
-#include "importers/lackeyparser.h"
-#include "importers/traceformats.h"
-#include "storage/historydatabase.h"
+#include "core/checker/historychecker.h"
+#include "core/importers/lackeyimporter.h"
+#include "core/importers/lackeyparser.h"
+#include "core/importers/traceformats.h"
+#include "core/storage/historydatabase.h"
+#include "core/writer/historywriter.h"
 #include "testsupport.h"
-#include "writer/historywriter.h"
 
 #include <QFile>
 #include <QTemporaryDir>

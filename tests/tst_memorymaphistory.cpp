@@ -1,6 +1,6 @@
 // The memory map over time: mmap-style replacement, partial unmaps, lifetimes, and the modules made
 // of file mappings or named by the trace, each with the exact rows it must give.
-#include "context/memorymaphistory.h"
+#include "core/context/memorymaphistory.h"
 
 #include <QTest>
 

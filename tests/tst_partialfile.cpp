@@ -3,8 +3,8 @@
 // the temporaries of processes that no longer exist and nothing else; commit() renames it into
 // place, discard() and the signal handlers' removeAllNow() leave the target as it was; and, seen
 // from outside through strace, the real binary syncs the file, renames it, then syncs the directory.
+#include "core/writer/partialfile.h"
 #include "testsupport.h"
-#include "writer/partialfile.h"
 
 #include <QDir>
 #include <QFile>

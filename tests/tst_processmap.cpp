@@ -1,7 +1,7 @@
 // The /proc/PID/maps parser: the shapes the kernel writes (files, named regions, anonymous
 // mappings, deleted files, paths with spaces), this process's own map, and every malformed line
 // with its exact message.
-#include "context/processmap.h"
+#include "core/context/processmap.h"
 
 #include <QFile>
 #include <QTest>

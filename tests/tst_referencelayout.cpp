@@ -4,11 +4,11 @@
 // check` passes them with exactly the notes due, the half-axis query answers exactly what a
 // brute-force oracle answers, and each damaged copy is refused with its first violation named.
 
-#include "checker/historychecker.h"
-#include "query/halfaxisquery.h"
+#include "core/checker/historychecker.h"
+#include "core/query/halfaxisquery.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
 #include "referencelayout.h"
-#include "storage/historydatabase.h"
-#include "storage/sqlite.h"
 #include "testsupport.h"
 
 #include <QFile>

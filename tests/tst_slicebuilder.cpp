@@ -1,6 +1,6 @@
 // The slice planner on its own: which accesses form a slice and how they are grouped into chunks.
 
-#include "writer/slicebuilder.h"
+#include "core/writer/slicebuilder.h"
 
 #include <QTest>
 #include <random>

@@ -1,15 +1,15 @@
 // The display summary the writer builds (core/summary): every stored block against a brute-force
 // count of the history's rows at its levels, the tile reader's replacements against the same count,
 // the cell codec's round trip and the damage it refuses, and the first pass's spool and fragments.
-#include "storage/sqlite.h"
-#include "summary/slicefragment.h"
-#include "summary/slicespool.h"
-#include "summary/summarybuilder.h"
-#include "summary/tilecodec.h"
-#include "summary/tilereader.h"
+#include "core/storage/sqlite.h"
+#include "core/summary/slicefragment.h"
+#include "core/summary/slicespool.h"
+#include "core/summary/summarybuilder.h"
+#include "core/summary/tilecodec.h"
+#include "core/summary/tilereader.h"
+#include "core/writer/historywriter.h"
 #include "summaryoracle.h"
 #include "testsupport.h"
-#include "writer/historywriter.h"
 
 #include <QTemporaryDir>
 #include <QTest>

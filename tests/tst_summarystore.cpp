@@ -1,10 +1,10 @@
 // The display summary's tables as a reader finds them: a summary of another version, a damaged
 // one or another tool's tables of the same names is refused with the reason (never read as a
 // summary, so never drawn wrong); a history without them simply has none.
-#include "storage/sqlite.h"
-#include "summary/summarystore.h"
+#include "core/storage/sqlite.h"
+#include "core/summary/summarystore.h"
+#include "core/writer/historywriter.h"
 #include "testsupport.h"
-#include "writer/historywriter.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,8 +1,8 @@
 // The symbolizer against binutils: programs compiled here with gcc/g++ -g (PIE, non-PIE, C++,
 // a shared library, stripped copies, split debug files), resolved at run-time biases and compared
 // with what nm, addr2line, objdump and readelf say about the same ELF addresses.
-#include "context/disassembler.h"
-#include "context/symbolizer.h"
+#include "core/context/disassembler.h"
+#include "core/context/symbolizer.h"
 #include "testsupport.h"
 #include "toolchain.h"
 

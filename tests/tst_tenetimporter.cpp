@@ -1,13 +1,13 @@
 // The Tenet importer (core/importers/tenetimporter.h): the exact counts of the sample trace in
 // tests/data/tenet, the convention that a line's memory fields belong to the instruction of the line
 // before it (checked on a call's pushed return address), and malformed or cut traces.
-#include "checker/historychecker.h"
-#include "importers/tenetimporter.h"
-#include "importers/tenetparser.h"
-#include "importers/traceformats.h"
-#include "storage/historydatabase.h"
+#include "core/checker/historychecker.h"
+#include "core/importers/tenetimporter.h"
+#include "core/importers/tenetparser.h"
+#include "core/importers/traceformats.h"
+#include "core/storage/historydatabase.h"
+#include "core/writer/historywriter.h"
 #include "testsupport.h"
-#include "writer/historywriter.h"
 
 #include <QFile>
 #include <QRegularExpression>

@@ -3,7 +3,7 @@
 // program headers at the transition of the next instruction; valgrind's own tool left out; a log
 // from plain -v (no avma) and a missing file; a message inside a syscall line; "Discarding syms";
 // the brk heap growing and shrinking; anonymous mmap and munmap; and how these lines are counted.
-#include "importers/lackeyparser.h"
+#include "core/importers/lackeyparser.h"
 #include "programhistory.h"
 #include "toolchain.h"
 

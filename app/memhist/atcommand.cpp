@@ -2,15 +2,15 @@
 // source line, disassembly) and its accesses with what each address is (and the bytes moved).
 #include "commandline.h"
 #include "commands.h"
-#include "context/contextreader.h"
-#include "context/contextschema.h"
-#include "context/contextsummarytext.h"
-#include "csv/csvaccessformat.h"
+#include "core/context/contextreader.h"
+#include "core/context/contextschema.h"
+#include "core/context/contextsummarytext.h"
+#include "core/csv/csvaccessformat.h"
+#include "core/query/halfaxisquery.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/threadspans.h"
 #include "pageprinter.h"
-#include "query/halfaxisquery.h"
 #include "queryoptions.h"
-#include "storage/historydatabase.h"
-#include "storage/threadspans.h"
 
 #include <QCommandLineParser>
 

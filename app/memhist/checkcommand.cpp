@@ -1,8 +1,8 @@
 // memhist check DB
-#include "checker/historychecker.h"
 #include "commandline.h"
 #include "commands.h"
-#include "storage/historydatabase.h"
+#include "core/checker/historychecker.h"
+#include "core/storage/historydatabase.h"
 
 #include <QCommandLineParser>
 

@@ -1,12 +1,12 @@
 #include "executionquery.h"
 
 #include "commandline.h"
-#include "context/contextreader.h"
-#include "context/contextschema.h"
-#include "csv/csvaccessformat.h"
+#include "core/context/contextreader.h"
+#include "core/context/contextschema.h"
+#include "core/csv/csvaccessformat.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/threadspans.h"
 #include "queryoptions.h"
-#include "storage/historydatabase.h"
-#include "storage/threadspans.h"
 
 #include <limits>
 

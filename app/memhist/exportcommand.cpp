@@ -1,10 +1,10 @@
 // memhist export DB -o OUT.csv [query options]
 #include "commandline.h"
 #include "commands.h"
-#include "export/csvexport.h"
+#include "core/export/csvexport.h"
+#include "core/storage/historydatabase.h"
 #include "queryoptions.h"
 #include "signalguard.h"
-#include "storage/historydatabase.h"
 
 #include <QCommandLineParser>
 

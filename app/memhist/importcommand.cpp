@@ -2,8 +2,8 @@
 //               [--skip-instructions N] [--max-instructions M] [--maps FILE]
 #include "commandline.h"
 #include "commands.h"
-#include "context/contextsummarytext.h"
-#include "importers/importsession.h"
+#include "core/context/contextsummarytext.h"
+#include "core/importers/importsession.h"
 #include "progressline.h"
 #include "queryoptions.h"
 #include "signalguard.h"

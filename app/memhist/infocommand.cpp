@@ -1,11 +1,11 @@
 // memhist info DB
 #include "commandline.h"
 #include "commands.h"
-#include "context/contextreader.h"
-#include "context/contextsummarytext.h"
-#include "storage/historydatabase.h"
-#include "storage/schema.h"
-#include "storage/threadspans.h"
+#include "core/context/contextreader.h"
+#include "core/context/contextsummarytext.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/schema.h"
+#include "core/storage/threadspans.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>

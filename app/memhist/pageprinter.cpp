@@ -1,7 +1,7 @@
 #include "pageprinter.h"
 
-#include "context/contextcolumns.h"
-#include "csv/csvaccessformat.h"
+#include "core/context/contextcolumns.h"
+#include "core/csv/csvaccessformat.h"
 
 #include <QString>
 #include <algorithm>

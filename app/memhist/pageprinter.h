@@ -2,7 +2,7 @@
 // for people, closed by a line that tells how to fetch the next page.
 #pragma once
 
-#include "query/halfaxisquery.h"
+#include "core/query/halfaxisquery.h"
 
 #include <QByteArray>
 #include <QString>

@@ -2,7 +2,7 @@
 // the query options of the command line (e.g. "--at 100 --from 0x1000 --to 0x1fff --backward").
 #pragma once
 
-#include "query/halfaxisquery.h"
+#include "core/query/halfaxisquery.h"
 
 #include <QList>
 #include <QString>

@@ -2,13 +2,13 @@
 // memhist query DB --pc ADDR | --function NAME [--at T] [--backward] [--limit N] [--resume T]
 #include "commandline.h"
 #include "commands.h"
-#include "context/contextcolumns.h"
-#include "context/contextreader.h"
+#include "core/context/contextcolumns.h"
+#include "core/context/contextreader.h"
+#include "core/storage/historydatabase.h"
 #include "executionquery.h"
 #include "pageprinter.h"
 #include "querybatch.h"
 #include "queryoptions.h"
-#include "storage/historydatabase.h"
 
 #include <QElapsedTimer>
 

@@ -1,6 +1,6 @@
 #include "queryoptions.h"
 
-#include "csv/csvaccessformat.h"
+#include "core/csv/csvaccessformat.h"
 
 #include <limits>
 

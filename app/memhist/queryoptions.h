@@ -2,7 +2,7 @@
 // --at --backward --from --to --ops --limit --resume. Numbers are decimal or 0x hex, full 64-bit.
 #pragma once
 
-#include "query/halfaxisquery.h"
+#include "core/query/halfaxisquery.h"
 
 #include <QCommandLineParser>
 #include <QString>

@@ -1,11 +1,11 @@
 // memhist record -o OUT.memhist [--max-instructions N] [--keep-log FILE] [--with-exec] -- PROGRAM [ARGS...]
 #include "commandline.h"
 #include "commands.h"
-#include "context/contextsummarytext.h"
+#include "core/context/contextsummarytext.h"
+#include "core/recorder/lackeyrecorder.h"
+#include "core/writer/historywriter.h"
 #include "progressline.h"
-#include "recorder/lackeyrecorder.h"
 #include "signalguard.h"
-#include "writer/historywriter.h"
 
 #include <QCommandLineParser>
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
 #include "signalguard.h"
 
+#include "core/writer/partialfile.h"
 #include "progressline.h"
-#include "writer/partialfile.h"
 
 #include <atomic>
 #include <cerrno>

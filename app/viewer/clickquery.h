@@ -2,8 +2,8 @@
 // the access under the cursor, or over an address window around the clicked point.
 #pragma once
 
-#include "model/types.h"
-#include "query/halfaxisquery.h"
+#include "core/model/types.h"
+#include "core/query/halfaxisquery.h"
 
 #include <Qt>
 #include <optional>

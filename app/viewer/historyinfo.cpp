@@ -1,6 +1,6 @@
 #include "historyinfo.h"
 
-#include "storage/schema.h"
+#include "core/storage/schema.h"
 
 #include <QFile>
 #include <QFileInfo>

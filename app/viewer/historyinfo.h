@@ -2,7 +2,7 @@
 // worker thread (a database from another writer has its counts computed, which takes a scan).
 #pragma once
 
-#include "storage/historydatabase.h"
+#include "core/storage/historydatabase.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,7 +1,7 @@
 #include "importdialog.h"
 
 #include "browserow.h"
-#include "csv/csvaccessformat.h"
+#include "core/csv/csvaccessformat.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

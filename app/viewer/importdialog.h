@@ -2,7 +2,7 @@
 // same choices as `memhist import` (-o, --with-exec, --skip-instructions, --max-instructions).
 #pragma once
 
-#include "importers/traceimporter.h"
+#include "core/importers/traceimporter.h"
 
 #include <QDialog>
 #include <optional>

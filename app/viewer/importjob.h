@@ -4,8 +4,8 @@
 // most ten times a second.
 #pragma once
 
-#include "common/jobtracker.h"
-#include "importers/importsession.h"
+#include "core/importers/importsession.h"
+#include "widgets/common/jobtracker.h"
 
 #include <QElapsedTimer>
 #include <QObject>

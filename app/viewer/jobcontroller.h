@@ -5,9 +5,9 @@
 // when a history is ready.
 #pragma once
 
-#include "common/jobtracker.h"
 #include "historyinfo.h"
 #include "importdialog.h"
+#include "widgets/common/jobtracker.h"
 
 #include <QObject>
 #include <QPointer>

@@ -1,8 +1,8 @@
 // memhist-viewer [FILE]: the desktop viewer. FILE is a history (.memhist) to open or a trace to
 // import first.
+#include "core/storage/sqlite.h"
 #include "mainwindow.h"
 #include "screenshotdirector.h"
-#include "storage/sqlite.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

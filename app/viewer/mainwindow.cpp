@@ -1,15 +1,15 @@
 #include "mainwindow.h"
 
-#include "charts/chartspanel.h"
 #include "clickquerycontrols.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
-#include "plane/planewidget.h"
-#include "query/querypanel.h"
 #include "recentfiles.h"
 #include "recorddialog.h"
 #include "recordjob.h"
-#include "sql/sqlconsole.h"
+#include "widgets/charts/chartspanel.h"
+#include "widgets/plane/planewidget.h"
+#include "widgets/query/querypanel.h"
+#include "widgets/sql/sqlconsole.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,9 +1,9 @@
 #include "screenshotdirector.h"
 
 #include "mainwindow.h"
-#include "plane/planewidget.h"
-#include "query/querypanel.h"
-#include "sql/sqlconsole.h"
+#include "widgets/plane/planewidget.h"
+#include "widgets/query/querypanel.h"
+#include "widgets/sql/sqlconsole.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -3,7 +3,7 @@
 // settled, saves a picture of the window and quits. Used by scripts/screenshots.sh under Xvfb.
 #pragma once
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <QElapsedTimer>
 #include <QObject>

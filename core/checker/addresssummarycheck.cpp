@@ -1,6 +1,6 @@
-#include "addresssummarycheck.h"
+#include "core/checker/addresssummarycheck.h"
 
-#include "storage/addresssummarystatements.h"
+#include "core/storage/addresssummarystatements.h"
 
 #include <QStringList>
 #include <algorithm>

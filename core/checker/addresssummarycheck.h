@@ -8,10 +8,10 @@
 // readers see the same slices.
 #pragma once
 
-#include "checker/checkmessages.h"
-#include "storage/addresssummarybuilder.h"
-#include "storage/addresssummaryinfo.h"
-#include "storage/sqlite.h"
+#include "core/checker/checkmessages.h"
+#include "core/storage/addresssummarybuilder.h"
+#include "core/storage/addresssummaryinfo.h"
+#include "core/storage/sqlite.h"
 
 #include <QString>
 #include <functional>

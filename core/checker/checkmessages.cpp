@@ -1,6 +1,6 @@
-#include "checkmessages.h"
+#include "core/checker/checkmessages.h"
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 namespace memhist::check {
 

@@ -3,7 +3,7 @@
 // so every wording lives here.
 #pragma once
 
-#include "checker/chunkcoverage.h"
+#include "core/checker/chunkcoverage.h"
 
 #include <QString>
 #include <cstdint>

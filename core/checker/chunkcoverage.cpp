@@ -1,4 +1,4 @@
-#include "chunkcoverage.h"
+#include "core/checker/chunkcoverage.h"
 
 #include <algorithm>
 

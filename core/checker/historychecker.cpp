@@ -1,15 +1,15 @@
-#include "historychecker.h"
+#include "core/checker/historychecker.h"
 
-#include "checker/addresssummarycheck.h"
-#include "checker/checkmessages.h"
-#include "checker/checkstatements.h"
-#include "checker/chunkcoverage.h"
-#include "checker/integritycheck.h"
-#include "checker/progressmeter.h"
-#include "model/types.h"
-#include "storage/historydatabase.h"
-#include "storage/schema.h"
-#include "storage/sqlite.h"
+#include "core/checker/addresssummarycheck.h"
+#include "core/checker/checkmessages.h"
+#include "core/checker/checkstatements.h"
+#include "core/checker/chunkcoverage.h"
+#include "core/checker/integritycheck.h"
+#include "core/checker/progressmeter.h"
+#include "core/model/types.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/schema.h"
+#include "core/storage/sqlite.h"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
-#include "integritycheck.h"
+#include "core/checker/integritycheck.h"
 
-#include "checker/checkstatements.h"
-#include "storage/sqlite.h"
+#include "core/checker/checkstatements.h"
+#include "core/storage/sqlite.h"
 
 #include <algorithm>
 #include <climits>

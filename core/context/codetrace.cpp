@@ -1,4 +1,4 @@
-#include "codetrace.h"
+#include "core/context/codetrace.h"
 
 #include <algorithm>
 #include <cstring>

@@ -13,7 +13,7 @@
 // ContextReader decodes what it reads.
 #pragma once
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <QByteArray>
 #include <QByteArrayView>

@@ -1,9 +1,9 @@
-#include "contextcollector.h"
+#include "core/context/contextcollector.h"
 
-#include "context/contextresolver.h"
-#include "context/contextschema.h"
-#include "context/contexttablewriter.h"
-#include "context/symbolizer.h"
+#include "core/context/contextresolver.h"
+#include "core/context/contextschema.h"
+#include "core/context/contexttablewriter.h"
+#include "core/context/symbolizer.h"
 
 #include <QSet>
 

@@ -10,10 +10,10 @@
 // (takeBatch) for the writer to store as it goes.
 #pragma once
 
-#include "context/codetrace.h"
-#include "context/contextrows.h"
-#include "context/disassembler.h"
-#include "context/memorymaphistory.h"
+#include "core/context/codetrace.h"
+#include "core/context/contextrows.h"
+#include "core/context/disassembler.h"
+#include "core/context/memorymaphistory.h"
 
 #include <QHash>
 #include <QStringList>

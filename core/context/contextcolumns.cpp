@@ -1,8 +1,8 @@
-#include "contextcolumns.h"
+#include "core/context/contextcolumns.h"
 
-#include "context/contextreader.h"
-#include "context/contextschema.h"
-#include "csv/csvaccessformat.h"
+#include "core/context/contextreader.h"
+#include "core/context/contextschema.h"
+#include "core/csv/csvaccessformat.h"
 
 namespace memhist {
 

@@ -4,7 +4,7 @@
 // (the bytes moved, in hex, memory order) when the history has values. Unknown is an empty cell.
 #pragma once
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,8 +1,8 @@
-#include "contextreader.h"
+#include "core/context/contextreader.h"
 
-#include "context/contextschema.h"
-#include "context/contextstatements.h"
-#include "storage/historydatabase.h"
+#include "core/context/contextschema.h"
+#include "core/context/contextstatements.h"
+#include "core/storage/historydatabase.h"
 
 #include <QFileInfo>
 #include <QSet>

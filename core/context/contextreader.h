@@ -8,10 +8,10 @@
 // small caches (the last code_trace row decoded, runs, descriptions of PCs).
 #pragma once
 
-#include "context/codetrace.h"
-#include "context/contextrows.h"
-#include "model/types.h"
-#include "storage/sqlite.h"
+#include "core/context/codetrace.h"
+#include "core/context/contextrows.h"
+#include "core/model/types.h"
+#include "core/storage/sqlite.h"
 
 #include <QByteArray>
 #include <QHash>

@@ -1,7 +1,7 @@
-#include "contextresolver.h"
+#include "core/context/contextresolver.h"
 
-#include "context/disassembler.h"
-#include "context/symbolizer.h"
+#include "core/context/disassembler.h"
+#include "core/context/symbolizer.h"
 
 #include <QSet>
 #include <algorithm>

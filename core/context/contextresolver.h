@@ -3,7 +3,7 @@
 // opens with its context on a machine without the binaries.
 #pragma once
 
-#include "context/contextrows.h"
+#include "core/context/contextrows.h"
 
 #include <QHash>
 #include <vector>

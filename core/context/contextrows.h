@@ -2,9 +2,9 @@
 // writer stores them: plain values, run-time addresses, ids as stored.
 #pragma once
 
-#include "context/codetrace.h"
-#include "context/contexttypes.h"
-#include "context/processmap.h"
+#include "core/context/codetrace.h"
+#include "core/context/contexttypes.h"
+#include "core/context/processmap.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,6 +1,6 @@
-#include "contextsummarytext.h"
+#include "core/context/contextsummarytext.h"
 
-#include "context/contextschema.h"
+#include "core/context/contextschema.h"
 
 namespace memhist {
 

@@ -1,6 +1,6 @@
-#include "contexttablewriter.h"
+#include "core/context/contexttablewriter.h"
 
-#include "context/contextschema.h"
+#include "core/context/contextschema.h"
 
 namespace memhist {
 

@@ -7,8 +7,8 @@
 // trace is read, the writer's own thread at the end).
 #pragma once
 
-#include "context/contextrows.h"
-#include "storage/sqlite.h"
+#include "core/context/contextrows.h"
+#include "core/storage/sqlite.h"
 
 namespace memhist {
 

@@ -2,7 +2,7 @@
 // and what a code or data address is (module, function, source line, data object, section).
 #pragma once
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <QList>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "disassembler.h"
+#include "core/context/disassembler.h"
 
 #include <capstone/capstone.h>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // intel writes it but in capstone's spelling: "mov dword ptr [rip + 0x2ee5], eax".
 #pragma once
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <QByteArrayView>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "elfloadmappings.h"
+#include "core/context/elfloadmappings.h"
 
 #include <QFile>
 #include <cerrno>

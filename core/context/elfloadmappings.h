@@ -5,7 +5,7 @@
 // than reading /proc/PID/maps at some moment: the program headers say the same every time.
 #pragma once
 
-#include "context/processmap.h"
+#include "core/context/processmap.h"
 
 #include <QList>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "localdebuginfo.h"
+#include "core/context/localdebuginfo.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "memorymaphistory.h"
+#include "core/context/memorymaphistory.h"
 
 #include <QFileInfo>
 #include <algorithm>

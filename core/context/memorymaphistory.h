@@ -13,7 +13,7 @@
 // mapping at file offset 0 (which holds the first loadable segment in every linker's output).
 #pragma once
 
-#include "context/contextrows.h"
+#include "core/context/contextrows.h"
 
 #include <QList>
 #include <QStringList>

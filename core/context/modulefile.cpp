@@ -1,6 +1,6 @@
-#include "modulefile.h"
+#include "core/context/modulefile.h"
 
-#include "context/localdebuginfo.h"
+#include "core/context/localdebuginfo.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -3,8 +3,8 @@
 // the same path, whatever the bias (the Symbolizer converts run-time addresses).
 #pragma once
 
-#include "context/contexttypes.h"
-#include "context/symboltable.h"
+#include "core/context/contexttypes.h"
+#include "core/context/symboltable.h"
 
 #include <QFile>
 #include <QHash>

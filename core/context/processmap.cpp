@@ -1,4 +1,4 @@
-#include "processmap.h"
+#include "core/context/processmap.h"
 
 #include <optional>
 

@@ -2,7 +2,7 @@
 // that text (a `cat /proc/PID/maps` dump given to `memhist import --maps`, or read by a recorder).
 #pragma once
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <QByteArrayView>
 #include <QList>

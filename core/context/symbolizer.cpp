@@ -1,7 +1,7 @@
-#include "symbolizer.h"
+#include "core/context/symbolizer.h"
 
-#include "context/localdebuginfo.h"
-#include "context/modulefile.h"
+#include "core/context/localdebuginfo.h"
+#include "core/context/modulefile.h"
 
 #include <QFileInfo>
 

@@ -12,7 +12,7 @@
 // Not thread-safe (libdwfl is not): use one Symbolizer from one thread at a time.
 #pragma once
 
-#include "context/contexttypes.h"
+#include "core/context/contexttypes.h"
 
 #include <QByteArray>
 #include <QHash>

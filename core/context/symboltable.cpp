@@ -1,4 +1,4 @@
-#include "symboltable.h"
+#include "core/context/symboltable.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "csvaccessformat.h"
+#include "core/csv/csvaccessformat.h"
 
 #include <cstring>
 #include <limits>

@@ -4,7 +4,7 @@
 // back by `memhist import --format csv`.
 #pragma once
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <QByteArray>
 #include <QByteArrayView>

@@ -1,10 +1,10 @@
-#include "csvexport.h"
+#include "core/export/csvexport.h"
 
-#include "context/contextcolumns.h"
-#include "context/contextreader.h"
-#include "csv/csvaccessformat.h"
-#include "storage/historydatabase.h"
-#include "writer/partialfile.h"
+#include "core/context/contextcolumns.h"
+#include "core/context/contextreader.h"
+#include "core/csv/csvaccessformat.h"
+#include "core/storage/historydatabase.h"
+#include "core/writer/partialfile.h"
 
 #include <algorithm>
 #include <optional>

@@ -2,7 +2,7 @@
 // file, atomically: the output path receives the file only when it is complete and synced to disk.
 #pragma once
 
-#include "query/halfaxisquery.h"
+#include "core/query/halfaxisquery.h"
 
 #include <QString>
 #include <functional>

@@ -6,10 +6,10 @@
 // calls do nothing by default, so a sink that only counts accesses stays trivial.
 #pragma once
 
-#include "context/contexttypes.h"
-#include "context/processmap.h"
-#include "model/types.h"
-#include "writer/historywriter.h"
+#include "core/context/contexttypes.h"
+#include "core/context/processmap.h"
+#include "core/model/types.h"
+#include "core/writer/historywriter.h"
 
 #include <QByteArrayView>
 #include <QString>

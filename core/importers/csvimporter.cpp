@@ -1,8 +1,8 @@
-#include "csvimporter.h"
+#include "core/importers/csvimporter.h"
 
-#include "csv/csvaccessformat.h"
-#include "importers/progressthrottle.h"
-#include "writer/historywriter.h"
+#include "core/csv/csvaccessformat.h"
+#include "core/importers/progressthrottle.h"
+#include "core/writer/historywriter.h"
 
 #include <QFile>
 #include <cstring>

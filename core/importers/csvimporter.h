@@ -4,7 +4,7 @@
 // (the rows before it are read for their transition only, the first row after it ends the import).
 #pragma once
 
-#include "importers/traceimporter.h"
+#include "core/importers/traceimporter.h"
 
 namespace memhist {
 

@@ -1,14 +1,14 @@
-#include "drmemtraceimporter.h"
+#include "core/importers/drmemtraceimporter.h"
 
-#include "importers/drmemtrace/chunkseek.h"
-#include "importers/drmemtrace/modulelist.h"
-#include "importers/drmemtrace/pooledfile.h"
-#include "importers/drmemtrace/recordreader.h"
-#include "importers/drmemtrace/threaddecoder.h"
-#include "importers/drmemtrace/threadinterleaver.h"
-#include "importers/drmemtrace/tracefileprobe.h"
-#include "importers/progressthrottle.h"
-#include "writer/historywriter.h"
+#include "core/importers/drmemtrace/chunkseek.h"
+#include "core/importers/drmemtrace/modulelist.h"
+#include "core/importers/drmemtrace/pooledfile.h"
+#include "core/importers/drmemtrace/recordreader.h"
+#include "core/importers/drmemtrace/threaddecoder.h"
+#include "core/importers/drmemtrace/threadinterleaver.h"
+#include "core/importers/drmemtrace/tracefileprobe.h"
+#include "core/importers/progressthrottle.h"
+#include "core/writer/historywriter.h"
 
 #include <QDir>
 #include <QFile>

@@ -10,7 +10,7 @@
 // drmemtrace/threaddecoder.h and docs/trace-formats.md "drmemtrace traces".
 #pragma once
 
-#include "importers/traceimporter.h"
+#include "core/importers/traceimporter.h"
 
 namespace memhist {
 

@@ -1,4 +1,4 @@
-#include "gzipstart.h"
+#include "core/importers/gzipstart.h"
 
 #include <zlib.h>
 

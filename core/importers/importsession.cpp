@@ -1,4 +1,4 @@
-#include "importsession.h"
+#include "core/importers/importsession.h"
 
 #include <QFileInfo>
 #include <algorithm>

@@ -3,9 +3,9 @@
 // and leave nothing behind on failure in the same way.
 #pragma once
 
-#include "importers/traceformats.h"
-#include "importers/traceimporter.h"
-#include "writer/historywriter.h"
+#include "core/importers/traceformats.h"
+#include "core/importers/traceimporter.h"
+#include "core/writer/historywriter.h"
 
 #include <QList>
 #include <QMap>

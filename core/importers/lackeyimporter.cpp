@@ -1,9 +1,9 @@
-#include "lackeyimporter.h"
+#include "core/importers/lackeyimporter.h"
 
-#include "importers/lackeyparser.h"
-#include "importers/progressthrottle.h"
-#include "importers/textpiecereader.h"
-#include "importers/tracefilereader.h"
+#include "core/importers/lackeyparser.h"
+#include "core/importers/progressthrottle.h"
+#include "core/importers/textpiecereader.h"
+#include "core/importers/tracefilereader.h"
 
 #include <algorithm>
 #include <limits>

@@ -9,8 +9,8 @@
 // checksum: what it decompressed to cannot be trusted).
 #pragma once
 
-#include "importers/accesssink.h"
-#include "importers/traceimporter.h"
+#include "core/importers/accesssink.h"
+#include "core/importers/traceimporter.h"
 
 namespace memhist {
 

@@ -1,4 +1,4 @@
-#include "lackeyparser.h"
+#include "core/importers/lackeyparser.h"
 
 #include <QScopeGuard>
 #include <algorithm>

@@ -16,9 +16,9 @@
 // `I` line before it (a file without `I` lines, the cache-lab subset) is an instruction of its own.
 #pragma once
 
-#include "importers/accesssink.h"
-#include "importers/traceimporter.h"
-#include "importers/valgrindverboselines.h"
+#include "core/importers/accesssink.h"
+#include "core/importers/traceimporter.h"
+#include "core/importers/valgrindverboselines.h"
 
 #include <QByteArrayView>
 #include <QString>

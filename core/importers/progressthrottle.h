@@ -2,7 +2,7 @@
 // at least 0.1 %, and always at the end, so that a progress bar is never flooded (STYLE.md 9).
 #pragma once
 
-#include "importers/traceimporter.h"
+#include "core/importers/traceimporter.h"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
-#include "tenetimporter.h"
+#include "core/importers/tenetimporter.h"
 
-#include "importers/progressthrottle.h"
-#include "importers/tenetparser.h"
-#include "importers/textpiecereader.h"
-#include "importers/tracefilereader.h"
+#include "core/importers/progressthrottle.h"
+#include "core/importers/tenetparser.h"
+#include "core/importers/textpiecereader.h"
+#include "core/importers/tracefilereader.h"
 
 namespace memhist {
 

@@ -3,8 +3,8 @@
 // and how its lines become transitions and accesses.
 #pragma once
 
-#include "importers/accesssink.h"
-#include "importers/traceimporter.h"
+#include "core/importers/accesssink.h"
+#include "core/importers/traceimporter.h"
 
 namespace memhist {
 

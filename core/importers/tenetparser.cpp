@@ -1,4 +1,4 @@
-#include "tenetparser.h"
+#include "core/importers/tenetparser.h"
 
 #include <algorithm>
 #include <cstring>

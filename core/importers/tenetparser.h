@@ -31,8 +31,8 @@
 // bytes of its value, so the two cannot disagree; an odd number of hex digits is refused.
 #pragma once
 
-#include "importers/accesssink.h"
-#include "importers/traceimporter.h"
+#include "core/importers/accesssink.h"
+#include "core/importers/traceimporter.h"
 
 #include <QByteArrayView>
 #include <QString>

@@ -1,7 +1,7 @@
-#include "textpiecereader.h"
+#include "core/importers/textpiecereader.h"
 
-#include "importers/progressthrottle.h"
-#include "importers/tracefilereader.h"
+#include "core/importers/progressthrottle.h"
+#include "core/importers/tracefilereader.h"
 
 #include <cstring>
 

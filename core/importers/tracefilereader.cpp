@@ -1,4 +1,4 @@
-#include "tracefilereader.h"
+#include "core/importers/tracefilereader.h"
 
 #include <algorithm>
 #include <cstring>

@@ -1,13 +1,13 @@
-#include "traceformats.h"
+#include "core/importers/traceformats.h"
 
-#include "csv/csvaccessformat.h"
-#include "importers/csvimporter.h"
-#include "importers/drmemtraceimporter.h"
-#include "importers/gzipstart.h"
-#include "importers/lackeyimporter.h"
-#include "importers/lackeyparser.h"
-#include "importers/tenetimporter.h"
-#include "importers/tenetparser.h"
+#include "core/csv/csvaccessformat.h"
+#include "core/importers/csvimporter.h"
+#include "core/importers/drmemtraceimporter.h"
+#include "core/importers/gzipstart.h"
+#include "core/importers/lackeyimporter.h"
+#include "core/importers/lackeyparser.h"
+#include "core/importers/tenetimporter.h"
+#include "core/importers/tenetparser.h"
 
 #include <QFile>
 #include <QFileInfo>

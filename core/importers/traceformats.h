@@ -2,7 +2,7 @@
 // each. The one place a new format is registered.
 #pragma once
 
-#include "importers/traceimporter.h"
+#include "core/importers/traceimporter.h"
 
 #include <QString>
 #include <QStringList>

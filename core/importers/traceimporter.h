@@ -3,8 +3,8 @@
 // as the fraction of its input consumed, and stops when the progress callback returns false.
 #pragma once
 
-#include "context/processmap.h"
-#include "model/types.h"
+#include "core/context/processmap.h"
+#include "core/model/types.h"
 
 #include <QByteArrayView>
 #include <QMap>

@@ -1,6 +1,6 @@
-#include "valgrindverboselines.h"
+#include "core/importers/valgrindverboselines.h"
 
-#include "context/elfloadmappings.h"
+#include "core/context/elfloadmappings.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>

@@ -20,7 +20,7 @@
 // program and are kept.
 #pragma once
 
-#include "importers/accesssink.h"
+#include "core/importers/accesssink.h"
 
 #include <QByteArrayView>
 #include <QHash>

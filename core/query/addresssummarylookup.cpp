@@ -1,7 +1,7 @@
-#include "addresssummarylookup.h"
+#include "core/query/addresssummarylookup.h"
 
-#include "checker/checkmessages.h"
-#include "storage/addresssummarystatements.h"
+#include "core/checker/checkmessages.h"
+#include "core/storage/addresssummarystatements.h"
 
 #include <algorithm>
 #include <optional>

@@ -4,10 +4,10 @@
 // memhist file, a summary of another version) every slice is a candidate.
 #pragma once
 
-#include "model/types.h"
-#include "query/queryfailure.h"
-#include "storage/addresssummaryinfo.h"
-#include "storage/sqlite.h"
+#include "core/model/types.h"
+#include "core/query/queryfailure.h"
+#include "core/storage/addresssummaryinfo.h"
+#include "core/storage/sqlite.h"
 
 #include <array>
 #include <cstdint>

@@ -1,12 +1,12 @@
-#include "halfaxisquery.h"
+#include "core/query/halfaxisquery.h"
 
-#include "query/addresssummarylookup.h"
-#include "query/queryfailure.h"
-#include "query/querystatements.h"
-#include "query/rowchecks.h"
-#include "query/rowidsearch.h"
-#include "storage/historydatabase.h"
-#include "storage/sqlite.h"
+#include "core/query/addresssummarylookup.h"
+#include "core/query/queryfailure.h"
+#include "core/query/querystatements.h"
+#include "core/query/rowchecks.h"
+#include "core/query/rowidsearch.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
 
 #include <algorithm>
 #include <array>

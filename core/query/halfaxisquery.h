@@ -2,7 +2,7 @@
 // or backward, whose bytes overlap [A, B], for these operations", resumable by rowid.
 #pragma once
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <QList>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "queryfailure.h"
+#include "core/query/queryfailure.h"
 
 namespace memhist {
 

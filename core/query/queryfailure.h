@@ -3,7 +3,7 @@
 // of the storage model. Only the first reason is kept: what follows it is its consequence.
 #pragma once
 
-#include "storage/sqlite.h"
+#include "core/storage/sqlite.h"
 
 #include <QString>
 

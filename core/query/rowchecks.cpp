@@ -1,7 +1,7 @@
-#include "rowchecks.h"
+#include "core/query/rowchecks.h"
 
-#include "checker/checkmessages.h"
-#include "model/types.h"
+#include "core/checker/checkmessages.h"
+#include "core/model/types.h"
 
 namespace memhist::query {
 

@@ -1,7 +1,7 @@
-#include "rowidsearch.h"
+#include "core/query/rowidsearch.h"
 
-#include "query/querystatements.h"
-#include "query/rowchecks.h"
+#include "core/query/querystatements.h"
+#include "core/query/rowchecks.h"
 
 #include <algorithm>
 #include <limits>

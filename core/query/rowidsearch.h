@@ -3,8 +3,8 @@
 // format has, without an extra table.
 #pragma once
 
-#include "query/queryfailure.h"
-#include "storage/sqlite.h"
+#include "core/query/queryfailure.h"
+#include "core/storage/sqlite.h"
 
 #include <cstdint>
 #include <optional>

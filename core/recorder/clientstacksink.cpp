@@ -1,6 +1,6 @@
-#include "clientstacksink.h"
+#include "core/recorder/clientstacksink.h"
 
-#include "context/processmap.h"
+#include "core/context/processmap.h"
 
 #include <QFile>
 #include <algorithm>

@@ -14,7 +14,7 @@
 // Every call goes on to the sink it wraps; the first access also costs one read of /proc.
 #pragma once
 
-#include "importers/accesssink.h"
+#include "core/importers/accesssink.h"
 
 #include <sys/types.h>
 

@@ -1,10 +1,10 @@
-#include "lackeyrecorder.h"
+#include "core/recorder/lackeyrecorder.h"
 
-#include "importers/accesssink.h"
-#include "importers/lackeyparser.h"
-#include "recorder/clientstacksink.h"
-#include "writer/historywriter.h"
-#include "writer/partialfile.h"
+#include "core/importers/accesssink.h"
+#include "core/importers/lackeyparser.h"
+#include "core/recorder/clientstacksink.h"
+#include "core/writer/historywriter.h"
+#include "core/writer/partialfile.h"
 
 #include <QElapsedTimer>
 #include <QProcess>

@@ -15,7 +15,7 @@
 // decides, and a program reading the terminal is not stopped as a background job would be.
 #pragma once
 
-#include "importers/traceimporter.h"
+#include "core/importers/traceimporter.h"
 
 #include <QString>
 #include <QStringList>

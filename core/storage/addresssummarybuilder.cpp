@@ -1,8 +1,8 @@
-#include "addresssummarybuilder.h"
+#include "core/storage/addresssummarybuilder.h"
 
-#include "model/types.h"
-#include "storage/addresssummarystatements.h"
-#include "storage/schema.h"
+#include "core/model/types.h"
+#include "core/storage/addresssummarystatements.h"
+#include "core/storage/schema.h"
 
 #include <algorithm>
 #include <array>

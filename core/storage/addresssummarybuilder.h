@@ -11,8 +11,8 @@
 // finer ones, built as the finest blocks go by.
 #pragma once
 
-#include "storage/addresssummaryformat.h"
-#include "storage/sqlite.h"
+#include "core/storage/addresssummaryformat.h"
+#include "core/storage/sqlite.h"
 
 #include <QByteArray>
 #include <QString>

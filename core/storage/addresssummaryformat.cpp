@@ -1,4 +1,4 @@
-#include "addresssummaryformat.h"
+#include "core/storage/addresssummaryformat.h"
 
 namespace memhist::addresssummary {
 

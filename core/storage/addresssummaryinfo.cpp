@@ -1,6 +1,6 @@
-#include "addresssummaryinfo.h"
+#include "core/storage/addresssummaryinfo.h"
 
-#include "storage/addresssummarystatements.h"
+#include "core/storage/addresssummarystatements.h"
 
 namespace memhist::addresssummary {
 

@@ -2,8 +2,8 @@
 // it was built from), read the same way by the query engine and by `memhist check`.
 #pragma once
 
-#include "storage/addresssummaryformat.h"
-#include "storage/sqlite.h"
+#include "core/storage/addresssummaryformat.h"
+#include "core/storage/sqlite.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,8 +1,8 @@
-#include "historydatabase.h"
+#include "core/storage/historydatabase.h"
 
-#include "storage/historystatements.h"
-#include "storage/schema.h"
-#include "storage/sqlitefileheader.h"
+#include "core/storage/historystatements.h"
+#include "core/storage/schema.h"
+#include "core/storage/sqlitefileheader.h"
 
 #include <QFileInfo>
 #include <QStringList>

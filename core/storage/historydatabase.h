@@ -1,8 +1,8 @@
 // A memhist database opened for reading: validates its shape, reads its metadata and summary.
 #pragma once
 
-#include "model/types.h"
-#include "storage/sqlite.h"
+#include "core/model/types.h"
+#include "core/storage/sqlite.h"
 
 #include <QMap>
 #include <QString>

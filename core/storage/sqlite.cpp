@@ -1,4 +1,4 @@
-#include "sqlite.h"
+#include "core/storage/sqlite.h"
 
 #include <QAtomicInteger>
 #include <QCoreApplication>

@@ -1,4 +1,4 @@
-#include "sqlitefileheader.h"
+#include "core/storage/sqlitefileheader.h"
 
 #include <QFile>
 #include <QFileInfo>

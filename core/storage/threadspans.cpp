@@ -1,7 +1,7 @@
-#include "threadspans.h"
+#include "core/storage/threadspans.h"
 
-#include "storage/historydatabase.h"
-#include "storage/threadspanstatements.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/threadspanstatements.h"
 
 namespace memhist {
 

@@ -4,7 +4,7 @@
 // writer, a single-threaded format) answers "unknown": every call is valid, the answers are empty.
 #pragma once
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <QList>
 #include <optional>

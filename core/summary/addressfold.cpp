@@ -1,4 +1,4 @@
-#include "addressfold.h"
+#include "core/summary/addressfold.h"
 
 #include <cmath>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "fileidentity.h"
+#include "core/summary/fileidentity.h"
 
 #include <QFile>
 #include <cerrno>

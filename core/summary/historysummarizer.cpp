@@ -1,11 +1,11 @@
-#include "historysummarizer.h"
+#include "core/summary/historysummarizer.h"
 
-#include "model/types.h"
-#include "storage/historydatabase.h"
-#include "storage/sqlite.h"
-#include "summary/summarybuilder.h"
-#include "summary/summarystatements.h"
-#include "writer/partialfile.h"
+#include "core/model/types.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
+#include "core/summary/summarybuilder.h"
+#include "core/summary/summarystatements.h"
+#include "core/writer/partialfile.h"
 
 #include <QFileInfo>
 #include <algorithm>

@@ -1,6 +1,6 @@
-#include "slicebinning.h"
+#include "core/summary/slicebinning.h"
 
-#include "summary/slicefragment.h"
+#include "core/summary/slicefragment.h"
 
 #include <bit>
 

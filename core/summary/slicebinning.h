@@ -4,7 +4,7 @@
 // proportion to its records and cells, not to the bin count.
 #pragma once
 
-#include "summary/summarylevels.h"
+#include "core/summary/summarylevels.h"
 
 #include <QByteArray>
 #include <vector>

@@ -1,7 +1,7 @@
-#include "slicefragment.h"
+#include "core/summary/slicefragment.h"
 
-#include "summary/summarylevels.h"
-#include "summary/varint.h"
+#include "core/summary/summarylevels.h"
+#include "core/summary/varint.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "slicespool.h"
+#include "core/summary/slicespool.h"
 
 #include <QDir>
 #include <QFile>

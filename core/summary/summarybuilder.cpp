@@ -1,8 +1,8 @@
-#include "summarybuilder.h"
+#include "core/summary/summarybuilder.h"
 
-#include "storage/sqlite.h"
-#include "summary/slicebinning.h"
-#include "summary/tilepyramid.h"
+#include "core/storage/sqlite.h"
+#include "core/summary/slicebinning.h"
+#include "core/summary/tilepyramid.h"
 
 #include <ctime>
 

@@ -14,12 +14,12 @@
 // record (tens of MiB for 10^8 accesses) and is gone when the builder is.
 #pragma once
 
-#include "summary/addressfold.h"
-#include "summary/slicefragment.h"
-#include "summary/slicespool.h"
-#include "summary/summarystore.h"
-#include "summary/tilepyramid.h"
-#include "writer/slicebuilder.h"
+#include "core/summary/addressfold.h"
+#include "core/summary/slicefragment.h"
+#include "core/summary/slicespool.h"
+#include "core/summary/summarystore.h"
+#include "core/summary/tilepyramid.h"
+#include "core/writer/slicebuilder.h"
 
 #include <QString>
 #include <functional>

@@ -1,7 +1,7 @@
-#include "summarycache.h"
+#include "core/summary/summarycache.h"
 
-#include "storage/sqlite.h"
-#include "summary/summarystore.h"
+#include "core/storage/sqlite.h"
+#include "core/summary/summarystore.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -6,7 +6,7 @@
 // removed when the new one is made).
 #pragma once
 
-#include "summary/fileidentity.h"
+#include "core/summary/fileidentity.h"
 
 #include <QString>
 #include <optional>

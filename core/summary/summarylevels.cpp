@@ -1,4 +1,4 @@
-#include "summarylevels.h"
+#include "core/summary/summarylevels.h"
 
 #include <cmath>
 

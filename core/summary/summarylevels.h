@@ -15,7 +15,7 @@
 // (tests/tst_summarybuilder.cpp).
 #pragma once
 
-#include "summary/addressfold.h"
+#include "core/summary/addressfold.h"
 
 #include <algorithm>
 #include <cstdint>

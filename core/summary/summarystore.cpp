@@ -1,8 +1,8 @@
-#include "summarystore.h"
+#include "core/summary/summarystore.h"
 
-#include "storage/sqlite.h"
-#include "summary/summarystatements.h"
-#include "summary/tilecodec.h"
+#include "core/storage/sqlite.h"
+#include "core/summary/summarystatements.h"
+#include "core/summary/tilecodec.h"
 
 #include <QMap>
 #include <QStringList>

@@ -2,8 +2,8 @@
 // writer's own, the viewer's read-only one, or a summary cache file's.
 #pragma once
 
-#include "summary/summarylevels.h"
-#include "summary/tilepyramid.h"
+#include "core/summary/summarylevels.h"
+#include "core/summary/tilepyramid.h"
 
 #include <QString>
 #include <functional>

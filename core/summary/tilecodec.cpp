@@ -1,6 +1,6 @@
-#include "tilecodec.h"
+#include "core/summary/tilecodec.h"
 
-#include "summary/varint.h"
+#include "core/summary/varint.h"
 
 #include <zlib.h>
 

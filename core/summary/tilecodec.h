@@ -9,7 +9,7 @@
 // which is what lets zlib find the repeats: a cell of sparse pointer chasing takes about a byte.
 #pragma once
 
-#include "summary/summarylevels.h"
+#include "core/summary/summarylevels.h"
 
 #include <QByteArray>
 #include <span>

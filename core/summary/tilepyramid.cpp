@@ -1,4 +1,4 @@
-#include "tilepyramid.h"
+#include "core/summary/tilepyramid.h"
 
 namespace memhist::summary {
 

@@ -18,7 +18,7 @@
 // stored costs at most a quarter of what it replaces.
 #pragma once
 
-#include "summary/summarylevels.h"
+#include "core/summary/summarylevels.h"
 
 #include <QtGlobal>
 #include <functional>

@@ -5,7 +5,7 @@
 // exactly once, each at its own levels.
 #pragma once
 
-#include "summary/summarystore.h"
+#include "core/summary/summarystore.h"
 
 #include <functional>
 #include <memory>

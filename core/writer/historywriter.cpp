@@ -1,15 +1,15 @@
-#include "historywriter.h"
+#include "core/writer/historywriter.h"
 
-#include "context/contextcollector.h"
-#include "context/contextschema.h"
-#include "context/contexttablewriter.h"
-#include "storage/addresssummarybuilder.h"
-#include "storage/schema.h"
-#include "storage/sqlite.h"
-#include "summary/summarybuilder.h"
-#include "writer/hotaddresscounter.h"
-#include "writer/partialfile.h"
-#include "writer/slicebuilder.h"
+#include "core/context/contextcollector.h"
+#include "core/context/contextschema.h"
+#include "core/context/contexttablewriter.h"
+#include "core/storage/addresssummarybuilder.h"
+#include "core/storage/schema.h"
+#include "core/storage/sqlite.h"
+#include "core/summary/summarybuilder.h"
+#include "core/writer/hotaddresscounter.h"
+#include "core/writer/partialfile.h"
+#include "core/writer/slicebuilder.h"
 
 #include <QDateTime>
 #include <QDir>

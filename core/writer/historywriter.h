@@ -3,9 +3,9 @@
 // time, and a slice is closed before any chunk could exceed its cap.
 #pragma once
 
-#include "context/contexttypes.h"
-#include "context/disassembler.h"
-#include "model/types.h"
+#include "core/context/contexttypes.h"
+#include "core/context/disassembler.h"
+#include "core/model/types.h"
 
 #include <QByteArrayView>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "partialfile.h"
+#include "core/writer/partialfile.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "slicebuilder.h"
+#include "core/writer/slicebuilder.h"
 
 #include <algorithm>
 #include <array>

@@ -4,7 +4,7 @@
 // Pure computation (no SQLite), so it is tested on its own.
 #pragma once
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <cstdint>
 #include <span>

@@ -2,11 +2,11 @@
 // history says why, the output chooser decides where an import goes (and may not overwrite the
 // trace), Cancel in the status bar stops an import and leaves nothing behind, and one import or
 // recording runs at a time (the recording is the real `memhist record`, ended by Cancel).
+#include "core/storage/sqlite.h"
 #include "historyinfo.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "recordjob.h"
-#include "storage/sqlite.h"
 #include "testsupport.h"
 
 #include <QDir>

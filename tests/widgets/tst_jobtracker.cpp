@@ -2,7 +2,7 @@
 // thread, stale results dropped (a newer job, cancel(), the owner gone), stop() still delivering,
 // the cancel predicate the job polls, progress before the result, and waiting for the jobs. Jobs
 // are held at semaphores, so every interleaving is forced rather than left to timing.
-#include "common/jobtracker.h"
+#include "widgets/common/jobtracker.h"
 
 #include <QSemaphore>
 #include <QTest>

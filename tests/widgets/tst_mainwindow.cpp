@@ -2,17 +2,17 @@
 // a dropped trace in the background, a failed import, click-to-query forward and backward, and the
 // window's CSV export against `memhist export`, and File > Record Program running the real
 // `memhist record` (valgrind) in the background.
-#include "checker/historychecker.h"
 #include "clickquery.h"
+#include "core/checker/historychecker.h"
+#include "core/importers/importsession.h"
+#include "core/storage/historydatabase.h"
 #include "historyinfo.h"
-#include "importers/importsession.h"
 #include "mainwindow.h"
-#include "plane/planewidget.h"
-#include "query/querypanel.h"
 #include "recorddialog.h"
 #include "recordjob.h"
-#include "storage/historydatabase.h"
 #include "testsupport.h"
+#include "widgets/plane/planewidget.h"
+#include "widgets/query/querypanel.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

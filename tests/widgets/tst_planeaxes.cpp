@@ -1,8 +1,8 @@
 // Where the plane's axes put their ticks and labels, the folded gaps their bands and the query
 // results their markers, computed without painting: text 7 pixels a character and 10 pixels a line,
 // so that every position is known exactly.
-#include "plane/planeaxes.h"
 #include "testsupport.h"
+#include "widgets/plane/planeaxes.h"
 
 #include <QTest>
 

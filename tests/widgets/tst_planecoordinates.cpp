@@ -1,6 +1,6 @@
 // The plane's coordinate maths: the fold (occupied regions, address <-> display), zoom anchored at
 // the cursor, clamping to the history, view-range round trips, axis ticks and labels.
-#include "plane/planecoordinates.h"
+#include "widgets/plane/planecoordinates.h"
 
 #include <QTest>
 #include <cmath>

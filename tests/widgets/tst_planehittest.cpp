@@ -1,7 +1,7 @@
 // What lies under a pixel of the plane, without a widget: the point, the position of a point, the
 // access (drawn bars first, writes on top, then the markers of query results) and the hover text.
-#include "plane/planehittest.h"
 #include "testsupport.h"
+#include "widgets/plane/planehittest.h"
 
 #include <QTest>
 

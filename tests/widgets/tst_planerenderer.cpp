@@ -2,15 +2,15 @@
 // every threshold), then every way of drawing (coverage, chunk rows, a row scan, per-chunk queries)
 // run with lowered limits on small real histories, with the pixels each paints, and cancellation in
 // each read and paint pass.
-#include "plane/planedetail.h"
-#include "plane/planeoverview.h"
-#include "plane/planepainting.h"
-#include "plane/planereads.h"
-#include "plane/planerenderer.h"
+#include "core/storage/historydatabase.h"
+#include "core/writer/historywriter.h"
 #include "planestreams.h"
-#include "storage/historydatabase.h"
 #include "testsupport.h"
-#include "writer/historywriter.h"
+#include "widgets/plane/planedetail.h"
+#include "widgets/plane/planeoverview.h"
+#include "widgets/plane/planepainting.h"
+#include "widgets/plane/planereads.h"
+#include "widgets/plane/planerenderer.h"
 
 #include <QPainter>
 #include <QTemporaryDir>

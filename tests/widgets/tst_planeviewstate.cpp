@@ -1,6 +1,6 @@
 // The plane's view state and actions without a widget: steps recorded or not, back, forward, home,
 // the cap of the zoom history, clamping, and what wheel turns, rubber bands and drags ask for.
-#include "plane/planeviewstate.h"
+#include "widgets/plane/planeviewstate.h"
 
 #include <QTest>
 #include <cmath>

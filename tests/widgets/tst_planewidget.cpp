@@ -2,11 +2,11 @@
 // zoom history, wheel zoom anchored at the cursor, bringing the current access into view; drawing
 // from the history's own display summary, or from one summarised in the background into the cache
 // (once per version of the file, cancellable), and refusing a damaged summary with its reason.
-#include "plane/planewidget.h"
+#include "core/storage/sqlite.h"
+#include "core/writer/historywriter.h"
 #include "planestreams.h"
-#include "storage/sqlite.h"
 #include "testsupport.h"
-#include "writer/historywriter.h"
+#include "widgets/plane/planewidget.h"
 
 #include <QPushButton>
 #include <QSemaphore>

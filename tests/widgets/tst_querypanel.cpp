@@ -1,8 +1,8 @@
 // QueryPanel: typed queries give the command line's rows, bad input gives a message and no query,
 // and Export writes the complete result set byte for byte as `memhist export`.
-#include "query/querypanel.h"
-#include "query/resultsmodel.h"
 #include "testsupport.h"
+#include "widgets/query/querypanel.h"
+#include "widgets/query/resultsmodel.h"
 
 #include <QAction>
 #include <QCheckBox>

@@ -1,11 +1,11 @@
 // ResultsModel: pages fetched in the background, appended once each, stale pages dropped, the
 // same rows as the query engine and the memhist command line, forward and backward.
-#include "csv/csvaccessformat.h"
-#include "query/resultsmodel.h"
-#include "storage/historydatabase.h"
-#include "storage/sqlite.h"
+#include "core/csv/csvaccessformat.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
+#include "core/writer/historywriter.h"
 #include "testsupport.h"
-#include "writer/historywriter.h"
+#include "widgets/query/resultsmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QFontDatabase>

@@ -1,8 +1,8 @@
 // SqlConsole: statements on a read-only connection of its own in a worker thread, SQLite's messages
 // inline, rows in batches fetched on scroll exactly once, a long GROUP BY that leaves the GUI thread
 // free (and repaintable) and that Stop interrupts, stale answers dropped.
-#include "sql/sqlconsole.h"
-#include "sql/sqlresultsmodel.h"
+#include "widgets/sql/sqlconsole.h"
+#include "widgets/sql/sqlresultsmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -1,7 +1,7 @@
-#include "chartdata.h"
+#include "widgets/charts/chartdata.h"
 
-#include "query/rowidsearch.h"
-#include "storage/historydatabase.h"
+#include "core/query/rowidsearch.h"
+#include "core/storage/historydatabase.h"
 
 #include <algorithm>
 #include <bit>

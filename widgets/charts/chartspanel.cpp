@@ -1,6 +1,6 @@
-#include "chartspanel.h"
+#include "widgets/charts/chartspanel.h"
 
-#include "storage/historydatabase.h"
+#include "core/storage/historydatabase.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>

@@ -2,9 +2,9 @@
 // busiest address regions. Computed in the background from the panel's own read-only connection.
 #pragma once
 
-#include "chartdata.h"
-#include "common/jobtracker.h"
-#include "common/viewrange.h"
+#include "widgets/charts/chartdata.h"
+#include "widgets/common/jobtracker.h"
+#include "widgets/common/viewrange.h"
 
 #include <QWidget>
 #include <optional>

@@ -1,4 +1,4 @@
-#include "connectionthread.h"
+#include "widgets/common/connectionthread.h"
 
 namespace memhist {
 

@@ -8,7 +8,7 @@
 // ConnectionWorker (what its connection is) and keeps a ConnectionThread<ItsWorker> as a member.
 #pragma once
 
-#include "common/jobticket.h"
+#include "widgets/common/jobticket.h"
 
 #include <QObject>
 #include <QThread>

@@ -1,4 +1,4 @@
-#include "jobticket.h"
+#include "widgets/common/jobticket.h"
 
 #include <QMetaObject>
 #include <QTimer>

@@ -1,4 +1,4 @@
-#include "jobtracker.h"
+#include "widgets/common/jobtracker.h"
 
 namespace memhist {
 

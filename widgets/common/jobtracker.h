@@ -9,7 +9,7 @@
 // waitForFinished() first.
 #pragma once
 
-#include "common/jobticket.h"
+#include "widgets/common/jobticket.h"
 
 #include <QFuture>
 #include <QList>

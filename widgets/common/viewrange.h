@@ -2,7 +2,7 @@
 // and the main window. Both ranges are inclusive.
 #pragma once
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <QMetaType>
 

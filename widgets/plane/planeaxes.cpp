@@ -1,6 +1,6 @@
-#include "planeaxes.h"
+#include "widgets/plane/planeaxes.h"
 
-#include "plane/planehittest.h"
+#include "widgets/plane/planehittest.h"
 
 #include <cmath>
 #include <limits>

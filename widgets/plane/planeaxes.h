@@ -4,7 +4,7 @@
 // rulers compute their ticks apart from painting them.
 #pragma once
 
-#include "plane/planecoordinates.h"
+#include "widgets/plane/planecoordinates.h"
 
 #include <QList>
 #include <QPoint>

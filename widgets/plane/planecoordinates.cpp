@@ -1,4 +1,4 @@
-#include "planecoordinates.h"
+#include "widgets/plane/planecoordinates.h"
 
 #include <QStringBuilder>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "planedetail.h"
+#include "widgets/plane/planedetail.h"
 
 #include <cmath>
 #include <limits>

@@ -12,9 +12,9 @@
 //   or by one query per visible chunk, whichever reads less.
 #pragma once
 
-#include "plane/planecoordinates.h"
-#include "plane/planeoverview.h"
-#include "summary/tilereader.h"
+#include "core/summary/tilereader.h"
+#include "widgets/plane/planecoordinates.h"
+#include "widgets/plane/planeoverview.h"
 
 #include <QSize>
 #include <cstdint>

@@ -1,6 +1,6 @@
-#include "planehittest.h"
+#include "widgets/plane/planehittest.h"
 
-#include "plane/planepainting.h"
+#include "widgets/plane/planepainting.h"
 
 #include <QCoreApplication>
 #include <cmath>

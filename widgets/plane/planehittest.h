@@ -4,8 +4,8 @@
 // that clicks and tooltips agree with the pixels (tests/widgets/tst_planehittest.cpp).
 #pragma once
 
-#include "common/viewrange.h"
-#include "plane/planecoordinates.h"
+#include "widgets/common/viewrange.h"
+#include "widgets/plane/planecoordinates.h"
 
 #include <QList>
 #include <QPointF>

@@ -1,4 +1,4 @@
-#include "planeoverlays.h"
+#include "widgets/plane/planeoverlays.h"
 
 #include <QCoreApplication>
 #include <QPainter>

@@ -3,8 +3,8 @@
 // computes, in the colours of the widget's palette.
 #pragma once
 
-#include "plane/planeaxes.h"
-#include "plane/planepainting.h"
+#include "widgets/plane/planeaxes.h"
+#include "widgets/plane/planepainting.h"
 
 #include <QFontMetrics>
 #include <QPalette>

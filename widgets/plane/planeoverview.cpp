@@ -1,8 +1,8 @@
-#include "planeoverview.h"
+#include "widgets/plane/planeoverview.h"
 
-#include "plane/planestatements.h"
-#include "storage/schema.h"
-#include "summary/summarycache.h"
+#include "core/storage/schema.h"
+#include "core/summary/summarycache.h"
+#include "widgets/plane/planestatements.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

@@ -8,9 +8,9 @@
 // is impossible, loadOverview() scans it for a fold and per-slice coverage of its own.
 #pragma once
 
-#include "plane/planecoordinates.h"
-#include "storage/historydatabase.h"
-#include "summary/summarystore.h"
+#include "core/storage/historydatabase.h"
+#include "core/summary/summarystore.h"
+#include "widgets/plane/planecoordinates.h"
 
 #include <QString>
 #include <bit>

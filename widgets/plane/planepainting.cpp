@@ -1,4 +1,4 @@
-#include "planepainting.h"
+#include "widgets/plane/planepainting.h"
 
 #include <QPainter>
 #include <cmath>

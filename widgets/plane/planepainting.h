@@ -3,10 +3,10 @@
 // rectangle, so that a view costs about one primitive per pixel run whatever it holds.
 #pragma once
 
-#include "model/types.h"
-#include "plane/planecoordinates.h"
-#include "plane/planedetail.h"
-#include "plane/planereads.h"
+#include "core/model/types.h"
+#include "widgets/plane/planecoordinates.h"
+#include "widgets/plane/planedetail.h"
+#include "widgets/plane/planereads.h"
 
 #include <QColor>
 #include <QRect>

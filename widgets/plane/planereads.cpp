@@ -1,8 +1,8 @@
-#include "planereads.h"
+#include "widgets/plane/planereads.h"
 
-#include "plane/planestatements.h"
-#include "query/rowidsearch.h"
-#include "storage/sqlite.h"
+#include "core/query/rowidsearch.h"
+#include "core/storage/sqlite.h"
+#include "widgets/plane/planestatements.h"
 
 #include <limits>
 

@@ -3,8 +3,8 @@
 // hundred or thousand rows (a newer view has been requested: the rows would be wasted).
 #pragma once
 
-#include "model/types.h"
-#include "plane/planedetail.h"
+#include "core/model/types.h"
+#include "widgets/plane/planedetail.h"
 
 #include <functional>
 #include <optional>

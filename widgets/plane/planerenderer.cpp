@@ -1,9 +1,9 @@
-#include "planerenderer.h"
+#include "widgets/plane/planerenderer.h"
 
-#include "plane/planereads.h"
-#include "plane/planestatements.h"
-#include "plane/planesummaryraster.h"
-#include "storage/historydatabase.h"
+#include "core/storage/historydatabase.h"
+#include "widgets/plane/planereads.h"
+#include "widgets/plane/planestatements.h"
+#include "widgets/plane/planesummaryraster.h"
 
 #include <QElapsedTimer>
 #include <QPainter>

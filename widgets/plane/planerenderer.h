@@ -4,12 +4,12 @@
 // newer view is requested.
 #pragma once
 
-#include "common/connectionthread.h"
-#include "model/types.h"
-#include "plane/planecoordinates.h"
-#include "plane/planedetail.h"
-#include "plane/planeoverview.h"
-#include "plane/planepainting.h"
+#include "core/model/types.h"
+#include "widgets/common/connectionthread.h"
+#include "widgets/plane/planecoordinates.h"
+#include "widgets/plane/planedetail.h"
+#include "widgets/plane/planeoverview.h"
+#include "widgets/plane/planepainting.h"
 
 #include <QImage>
 #include <QObject>

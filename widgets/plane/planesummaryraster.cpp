@@ -1,4 +1,4 @@
-#include "planesummaryraster.h"
+#include "widgets/plane/planesummaryraster.h"
 
 #include <QHash>
 #include <QPainter>

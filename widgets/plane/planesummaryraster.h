@@ -6,10 +6,10 @@
 // a view costs a pass over its blocks' cells and one over its pixels, however many blocks it has.
 #pragma once
 
-#include "plane/planecoordinates.h"
-#include "plane/planedetail.h"
-#include "plane/planeoverview.h"
-#include "plane/planepainting.h"
+#include "widgets/plane/planecoordinates.h"
+#include "widgets/plane/planedetail.h"
+#include "widgets/plane/planeoverview.h"
+#include "widgets/plane/planepainting.h"
 
 #include <QImage>
 #include <span>

@@ -1,4 +1,4 @@
-#include "planeviewstate.h"
+#include "widgets/plane/planeviewstate.h"
 
 #include <QSize>
 #include <cmath>

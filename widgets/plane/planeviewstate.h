@@ -5,7 +5,7 @@
 // Tested in tests/widgets/tst_planeviewstate.cpp.
 #pragma once
 
-#include "plane/planecoordinates.h"
+#include "widgets/plane/planecoordinates.h"
 
 #include <QList>
 #include <Qt>

@@ -1,11 +1,11 @@
-#include "planewidget.h"
+#include "widgets/plane/planewidget.h"
 
-#include "plane/planehittest.h"
-#include "plane/planeoverlays.h"
-#include "plane/planeoverview.h"
-#include "plane/planerenderer.h"
-#include "summary/historysummarizer.h"
-#include "summary/summarycache.h"
+#include "core/summary/historysummarizer.h"
+#include "core/summary/summarycache.h"
+#include "widgets/plane/planehittest.h"
+#include "widgets/plane/planeoverlays.h"
+#include "widgets/plane/planeoverview.h"
+#include "widgets/plane/planerenderer.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>

@@ -24,11 +24,11 @@
 // legend are placed by planeaxes and painted by planeoverlays.
 #pragma once
 
-#include "common/jobtracker.h"
-#include "common/viewrange.h"
-#include "model/types.h"
-#include "plane/planecoordinates.h"
-#include "plane/planeviewstate.h"
+#include "core/model/types.h"
+#include "widgets/common/jobtracker.h"
+#include "widgets/common/viewrange.h"
+#include "widgets/plane/planecoordinates.h"
+#include "widgets/plane/planeviewstate.h"
 
 #include <QElapsedTimer>
 #include <QImage>

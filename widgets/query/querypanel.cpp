@@ -1,9 +1,9 @@
-#include "querypanel.h"
+#include "widgets/query/querypanel.h"
 
-#include "csv/csvaccessformat.h"
-#include "export/csvexport.h"
-#include "resultsmodel.h"
-#include "storage/historydatabase.h"
+#include "core/csv/csvaccessformat.h"
+#include "core/export/csvexport.h"
+#include "core/storage/historydatabase.h"
+#include "widgets/query/resultsmodel.h"
 
 #include <QAction>
 #include <QCheckBox>

@@ -2,8 +2,8 @@
 // an infinitely scrolling table, and the export of the complete result set to CSV.
 #pragma once
 
-#include "common/jobtracker.h"
-#include "query/halfaxisquery.h"
+#include "core/query/halfaxisquery.h"
+#include "widgets/common/jobtracker.h"
 
 #include <QPointer>
 #include <QWidget>

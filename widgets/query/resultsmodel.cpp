@@ -1,7 +1,7 @@
-#include "resultsmodel.h"
+#include "widgets/query/resultsmodel.h"
 
-#include "csv/csvaccessformat.h"
-#include "resultsworker.h"
+#include "core/csv/csvaccessformat.h"
+#include "widgets/query/resultsworker.h"
 
 #include <QFontDatabase>
 

@@ -2,7 +2,7 @@
 // worker thread (its own connection and engine), resumed by rowid, and appended as they arrive.
 #pragma once
 
-#include "query/halfaxisquery.h"
+#include "core/query/halfaxisquery.h"
 
 #include <QAbstractTableModel>
 #include <QList>

@@ -1,7 +1,7 @@
-#include "resultsworker.h"
+#include "widgets/query/resultsworker.h"
 
-#include "storage/historydatabase.h"
-#include "storage/threadspans.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/threadspans.h"
 
 #include <algorithm>
 

@@ -2,8 +2,8 @@
 // connection (one connection per thread) and query engine. Internal to widgets/query.
 #pragma once
 
-#include "common/connectionthread.h"
-#include "query/halfaxisquery.h"
+#include "core/query/halfaxisquery.h"
+#include "widgets/common/connectionthread.h"
 
 #include <QList>
 #include <QString>

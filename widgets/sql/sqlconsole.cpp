@@ -1,8 +1,8 @@
-#include "sqlconsole.h"
+#include "widgets/sql/sqlconsole.h"
 
-#include "sqlexamples.h"
-#include "sqlresultsmodel.h"
-#include "sqlworker.h"
+#include "widgets/sql/sqlexamples.h"
+#include "widgets/sql/sqlresultsmodel.h"
+#include "widgets/sql/sqlworker.h"
 
 #include <QComboBox>
 #include <QFontDatabase>

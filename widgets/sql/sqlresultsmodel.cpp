@@ -1,4 +1,4 @@
-#include "sqlresultsmodel.h"
+#include "widgets/sql/sqlresultsmodel.h"
 
 namespace memhist {
 

@@ -1,4 +1,4 @@
-#include "sqlworker.h"
+#include "widgets/sql/sqlworker.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -3,7 +3,7 @@
 // connection; it posts work to the thread and gets rows back as plain values.
 #pragma once
 
-#include "common/connectionthread.h"
+#include "widgets/common/connectionthread.h"
 
 #include <QMutex>
 #include <QSqlDatabase>

@@ -1,7 +1,7 @@
-#include "chunkseek.h"
+#include "core/importers/drmemtrace/chunkseek.h"
 
-#include "importers/drmemtrace/tracerecord.h"
-#include "importers/drmemtrace/zipchunkstream.h"
+#include "core/importers/drmemtrace/tracerecord.h"
+#include "core/importers/drmemtrace/zipchunkstream.h"
 
 #include <QtEndian>
 #include <algorithm>

@@ -16,8 +16,8 @@
 // thread runs), start at their beginning.
 #pragma once
 
-#include "importers/drmemtrace/recordreader.h"
-#include "importers/drmemtrace/threadinterleaver.h"
+#include "core/importers/drmemtrace/recordreader.h"
+#include "core/importers/drmemtrace/threadinterleaver.h"
 
 #include <optional>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "crc32c.h"
+#include "core/importers/drmemtrace/crc32c.h"
 
 #include <array>
 

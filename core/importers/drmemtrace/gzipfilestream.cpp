@@ -1,4 +1,4 @@
-#include "gzipfilestream.h"
+#include "core/importers/drmemtrace/gzipfilestream.h"
 
 namespace memhist::drmemtrace {
 

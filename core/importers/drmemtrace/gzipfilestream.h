@@ -3,8 +3,8 @@
 // one after another, as gzip(1) does.
 #pragma once
 
-#include "importers/drmemtrace/bytestream.h"
-#include "importers/drmemtrace/pooledfile.h"
+#include "core/importers/drmemtrace/bytestream.h"
+#include "core/importers/drmemtrace/pooledfile.h"
 
 #include <QByteArray>
 #include <zlib.h>

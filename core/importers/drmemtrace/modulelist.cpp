@@ -1,4 +1,4 @@
-#include "modulelist.h"
+#include "core/importers/drmemtrace/modulelist.h"
 
 #include <QStringList>
 

@@ -18,7 +18,7 @@
 // or unloaded.
 #pragma once
 
-#include "model/types.h"
+#include "core/model/types.h"
 
 #include <QByteArrayView>
 #include <QList>

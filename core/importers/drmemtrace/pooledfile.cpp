@@ -1,4 +1,4 @@
-#include "pooledfile.h"
+#include "core/importers/drmemtrace/pooledfile.h"
 
 #include <QFile>
 #include <algorithm>

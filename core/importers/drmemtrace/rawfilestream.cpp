@@ -1,4 +1,4 @@
-#include "rawfilestream.h"
+#include "core/importers/drmemtrace/rawfilestream.h"
 
 namespace memhist::drmemtrace {
 

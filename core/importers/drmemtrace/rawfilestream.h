@@ -1,8 +1,8 @@
 // An uncompressed trace file: the records as they are on disk.
 #pragma once
 
-#include "importers/drmemtrace/bytestream.h"
-#include "importers/drmemtrace/pooledfile.h"
+#include "core/importers/drmemtrace/bytestream.h"
+#include "core/importers/drmemtrace/pooledfile.h"
 
 namespace memhist::drmemtrace {
 

@@ -1,4 +1,4 @@
-#include "recordreader.h"
+#include "core/importers/drmemtrace/recordreader.h"
 
 #include <QtEndian>
 #include <cstring>

@@ -4,8 +4,8 @@
 // container or of the records, come out as "FILE: [zip member M: ]record N (offset X): reason".
 #pragma once
 
-#include "importers/drmemtrace/bytestream.h"
-#include "importers/drmemtrace/tracerecord.h"
+#include "core/importers/drmemtrace/bytestream.h"
+#include "core/importers/drmemtrace/tracerecord.h"
 
 #include <memory>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "snappyframestream.h"
+#include "core/importers/drmemtrace/snappyframestream.h"
 
-#include "importers/drmemtrace/crc32c.h"
+#include "core/importers/drmemtrace/crc32c.h"
 
 #include <cstring>
 #include <snappy-c.h>

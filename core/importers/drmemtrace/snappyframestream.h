@@ -4,8 +4,8 @@
 // snappy itself only decompresses each chunk's raw block.
 #pragma once
 
-#include "importers/drmemtrace/bytestream.h"
-#include "importers/drmemtrace/pooledfile.h"
+#include "core/importers/drmemtrace/bytestream.h"
+#include "core/importers/drmemtrace/pooledfile.h"
 
 #include <QByteArray>
 

@@ -1,6 +1,6 @@
-#include "threaddecoder.h"
+#include "core/importers/drmemtrace/threaddecoder.h"
 
-#include "writer/historywriter.h"
+#include "core/writer/historywriter.h"
 
 namespace memhist::drmemtrace {
 

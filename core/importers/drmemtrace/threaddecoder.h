@@ -34,9 +34,9 @@
 //   window, since the instruction may run again inside it without its encodings repeated.
 #pragma once
 
-#include "importers/drmemtrace/recordreader.h"
-#include "importers/traceimporter.h"
-#include "model/types.h"
+#include "core/importers/drmemtrace/recordreader.h"
+#include "core/importers/traceimporter.h"
+#include "core/model/types.h"
 
 #include <QStringList>
 #include <array>

@@ -1,4 +1,4 @@
-#include "threadinterleaver.h"
+#include "core/importers/drmemtrace/threadinterleaver.h"
 
 #include <functional>
 #include <queue>

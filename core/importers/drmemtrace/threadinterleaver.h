@@ -6,7 +6,7 @@
 // at their timestamp markers as threads do.
 #pragma once
 
-#include "importers/drmemtrace/threaddecoder.h"
+#include "core/importers/drmemtrace/threaddecoder.h"
 
 #include <memory>
 #include <optional>

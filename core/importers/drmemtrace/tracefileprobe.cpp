@@ -1,11 +1,11 @@
-#include "tracefileprobe.h"
+#include "core/importers/drmemtrace/tracefileprobe.h"
 
-#include "importers/drmemtrace/gzipfilestream.h"
-#include "importers/drmemtrace/rawfilestream.h"
-#include "importers/drmemtrace/snappyframestream.h"
-#include "importers/drmemtrace/tracerecord.h"
-#include "importers/drmemtrace/zipchunkstream.h"
-#include "importers/gzipstart.h"
+#include "core/importers/drmemtrace/gzipfilestream.h"
+#include "core/importers/drmemtrace/rawfilestream.h"
+#include "core/importers/drmemtrace/snappyframestream.h"
+#include "core/importers/drmemtrace/tracerecord.h"
+#include "core/importers/drmemtrace/zipchunkstream.h"
+#include "core/importers/gzipstart.h"
 
 #include <QDir>
 #include <QFile>

@@ -4,7 +4,7 @@
 // drmemtrace writes beside them (cpu_schedule.bin.zip, serial_schedule.bin.gz), which are skipped.
 #pragma once
 
-#include "importers/drmemtrace/bytestream.h"
+#include "core/importers/drmemtrace/bytestream.h"
 
 #include <QByteArrayView>
 #include <QString>

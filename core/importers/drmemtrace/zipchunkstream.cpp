@@ -1,4 +1,4 @@
-#include "zipchunkstream.h"
+#include "core/importers/drmemtrace/zipchunkstream.h"
 
 #include <unzip.h>
 

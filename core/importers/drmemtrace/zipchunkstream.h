@@ -6,8 +6,8 @@
 // (readPartHead) to find where a window of the trace begins. The file is read through a PooledFile.
 #pragma once
 
-#include "importers/drmemtrace/bytestream.h"
-#include "importers/drmemtrace/pooledfile.h"
+#include "core/importers/drmemtrace/bytestream.h"
+#include "core/importers/drmemtrace/pooledfile.h"
 
 #include <QByteArray>
 #include <vector>
