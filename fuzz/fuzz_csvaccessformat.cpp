@@ -2,6 +2,7 @@
 // Every row that parses must format back to a row that parses to the same access, and formatting
 // that again must give the same text: `memhist export` then `memhist import` keeps every access.
 #include "core/csv/csvaccessformat.h"
+#include "core/model/numbertext.h"
 #include "fuzzsupport.h"
 
 using namespace memhist;
@@ -18,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         start = end + 1;
 
         std::uint64_t number;
-        csv::parseUnsigned(line, &number);
+        memhist::parseUnsigned(line, &number);
         Access access;
         QString error;
         if (!csv::parseRow(line, &access, &error)) {

@@ -38,8 +38,6 @@ private slots:
     void parseAccepts();
     void parseErrors_data();
     void parseErrors();
-    void parseUnsigned_data();
-    void parseUnsigned();
 };
 
 void TestCsvAccessFormat::header()
@@ -203,41 +201,6 @@ void TestCsvAccessFormat::parseErrors()
     QVERIFY(!csv::parseRow(text, &parsed, &error));
     QCOMPARE(error, message);
     QCOMPARE(parsed, before); // untouched on failure
-}
-
-void TestCsvAccessFormat::parseUnsigned_data()
-{
-    QTest::addColumn<QByteArray>("text");
-    QTest::addColumn<bool>("ok");
-    QTest::addColumn<quint64>("value");
-
-    QTest::newRow("zero") << QByteArray("0") << true << quint64(0);
-    QTest::newRow("hex zero") << QByteArray("0x0") << true << quint64(0);
-    QTest::newRow("decimal") << QByteArray("4096") << true << quint64(4096);
-    QTest::newRow("hex") << QByteArray("0x1000") << true << quint64(4096);
-    QTest::newRow("largest decimal") << QByteArray("18446744073709551615") << true << quint64(max64);
-    QTest::newRow("largest hex") << QByteArray("0xffffffffffffffff") << true << quint64(max64);
-    QTest::newRow("decimal overflow") << QByteArray("18446744073709551616") << false << quint64(0);
-    QTest::newRow("hex overflow") << QByteArray("0x1ffffffffffffffff") << false << quint64(0);
-    QTest::newRow("empty") << QByteArray("") << false << quint64(0);
-    QTest::newRow("hex prefix alone") << QByteArray("0x") << false << quint64(0);
-    QTest::newRow("plus sign") << QByteArray("+1") << false << quint64(0);
-    QTest::newRow("minus zero") << QByteArray("-0") << false << quint64(0);
-    QTest::newRow("leading space") << QByteArray(" 1") << false << quint64(0);
-    QTest::newRow("trailing space") << QByteArray("1 ") << false << quint64(0);
-    QTest::newRow("digit separator") << QByteArray("0x1_0") << false << quint64(0);
-    QTest::newRow("octal-looking is decimal") << QByteArray("010") << true << quint64(10);
-}
-
-void TestCsvAccessFormat::parseUnsigned()
-{
-    QFETCH(QByteArray, text);
-    QFETCH(bool, ok);
-    QFETCH(quint64, value);
-
-    std::uint64_t parsed = 12345;
-    QCOMPARE(csv::parseUnsigned(text, &parsed), ok);
-    QCOMPARE(quint64(parsed), ok ? value : quint64(12345));
 }
 
 QTEST_GUILESS_MAIN(TestCsvAccessFormat)

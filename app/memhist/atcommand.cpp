@@ -6,6 +6,7 @@
 #include "core/context/contextschema.h"
 #include "core/context/contextsummarytext.h"
 #include "core/csv/csvaccessformat.h"
+#include "core/model/numbertext.h"
 #include "core/query/halfaxisquery.h"
 #include "core/storage/historydatabase.h"
 #include "core/storage/threadspans.h"
@@ -28,11 +29,6 @@ const CommandHelp help {
 
 // Accesses per query run while collecting those of one transition.
 constexpr quint64 accessesPerRun = 4096;
-
-QByteArray hex(std::uint64_t value)
-{
-    return "0x" + QByteArray::number(quint64(value), 16);
-}
 
 } // namespace
 
@@ -99,7 +95,7 @@ int runAt(const QStringList &arguments)
     if (const auto pc = reader.pcAt(transition)) {
         const CodeDescription code = reader.describeCode(*pc, transition);
         const auto known = [](const QString &value) { return value.isEmpty() ? QStringLiteral("unknown") : value; };
-        text += row("pc", QString::fromLatin1(hex(pc->value)));
+        text += row("pc", QString::fromLatin1(hexBytes(pc->value)));
         text += row("module", known(code.moduleText()));
         text += row("function", known(code.functionText()));
         text += row("source", known(code.sourceText()));
@@ -120,7 +116,7 @@ int runAt(const QStringList &arguments)
         table.first() << "value";
     for (const Access &access : std::as_const(accesses)) {
         QList<QByteArray> cells { QByteArray::number(access.rowId.value),
-            QByteArray(1, csv::operationLetter(access.operation)), hex(access.physical.value),
+            QByteArray(1, csv::operationLetter(access.operation)), hexBytes(access.physical.value),
             QByteArray::number(access.size), reader.describeAddress(access.physical, transition).text().toUtf8() };
         if (withValues)
             cells << reader.value(access.rowId).value_or(QByteArray()).toHex();

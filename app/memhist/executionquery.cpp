@@ -4,6 +4,7 @@
 #include "core/context/contextreader.h"
 #include "core/context/contextschema.h"
 #include "core/csv/csvaccessformat.h"
+#include "core/model/numbertext.h"
 #include "core/storage/historydatabase.h"
 #include "core/storage/threadspans.h"
 #include "queryoptions.h"
@@ -16,11 +17,6 @@ namespace {
 
 const QString pcName = QStringLiteral("pc");
 const QString functionName = QStringLiteral("function");
-
-QByteArray hex(std::uint64_t value)
-{
-    return "0x" + QByteArray::number(quint64(value), 16);
-}
 
 } // namespace
 
@@ -128,7 +124,7 @@ int runExecutionQuery(
         const Address executed = reader.pcAt(transition).value_or(Address {});
         const CodeDescription code = reader.describeCode(executed, transition);
         QList<QByteArray> row { QByteArray::number(quint64(transition.value)),
-            thread ? QByteArray::number(*thread) : QByteArray(), hex(executed.value), code.functionText().toUtf8(),
+            thread ? QByteArray::number(*thread) : QByteArray(), hexBytes(executed.value), code.functionText().toUtf8(),
             code.sourceText().toUtf8() };
         rows << row;
     }

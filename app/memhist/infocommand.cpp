@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "core/context/contextreader.h"
 #include "core/context/contextsummarytext.h"
+#include "core/model/numbertext.h"
 #include "core/storage/historydatabase.h"
 #include "core/storage/schema.h"
 #include "core/storage/threadspans.h"
@@ -218,8 +219,8 @@ int runInfo(const QStringList &arguments)
             "modules", QStringLiteral("%1 (path, load bias, build-id, transitions)").arg(context.modules().size()));
         for (const ModuleRow &module : context.modules()) {
             text += QString(18, u' ')
-                + QStringLiteral("%1  0x%2  %3  %4..%5\n")
-                      .arg(module.module.path, QString::number(module.module.bias, 16),
+                + QStringLiteral("%1  %2  %3  %4..%5\n")
+                      .arg(module.module.path, hexText(module.module.bias),
                           module.module.buildId.isEmpty() ? QStringLiteral("-") : module.module.buildId,
                           QString::number(module.module.first.value), QString::number(module.module.last.value));
         }

@@ -2,6 +2,7 @@
 
 #include "core/context/contextcolumns.h"
 #include "core/csv/csvaccessformat.h"
+#include "core/model/numbertext.h"
 
 #include <QString>
 #include <algorithm>
@@ -10,19 +11,14 @@ namespace memhist::cli {
 
 namespace {
 
-QByteArray hex(std::uint64_t value)
-{
-    return "0x" + QByteArray::number(quint64(value), 16);
-}
-
 QList<QByteArray> cells(const Access &access)
 {
     return {
         QByteArray::number(qint64(access.rowId.value)),
         QByteArray::number(quint64(access.transition.value)),
         QByteArray(1, csv::operationLetter(access.operation)),
-        hex(access.physical.value),
-        access.linear ? hex(access.linear->value) : QByteArrayLiteral("-"),
+        hexBytes(access.physical.value),
+        access.linear ? hexBytes(access.linear->value) : QByteArrayLiteral("-"),
         QByteArray::number(access.size),
     };
 }

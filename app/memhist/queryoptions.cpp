@@ -1,6 +1,6 @@
 #include "queryoptions.h"
 
-#include "core/csv/csvaccessformat.h"
+#include "core/model/numbertext.h"
 
 #include <limits>
 
@@ -15,21 +15,6 @@ const QString to = QStringLiteral("to");
 const QString ops = QStringLiteral("ops");
 const QString limit = QStringLiteral("limit");
 const QString resume = QStringLiteral("resume");
-
-// True when `text` is all digits of its base: the number is then well-formed but too large.
-bool looksNumeric(QStringView text)
-{
-    const bool hex = text.size() > 2 && text[0] == u'0' && (text[1] == u'x' || text[1] == u'X');
-    const QStringView digits = hex ? text.mid(2) : text;
-    if (digits.isEmpty())
-        return false;
-    for (const QChar c : digits) {
-        const bool ok = hex ? (c.isDigit() || (c.toLower() >= u'a' && c.toLower() <= u'f')) : (c >= u'0' && c <= u'9');
-        if (!ok)
-            return false;
-    }
-    return true;
-}
 
 } // namespace
 
@@ -61,10 +46,10 @@ bool anyQueryOptionSet(const QCommandLineParser &parser)
 
 bool parseNumberOption(const QString &option, const QString &text, std::uint64_t *value, QString *error)
 {
-    const QByteArray latin = text.toLatin1();
-    if (csv::parseUnsigned(latin, value))
+    const NumberStatus status = parseNumber(text.toLatin1(), value);
+    if (status == NumberStatus::Ok)
         return true;
-    if (looksNumeric(text))
+    if (status == NumberStatus::TooLarge)
         *error = QStringLiteral("--%1: '%2' is out of range (more than 64 bits)").arg(option, text);
     else
         *error = QStringLiteral("--%1: '%2' is not a number (decimal or 0x hex)").arg(option, text);

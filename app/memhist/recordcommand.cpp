@@ -2,6 +2,7 @@
 #include "commandline.h"
 #include "commands.h"
 #include "core/context/contextsummarytext.h"
+#include "core/model/numbertext.h"
 #include "core/recorder/lackeyrecorder.h"
 #include "core/writer/historywriter.h"
 #include "progressline.h"
@@ -11,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <limits>
 
 namespace memhist::cli {
 
@@ -85,14 +87,12 @@ int runRecord(const QStringList &arguments)
     RecordOptions options;
     if (parser.isSet(maxOption)) {
         const QString text = parser.value(maxOption);
-        bool ok = false;
-        const qint64 value = text.startsWith(QStringLiteral("0x"), Qt::CaseInsensitive)
-            ? text.sliced(2).toLongLong(&ok, 16)
-            : text.toLongLong(&ok, 10);
-        if (!ok || value < 1)
+        std::uint64_t value = 0;
+        if (!parseUnsigned(text.toLatin1(), &value) || value < 1
+            || value > std::uint64_t(std::numeric_limits<qint64>::max()))
             return usageError(help.name,
                 QStringLiteral("--max-instructions: '%1' is not a number of instructions (at least 1)").arg(text));
-        options.maxInstructions = value;
+        options.maxInstructions = qint64(value);
     }
     options.keepLogPath = parser.value(keepLogOption);
     if (!options.keepLogPath.isEmpty()

@@ -1,5 +1,6 @@
 // memhist-viewer [FILE]: the desktop viewer. FILE is a history (.memhist) to open or a trace to
 // import first.
+#include "core/model/numbertext.h"
 #include "core/storage/sqlite.h"
 #include "mainwindow.h"
 #include "screenshotdirector.h"
@@ -16,11 +17,8 @@ bool parsePair(const QString &text, std::uint64_t *first, std::uint64_t *second)
     const QStringList parts = text.split(u',');
     if (parts.size() != 2)
         return false;
-    bool ok1 = false;
-    bool ok2 = false;
-    *first = parts[0].trimmed().toULongLong(&ok1, 0);
-    *second = parts[1].trimmed().toULongLong(&ok2, 0);
-    return ok1 && ok2;
+    return memhist::parseUnsigned(parts[0].trimmed().toLatin1(), first)
+        && memhist::parseUnsigned(parts[1].trimmed().toLatin1(), second);
 }
 
 int usageError(const QString &message)

@@ -1,5 +1,6 @@
 #include "core/checker/addresssummarycheck.h"
 
+#include "core/model/numbertext.h"
 #include "core/storage/addresssummarystatements.h"
 
 #include <QStringList>
@@ -163,7 +164,7 @@ private:
                 || (block >= 0 && std::uint64_t(block) >= blocksAt(int(shift)))) {
                 m_report(violation(name,
                     QStringLiteral("is not a row of the level: its block is not a number below %1")
-                        .arg(hex(blocksAt(int(shift)))),
+                        .arg(hexText(blocksAt(int(shift)))),
                     property::addressSummary));
                 continue;
             }

@@ -1,13 +1,9 @@
 #include "core/checker/checkmessages.h"
 
+#include "core/model/numbertext.h"
 #include "core/model/types.h"
 
 namespace memhist::check {
-
-QString hex(std::uint64_t value)
-{
-    return QStringLiteral("0x") + QString::number(value, 16);
-}
 
 QString operationName(std::int64_t code)
 {
@@ -32,7 +28,7 @@ QString describe(const ChunkRecord &chunk)
 {
     return QStringLiteral("chunk %1 (slice %2, %3, %4..%5)")
         .arg(QString::number(chunk.id), QString::number(chunk.sliceId), operationName(chunk.operation),
-            hex(chunk.first), hex(chunk.last));
+            hexText(chunk.first), hexText(chunk.last));
 }
 
 QString describeAccess(qint64 rowId, std::int64_t transition)
@@ -50,14 +46,14 @@ QString describeSummaryRow(int shift, std::int64_t block)
 {
     if (block == -1)
         return QStringLiteral("address_summary header row (shift %1)").arg(shift);
-    return QStringLiteral("address_summary row (shift %1, block %2)").arg(shift).arg(hex(fromStored(block)));
+    return QStringLiteral("address_summary row (shift %1, block %2)").arg(shift).arg(hexText(fromStored(block)));
 }
 
 QString describeSummaryBlock(int shift, std::int64_t block)
 {
     const std::uint64_t first = fromStored(block) << shift;
     const std::uint64_t last = first + ((std::uint64_t(1) << shift) - 1);
-    return QStringLiteral("block %1 (%2..%3)").arg(hex(fromStored(block)), hex(first), hex(last));
+    return QStringLiteral("block %1 (%2..%3)").arg(hexText(fromStored(block)), hexText(first), hexText(last));
 }
 
 QString describeSummaryOrigin(
@@ -74,8 +70,8 @@ QString describeSummaryOrigin(
 QString describeBytes(ByteRange range)
 {
     if (range.first == range.last)
-        return QStringLiteral("byte %1 is").arg(hex(range.first));
-    return QStringLiteral("bytes %1..%2 are").arg(hex(range.first), hex(range.last));
+        return QStringLiteral("byte %1 is").arg(hexText(range.first));
+    return QStringLiteral("bytes %1..%2 are").arg(hexText(range.first), hexText(range.last));
 }
 
 QString violation(const QString &object, const QString &problem, const char *property)

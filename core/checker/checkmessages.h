@@ -60,8 +60,6 @@ struct ChunkRecord
     std::int64_t operation = 0;
 };
 
-// "0x1000": lowercase, no padding.
-QString hex(std::uint64_t value);
 // "X", "W", "R", or "operation 3" for a code that is none of them.
 QString operationName(std::int64_t code);
 

@@ -6,6 +6,7 @@
 #include "core/checker/chunkcoverage.h"
 #include "core/checker/integritycheck.h"
 #include "core/checker/progressmeter.h"
+#include "core/model/numbertext.h"
 #include "core/model/types.h"
 #include "core/storage/historydatabase.h"
 #include "core/storage/schema.h"
@@ -328,7 +329,8 @@ private:
             if (chunk.first > chunk.last) {
                 report(property::chunkBounds, [&] {
                     return violation(describe(chunk),
-                        QStringLiteral("phy_first %1 is after phy_last %2").arg(hex(chunk.first), hex(chunk.last)),
+                        QStringLiteral("phy_first %1 is after phy_last %2")
+                            .arg(hexText(chunk.first), hexText(chunk.last)),
                         property::chunkBounds);
                 });
             }
@@ -337,7 +339,7 @@ private:
                     return violation(describe(chunk),
                         QStringLiteral("contains both %1 and %2: idx_chunks_1 orders phy_last as "
                                        "signed, where this chunk ends before it starts")
-                            .arg(hex(lastSignedPositive), hex(lastSignedPositive + 1)),
+                            .arg(hexText(lastSignedPositive), hexText(lastSignedPositive + 1)),
                         property::chunkSign);
                 });
             }
@@ -379,7 +381,7 @@ private:
                         report(property::chunksDisjoint, [&] {
                             return violation(describe(chunk),
                                 QStringLiteral("starts at %1, not after the end of the previous %2")
-                                    .arg(hex(chunk.first), describe(*previous)),
+                                    .arg(hexText(chunk.first), describe(*previous)),
                                 property::chunksDisjoint);
                         });
                     }
@@ -486,7 +488,7 @@ private:
                 counts = false;
                 report(property::accessWrap, [&] {
                     return violation(self(),
-                        QStringLiteral("%1 bytes at %2 wrap past 0xffffffffffffffff").arg(size).arg(hex(first)),
+                        QStringLiteral("%1 bytes at %2 wrap past 0xffffffffffffffff").arg(size).arg(hexText(first)),
                         property::accessWrap);
                 });
             }
@@ -506,7 +508,7 @@ private:
                     report(property::accessInChunk, [&] {
                         return violation(self(),
                             QStringLiteral("bytes %1..%2 reach outside its %3")
-                                .arg(hex(first), hex(last), describe(row)),
+                                .arg(hexText(first), hexText(last), describe(row)),
                             property::accessInChunk);
                     });
                 }

@@ -3,6 +3,7 @@
 #include "core/context/contextreader.h"
 #include "core/context/contextschema.h"
 #include "core/csv/csvaccessformat.h"
+#include "core/model/numbertext.h"
 
 namespace memhist {
 
@@ -21,8 +22,8 @@ QList<QByteArray> ContextColumns::cells(const Access &access)
     cells.reserve(m_names.size());
     if (const auto pc = m_reader.pcAt(access.transition)) {
         const CodeDescription code = m_reader.describeCode(*pc, access.transition);
-        cells << "0x" + QByteArray::number(quint64(pc->value), 16) << code.functionText().toUtf8()
-              << code.sourceText().toUtf8() << code.instruction.toUtf8();
+        cells << hexBytes(pc->value) << code.functionText().toUtf8() << code.sourceText().toUtf8()
+              << code.instruction.toUtf8();
     } else {
         cells << QByteArray() << QByteArray() << QByteArray() << QByteArray();
     }

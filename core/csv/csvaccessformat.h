@@ -23,10 +23,6 @@ QByteArray formatRow(const Access &access);
 // number". The rowid field is parsed into access->rowId (it may be empty).
 bool parseRow(QByteArrayView line, Access *access, QString *error);
 
-// Decimal or 0x-prefixed hexadecimal, full 64-bit unsigned range; false on anything else
-// (sign, spaces, overflow, empty).
-bool parseUnsigned(QByteArrayView text, std::uint64_t *value);
-
 char operationLetter(Operation operation);
 
 // A field as RFC 4180 writes it: as it is, or in double quotes (inner quotes doubled) when it holds

@@ -2,6 +2,7 @@
 
 #include "core/csv/csvaccessformat.h"
 #include "core/importers/progressthrottle.h"
+#include "core/model/numbertext.h"
 #include "core/writer/historywriter.h"
 
 #include <QFile>
@@ -88,7 +89,7 @@ bool CsvImporter::run(const QString &path, HistoryWriter &writer, const ImportOp
             const qsizetype first = line.indexOf(',');
             const qsizetype second = first < 0 ? -1 : line.indexOf(',', first + 1);
             std::uint64_t transition = 0;
-            if (second > first && csv::parseUnsigned(line.sliced(first + 1, second - first - 1), &transition)) {
+            if (second > first && parseUnsigned(line.sliced(first + 1, second - first - 1), &transition)) {
                 if (transition < window.begin) {
                     ++rowsBefore;
                     counts.nextTransition = Transition { transition + 1 };

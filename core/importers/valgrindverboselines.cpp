@@ -1,6 +1,7 @@
 #include "core/importers/valgrindverboselines.h"
 
 #include "core/context/elfloadmappings.h"
+#include "core/model/numbertext.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -189,10 +190,8 @@ void ValgrindVerboseLines::handleSyscall(QByteArrayView line, Transition next)
     const auto number = [&](qsizetype index) -> std::optional<std::uint64_t> {
         if (index >= arguments.size())
             return std::nullopt;
-        bool ok = false;
-        const std::uint64_t parsed = arguments[index].startsWith("0x") ? arguments[index].mid(2).toULongLong(&ok, 16)
-                                                                       : arguments[index].toULongLong(&ok, 10);
-        return ok ? std::optional(parsed) : std::nullopt;
+        std::uint64_t parsed = 0;
+        return parseUnsigned(arguments[index], &parsed) ? std::optional(parsed) : std::nullopt;
     };
     constexpr std::uint64_t pageSize = 0x1000;
     const auto pages = [](std::uint64_t length) { return (length + pageSize - 1) & ~(pageSize - 1); };

@@ -1,6 +1,7 @@
 #include "core/query/rowchecks.h"
 
 #include "core/checker/checkmessages.h"
+#include "core/model/numbertext.h"
 #include "core/model/types.h"
 
 namespace memhist::query {
@@ -37,7 +38,7 @@ QString byteProblem(const AccessRow &access)
     const std::uint64_t first = fromStored(access.first);
     if (first + std::uint64_t(access.size - 1) < first) {
         return violation(describe(access),
-            QStringLiteral("%1 bytes at %2 wrap past 0xffffffffffffffff").arg(access.size).arg(hex(first)),
+            QStringLiteral("%1 bytes at %2 wrap past 0xffffffffffffffff").arg(access.size).arg(hexText(first)),
             property::accessWrap);
     }
     return {};
@@ -83,21 +84,22 @@ QString chunkProblem(const ChunkRow &chunk, const ChunkRow *previous)
     const std::uint64_t last = fromStored(chunk.last);
     if (first > last) {
         return violation(describe(record(chunk)),
-            QStringLiteral("phy_first %1 is after phy_last %2").arg(hex(first), hex(last)), property::chunkBounds);
+            QStringLiteral("phy_first %1 is after phy_last %2").arg(hexText(first), hexText(last)),
+            property::chunkBounds);
     }
     if (chunk.first > chunk.last) {
         constexpr std::uint64_t lastSignedPositive = (std::uint64_t(1) << 63) - 1;
         return violation(describe(record(chunk)),
             QStringLiteral("contains both %1 and %2: idx_chunks_1 orders phy_last as signed, where this chunk ends "
                            "before it starts")
-                .arg(hex(lastSignedPositive), hex(lastSignedPositive + 1)),
+                .arg(hexText(lastSignedPositive), hexText(lastSignedPositive + 1)),
             property::chunkSign);
     }
     // Index order is signed order: that is the order in which chunks must not overlap.
     if (previous && chunk.first <= previous->last) {
         return violation(describe(record(chunk)),
             QStringLiteral("starts at %1, not after the end of %2, the chunk before it in idx_chunks_1 order")
-                .arg(hex(first), describe(record(*previous))),
+                .arg(hexText(first), describe(record(*previous))),
             property::chunksDisjoint);
     }
     return {};
@@ -121,7 +123,8 @@ QString accessInChunkProblem(const AccessRow &access, const ChunkRow &chunk, con
     const std::uint64_t last = first + std::uint64_t(access.size - 1);
     if (first < fromStored(chunk.first) || last > fromStored(chunk.last)) {
         return violation(describe(access),
-            QStringLiteral("bytes %1..%2 reach outside its %3").arg(hex(first), hex(last), describe(record(chunk))),
+            QStringLiteral("bytes %1..%2 reach outside its %3")
+                .arg(hexText(first), hexText(last), describe(record(chunk))),
             property::accessInChunk);
     }
     if (access.transition < slice.first || access.transition > slice.last) {

@@ -1,6 +1,7 @@
 #include "core/recorder/clientstacksink.h"
 
 #include "core/context/processmap.h"
+#include "core/model/numbertext.h"
 
 #include <QFile>
 #include <algorithm>
@@ -46,9 +47,9 @@ void ClientStackSink::lookForStack(const Access &access)
     const auto holding = std::find_if(
         mappings.cbegin(), mappings.cend(), [&](const Mapping &mapping) { return mapping.contains(address); });
     if (holding == mappings.cend() || holding->path != anonymousMappingPath()) {
-        m_problem = QStringLiteral("the client stack is not named: the program's first access (0x%1) is not in an "
+        m_problem = QStringLiteral("the client stack is not named: the program's first access (%1) is not in an "
                                    "anonymous mapping of valgrind's")
-                        .arg(address.value, 0, 16);
+                        .arg(hexText(address.value));
         return;
     }
     const std::uint64_t last = holding->last.value;

@@ -1,5 +1,6 @@
 #include "widgets/charts/chartspanel.h"
 
+#include "core/model/numbertext.h"
 #include "core/storage/historydatabase.h"
 
 #include <QBarCategoryAxis>
@@ -26,11 +27,6 @@ namespace {
 
 // Long enough to swallow the steps of a wheel zoom or a drag, short enough to feel immediate.
 constexpr int coalesceMilliseconds = 60;
-
-QString hex(std::uint64_t value)
-{
-    return QStringLiteral("0x") + QString::number(value, 16);
-}
 
 QString regionSizeText(std::uint64_t bytes)
 {
@@ -389,7 +385,7 @@ void ChartsPanel::showData()
     QStringList categories;
     QList<qreal> counts;
     for (auto it = data.regions.crbegin(); it != data.regions.crend(); ++it) {
-        categories.append(hex(it->first.value));
+        categories.append(hexText(it->first.value));
         counts.append(it->accesses);
     }
     m_regionSeries->clear();
@@ -416,11 +412,12 @@ void ChartsPanel::showData()
             ? tr("estimated from %1 of the %2 accesses of these transitions")
                   .arg(locale.toString(data.rowsRead), locale.toString(data.accessesInRange))
             : tr("exact: all %1 accesses of these transitions read").arg(locale.toString(data.accessesInRange));
-        m_statusLabel->setText(tr("Transitions %1–%2 · addresses %3–%4 · %5 · %6 ms")
-                                   .arg(locale.toString(qulonglong(data.range.firstTransition.value)),
-                                       locale.toString(qulonglong(data.range.lastTransition.value)),
-                                       hex(data.range.firstAddress.value), hex(data.range.lastAddress.value), rows)
-                                   .arg(m_lastMilliseconds));
+        m_statusLabel->setText(
+            tr("Transitions %1–%2 · addresses %3–%4 · %5 · %6 ms")
+                .arg(locale.toString(qulonglong(data.range.firstTransition.value)),
+                    locale.toString(qulonglong(data.range.lastTransition.value)),
+                    hexText(data.range.firstAddress.value), hexText(data.range.lastAddress.value), rows)
+                .arg(m_lastMilliseconds));
     }
 }
 

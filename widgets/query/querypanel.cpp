@@ -1,7 +1,7 @@
 #include "widgets/query/querypanel.h"
 
-#include "core/csv/csvaccessformat.h"
 #include "core/export/csvexport.h"
+#include "core/model/numbertext.h"
 #include "core/storage/historydatabase.h"
 #include "widgets/query/resultsmodel.h"
 
@@ -33,11 +33,6 @@ namespace {
 
 constexpr std::uint64_t lastAddress = ~std::uint64_t(0);
 
-QString hex(std::uint64_t value)
-{
-    return QStringLiteral("0x") + QString::number(value, 16);
-}
-
 // Empty text is the default; otherwise decimal or 0x hex over the full 64-bit range, as on the
 // command line.
 // "1 row" / "41,797 rows", grouped as the user's locale writes numbers.
@@ -54,7 +49,7 @@ bool parseField(const QLineEdit *edit, const QString &name, std::optional<std::u
         return true;
     }
     std::uint64_t number = 0;
-    if (!csv::parseUnsigned(text.toLatin1(), &number)) {
+    if (!parseUnsigned(text.toLatin1(), &number)) {
         *error = QueryPanel::tr("%1: '%2' is not a number (decimal or 0x hex, up to 64 bits)").arg(name, text);
         return false;
     }
@@ -275,8 +270,8 @@ void QueryPanel::fillInputs(const HalfAxisQuery &query)
 {
     m_transitionEdit->setText(query.at ? QString::number(query.at->value) : QString());
     m_directionCombo->setCurrentIndex(query.direction == Direction::Forward ? 0 : 1);
-    m_firstAddressEdit->setText(query.first.value == 0 ? QString() : hex(query.first.value));
-    m_lastAddressEdit->setText(query.last.value == lastAddress ? QString() : hex(query.last.value));
+    m_firstAddressEdit->setText(query.first.value == 0 ? QString() : hexText(query.first.value));
+    m_lastAddressEdit->setText(query.last.value == lastAddress ? QString() : hexText(query.last.value));
     m_readsCheck->setChecked(query.operations.testFlag(Operation::Read));
     m_writesCheck->setChecked(query.operations.testFlag(Operation::Write));
     m_executesCheck->setChecked(query.operations.testFlag(Operation::Execute));
@@ -296,7 +291,7 @@ std::optional<HalfAxisQuery> QueryPanel::queryFromInputs(QString *error) const
     query.last = Address { last.value_or(lastAddress) };
     if (query.first > query.last) {
         *error = tr("The first address %1 is greater than the last address %2")
-                     .arg(hex(query.first.value), hex(query.last.value));
+                     .arg(hexText(query.first.value), hexText(query.last.value));
         return std::nullopt;
     }
     query.direction = Direction(m_directionCombo->currentData().toInt());
@@ -327,8 +322,8 @@ void QueryPanel::updatePlaceholders()
 {
     const bool forward = m_directionCombo->currentIndex() == 0;
     m_transitionEdit->setPlaceholderText(forward ? tr("0 (the first)") : tr("the last transition"));
-    m_firstAddressEdit->setPlaceholderText(hex(0));
-    m_lastAddressEdit->setPlaceholderText(hex(lastAddress));
+    m_firstAddressEdit->setPlaceholderText(hexText(0));
+    m_lastAddressEdit->setPlaceholderText(hexText(lastAddress));
 }
 
 void QueryPanel::updateStatus()

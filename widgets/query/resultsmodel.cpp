@@ -1,6 +1,7 @@
 #include "widgets/query/resultsmodel.h"
 
 #include "core/csv/csvaccessformat.h"
+#include "core/model/numbertext.h"
 #include "widgets/query/resultsworker.h"
 
 #include <QFontDatabase>
@@ -8,11 +9,6 @@
 namespace memhist {
 
 namespace {
-
-QString hex(std::uint64_t value)
-{
-    return QStringLiteral("0x") + QString::number(value, 16);
-}
 
 QString operationName(Operation operation)
 {
@@ -142,9 +138,9 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
         case OperationColumn:
             return QString(QLatin1Char(csv::operationLetter(access.operation)));
         case AddressColumn:
-            return hex(access.physical.value);
+            return hexText(access.physical.value);
         case LinearColumn:
-            return access.linear ? hex(access.linear->value) : QString();
+            return access.linear ? hexText(access.linear->value) : QString();
         case SizeColumn:
             return QString::number(access.size);
         case ThreadColumn: {
@@ -159,10 +155,10 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
         if (column == OperationColumn)
             return operationName(access.operation);
         if (column == SizeColumn)
-            return access.size == 1
-                ? tr("1 byte at %1").arg(hex(access.physical.value))
-                : tr("%1 bytes, %2 to %3")
-                      .arg(QString::number(access.size), hex(access.physical.value), hex(access.lastByte().value));
+            return access.size == 1 ? tr("1 byte at %1").arg(hexText(access.physical.value))
+                                    : tr("%1 bytes, %2 to %3")
+                                          .arg(QString::number(access.size), hexText(access.physical.value),
+                                              hexText(access.lastByte().value));
         return {};
     case Qt::FontRole:
         // Digits of equal width line up down the column.

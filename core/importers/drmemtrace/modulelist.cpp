@@ -1,5 +1,7 @@
 #include "core/importers/drmemtrace/modulelist.h"
 
+#include "core/model/numbertext.h"
+
 #include <QStringList>
 
 namespace memhist::drmemtrace {
@@ -279,9 +281,9 @@ bool parseModuleList(QByteArrayView text, const QString &sourceName, ModuleList 
         if (entry.path.isEmpty())
             return fail(QStringLiteral("module %1: no path").arg(index));
         if (entry.end <= entry.start)
-            return fail(QStringLiteral("module %1: end 0x%2 is not after start 0x%3")
+            return fail(QStringLiteral("module %1: end %2 is not after start %3")
                             .arg(index)
-                            .arg(QString::number(entry.end, 16), QString::number(entry.start, 16)));
+                            .arg(hexText(entry.end), hexText(entry.start)));
         entry.containingId = containing ? int(std::min<std::uint64_t>(*containing, index + 1)) : entry.id;
         if (entry.containingId > entry.id || !list->entries.value(entry.containingId, entry).isFirstSegment())
             return fail(QStringLiteral("module %1: containing id %2 names no earlier module's first segment")

@@ -1,0 +1,97 @@
+#include "core/model/numbertext.h"
+
+#include <limits>
+
+namespace memhist {
+
+namespace {
+
+int hexDigit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+} // namespace
+
+// By hand rather than through QByteArray::toULongLong: the importers' hot path parses four numbers
+// per line, toULongLong(…, 0) would read a leading 0 as octal, and this tells "not a number" from
+// "more than 64 bits" for the error message.
+NumberStatus parseNumber(QByteArrayView text, std::uint64_t *value)
+{
+    const char *p = text.data();
+    const qsizetype n = text.size();
+    if (n == 0)
+        return NumberStatus::Empty;
+    std::uint64_t result = 0;
+    if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        for (qsizetype i = 2; i < n; ++i) {
+            const int digit = hexDigit(p[i]);
+            if (digit < 0)
+                return NumberStatus::NotANumber;
+            if (result >> 60) {
+                // Keep scanning: "0x1ffffffffffffffffZ" is not a number rather than too large.
+                for (qsizetype j = i + 1; j < n; ++j) {
+                    if (hexDigit(p[j]) < 0)
+                        return NumberStatus::NotANumber;
+                }
+                return NumberStatus::TooLarge;
+            }
+            result = (result << 4) | std::uint64_t(digit);
+        }
+        *value = result;
+        return NumberStatus::Ok;
+    }
+    bool tooLarge = false;
+    for (qsizetype i = 0; i < n; ++i) {
+        const unsigned digit = unsigned(p[i]) - unsigned('0');
+        if (digit > 9)
+            return NumberStatus::NotANumber;
+        if (result > (std::numeric_limits<std::uint64_t>::max() - digit) / 10)
+            tooLarge = true;
+        result = result * 10 + digit;
+    }
+    if (tooLarge)
+        return NumberStatus::TooLarge;
+    *value = result;
+    return NumberStatus::Ok;
+}
+
+bool parseUnsigned(QByteArrayView text, std::uint64_t *value)
+{
+    return parseNumber(text, value) == NumberStatus::Ok;
+}
+
+char *appendHex(char *out, std::uint64_t value)
+{
+    static constexpr char hexDigits[] = "0123456789abcdef";
+    *out++ = '0';
+    *out++ = 'x';
+    char digits[16];
+    int n = 0;
+    do {
+        digits[n++] = hexDigits[value & 0xf];
+        value >>= 4;
+    } while (value);
+    while (n)
+        *out++ = digits[--n];
+    return out;
+}
+
+QByteArray hexBytes(std::uint64_t value)
+{
+    char buffer[18];
+    return QByteArray(buffer, appendHex(buffer, value) - buffer);
+}
+
+QString hexText(std::uint64_t value)
+{
+    return QString::fromLatin1(hexBytes(value));
+}
+
+} // namespace memhist

@@ -1,0 +1,35 @@
+// Numbers as people type them and as memhist prints them (DESIGN.md: "decimal or 0x hex"). One
+// parser and one hex formatter for the CLI, the importers, the viewer and the CSV form, so that
+// "010" is ten everywhere (never octal) and every address prints as "0x" and lower-case digits.
+#pragma once
+
+#include <QByteArray>
+#include <QByteArrayView>
+#include <QString>
+#include <cstdint>
+
+namespace memhist {
+
+enum class NumberStatus {
+    Ok,
+    Empty,
+    NotANumber, // a character that is not a digit of the number's base, a sign, a space
+    TooLarge, // well-formed, but more than 64 bits
+};
+
+// Decimal, or hexadecimal after "0x"/"0X", over the full unsigned 64-bit range. Nothing else is
+// accepted: no sign, no spaces, no octal. *value is set only on Ok.
+NumberStatus parseNumber(QByteArrayView text, std::uint64_t *value);
+
+// parseNumber() == Ok, for callers that do not explain the failure.
+bool parseUnsigned(QByteArrayView text, std::uint64_t *value);
+
+// Writes "0x" and the lower-case hex digits of `value` (no leading zeros) at `out`, which must have
+// room for 18 characters; returns the end. The allocation-free form for hot paths (CSV rows).
+char *appendHex(char *out, std::uint64_t value);
+
+// "0x1fff000208".
+QString hexText(std::uint64_t value);
+QByteArray hexBytes(std::uint64_t value);
+
+} // namespace memhist

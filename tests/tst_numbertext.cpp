@@ -1,0 +1,118 @@
+// The one number parser and hex formatter (core/model/numbertext.h): what the CLI, the importers,
+// the viewer and the CSV form accept as a number and how they print an address.
+#include "core/model/numbertext.h"
+
+#include <QTest>
+
+using namespace memhist;
+
+namespace {
+
+constexpr std::uint64_t max64 = ~std::uint64_t(0);
+
+} // namespace
+
+Q_DECLARE_METATYPE(memhist::NumberStatus)
+
+class TestNumberText : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void parseUnsigned_data();
+    void parseUnsigned();
+    void parseNumberTellsWhyNot_data();
+    void parseNumberTellsWhyNot();
+    void hexText_data();
+    void hexText();
+};
+
+void TestNumberText::parseUnsigned_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<quint64>("value");
+
+    QTest::newRow("zero") << QByteArray("0") << true << quint64(0);
+    QTest::newRow("hex zero") << QByteArray("0x0") << true << quint64(0);
+    QTest::newRow("decimal") << QByteArray("4096") << true << quint64(4096);
+    QTest::newRow("hex") << QByteArray("0x1000") << true << quint64(4096);
+    QTest::newRow("upper-case hex") << QByteArray("0X1FfF") << true << quint64(0x1fff);
+    QTest::newRow("largest decimal") << QByteArray("18446744073709551615") << true << quint64(max64);
+    QTest::newRow("largest hex") << QByteArray("0xffffffffffffffff") << true << quint64(max64);
+    QTest::newRow("decimal overflow") << QByteArray("18446744073709551616") << false << quint64(0);
+    QTest::newRow("hex overflow") << QByteArray("0x1ffffffffffffffff") << false << quint64(0);
+    QTest::newRow("empty") << QByteArray("") << false << quint64(0);
+    QTest::newRow("hex prefix alone") << QByteArray("0x") << false << quint64(0);
+    QTest::newRow("plus sign") << QByteArray("+1") << false << quint64(0);
+    QTest::newRow("minus zero") << QByteArray("-0") << false << quint64(0);
+    QTest::newRow("leading space") << QByteArray(" 1") << false << quint64(0);
+    QTest::newRow("trailing space") << QByteArray("1 ") << false << quint64(0);
+    QTest::newRow("digit separator") << QByteArray("0x1_0") << false << quint64(0);
+    QTest::newRow("octal-looking is decimal") << QByteArray("010") << true << quint64(10);
+    QTest::newRow("leading zeros in hex") << QByteArray("0x0010") << true << quint64(16);
+}
+
+void TestNumberText::parseUnsigned()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(bool, ok);
+    QFETCH(quint64, value);
+
+    std::uint64_t parsed = 12345;
+    QCOMPARE(memhist::parseUnsigned(text, &parsed), ok);
+    QCOMPARE(quint64(parsed), ok ? value : quint64(12345));
+}
+
+void TestNumberText::parseNumberTellsWhyNot_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<NumberStatus>("status");
+
+    QTest::newRow("ok") << QByteArray("0x10") << NumberStatus::Ok;
+    QTest::newRow("empty") << QByteArray("") << NumberStatus::Empty;
+    QTest::newRow("letters") << QByteArray("ten") << NumberStatus::NotANumber;
+    QTest::newRow("hex digit in decimal") << QByteArray("12a") << NumberStatus::NotANumber;
+    QTest::newRow("decimal too large") << QByteArray("99999999999999999999") << NumberStatus::TooLarge;
+    QTest::newRow("hex too large") << QByteArray("0x10000000000000000") << NumberStatus::TooLarge;
+    QTest::newRow("too long and not hex") << QByteArray("0x1ffffffffffffffffZ") << NumberStatus::NotANumber;
+    QTest::newRow("too long and not decimal") << QByteArray("99999999999999999999x") << NumberStatus::NotANumber;
+}
+
+void TestNumberText::parseNumberTellsWhyNot()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(NumberStatus, status);
+
+    std::uint64_t parsed = 7;
+    QCOMPARE(parseNumber(text, &parsed), status);
+    if (status != NumberStatus::Ok)
+        QCOMPARE(quint64(parsed), quint64(7));
+}
+
+void TestNumberText::hexText_data()
+{
+    QTest::addColumn<quint64>("value");
+    QTest::addColumn<QString>("text");
+
+    QTest::newRow("zero") << quint64(0) << QStringLiteral("0x0");
+    QTest::newRow("one digit") << quint64(0xa) << QStringLiteral("0xa");
+    QTest::newRow("stack address") << quint64(0x1fff000208) << QStringLiteral("0x1fff000208");
+    QTest::newRow("sign bit") << (quint64(1) << 63) << QStringLiteral("0x8000000000000000");
+    QTest::newRow("largest") << quint64(max64) << QStringLiteral("0xffffffffffffffff");
+}
+
+void TestNumberText::hexText()
+{
+    QFETCH(quint64, value);
+    QFETCH(QString, text);
+
+    QCOMPARE(memhist::hexText(value), text);
+    QCOMPARE(hexBytes(value), text.toLatin1());
+    std::uint64_t back = 0;
+    QVERIFY(memhist::parseUnsigned(text.toLatin1(), &back));
+    QCOMPARE(quint64(back), value);
+}
+
+QTEST_GUILESS_MAIN(TestNumberText)
+#include "tst_numbertext.moc"
