@@ -3,6 +3,7 @@
 // summary builder, the pyramid and the tile reader are checked against.
 #pragma once
 
+#include "core/model/types.h"
 #include "core/storage/sqlite.h"
 #include "core/summary/summarylevels.h"
 #include "core/summary/summarystore.h"
@@ -66,8 +67,8 @@ inline SummaryRows readSummaryRows(const QString &path)
             }
         }
         const std::uint64_t address = fromStored(accesses.int64(1));
-        rows.accesses.push_back({ slice, std::uint8_t(accesses.int64(3)), address,
-            summary::lastByteOf(address, std::uint32_t(accesses.int64(2))) });
+        rows.accesses.push_back(
+            { slice, std::uint8_t(accesses.int64(3)), address, lastByteOf(address, std::uint32_t(accesses.int64(2))) });
     }
     return rows;
 }

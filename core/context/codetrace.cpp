@@ -5,12 +5,6 @@
 
 namespace memhist {
 
-namespace {
-
-constexpr std::uint64_t signBoundary = std::uint64_t(1) << 63;
-
-} // namespace
-
 Address pcInRun(const CodeRun &run, qsizetype index)
 {
     std::uint64_t pc = run.pc.value;

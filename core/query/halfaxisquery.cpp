@@ -1,5 +1,6 @@
 #include "core/query/halfaxisquery.h"
 
+#include "core/model/numbertext.h"
 #include "core/query/addresssummarylookup.h"
 #include "core/query/queryfailure.h"
 #include "core/query/querystatements.h"
@@ -19,35 +20,6 @@ namespace {
 
 constexpr std::int64_t storedMax = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t storedMin = std::numeric_limits<std::int64_t>::min();
-constexpr std::uint64_t signBoundary = std::uint64_t(1) << 63;
-
-// The window as signed ranges over stored values. The index orders addresses as signed int8, so a
-// window crossing 2^63 is two ranges: [A, 2^63-1] and [2^63, B].
-struct StoredRange
-{
-    std::int64_t first;
-    std::int64_t last;
-};
-
-struct Window
-{
-    StoredRange ranges[2];
-    int count = 1;
-};
-
-Window storedWindow(Address first, Address last)
-{
-    Window window;
-    if ((first.value < signBoundary) == (last.value < signBoundary)) {
-        window.ranges[0] = { toStored(first.value), toStored(last.value) };
-        window.ranges[1] = window.ranges[0];
-    } else {
-        window.ranges[0] = { toStored(first.value), storedMax };
-        window.ranges[1] = { storedMin, toStored(last.value) };
-        window.count = 2;
-    }
-    return window;
-}
 
 // Consecutive slices that share a boundary transition (another writer's; memhist's never do) are
 // answered together, so that accesses at the shared transition merge in rowid order.
@@ -107,7 +79,7 @@ public:
     // candidates: when the address summary chose the slices, which operations each slice may hold
     // in the window (a lookup for any other would find nothing); null: every operation asked for.
     ChunkCollector(sqlite::Statement &lookup, const sqlite::Connection &db, QueryFailure &failure, const Unit &unit,
-        Operations operations, const Window &window, const AddressSummaryLookup::Candidates *candidates)
+        Operations operations, const StoredRanges &window, const AddressSummaryLookup::Candidates *candidates)
         : m_lookup(lookup)
         , m_db(db)
         , m_failure(failure)
@@ -203,7 +175,7 @@ private:
     const sqlite::Connection &m_db;
     QueryFailure &m_failure;
     const Unit &m_unit;
-    const Window &m_window;
+    const StoredRanges &m_window;
     const AddressSummaryLookup::Candidates *m_candidates;
     // A fixed array: one collector is made per slice a query visits, so no allocation here.
     std::array<Operation, 3> m_operations {};
@@ -274,9 +246,9 @@ public:
     // Appends the matches among rowids from..to (either order), in the query's direction, until
     // the page is full. Every row of the range has a transition in [lowest, highest].
     bool scan(bool forward, std::int64_t from, std::int64_t to, std::int64_t lowest, std::int64_t highest,
-        Operations operations, const Window &window, quint64 limit, QList<Access> *out);
+        Operations operations, const StoredRanges &window, quint64 limit, QList<Access> *out);
     bool rowsOf(Unit &unit, std::pair<std::int64_t, std::int64_t> *rows);
-    bool answerUnit(Unit &unit, const HalfAxisQuery &query, const Window &window, std::int64_t transition,
+    bool answerUnit(Unit &unit, const HalfAxisQuery &query, const StoredRanges &window, std::int64_t transition,
         std::int64_t rowBound, QList<Access> *out);
     // Appends a row read in the query's direction, checking it against the row before it.
     bool append(QList<Access> *out, Access &&access);
@@ -492,7 +464,7 @@ bool HalfAxisQueryEngine::Private::gather(const std::vector<ChunkRef> &chunks, b
 }
 
 bool HalfAxisQueryEngine::Private::scan(bool forward, std::int64_t from, std::int64_t to, std::int64_t lowest,
-    std::int64_t highest, Operations operations, const Window &window, quint64 limit, QList<Access> *out)
+    std::int64_t highest, Operations operations, const StoredRanges &window, quint64 limit, QList<Access> *out)
 {
     sqlite::Statement &statement = window.count == 1 ? (forward ? scanOneRangeForward : scanOneRangeBackward)
                                                      : (forward ? scanForward : scanBackward);
@@ -571,7 +543,7 @@ bool HalfAxisQueryEngine::Private::rowsOf(Unit &unit, std::pair<std::int64_t, st
     return true;
 }
 
-bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &query, const Window &window,
+bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &query, const StoredRanges &window,
     std::int64_t transition, std::int64_t rowBound, QList<Access> *out)
 {
     const bool forward = query.direction == Direction::Forward;
@@ -661,8 +633,8 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
     page->exhausted = false;
     d->stats = QueryStats();
     if (query.first > query.last) {
-        *error = QStringLiteral("empty address range: from 0x%1 is above to 0x%2")
-                     .arg(QString::number(query.first.value, 16), QString::number(query.last.value, 16));
+        *error = QStringLiteral("empty address range: from %1 is above to %2")
+                     .arg(hexText(query.first.value), hexText(query.last.value));
         return false;
     }
     if (!(query.operations & allOperations())) {
@@ -694,7 +666,7 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
         page->exhausted = true;
         return true;
     }
-    const Window window = storedWindow(query.first, query.last);
+    const StoredRanges window = toStoredRanges(query.first.value, query.last.value);
     const auto &units = d->units;
     d->useCandidates = false;
     if (d->tuning.useAddressSummary

@@ -1,5 +1,6 @@
 #include "core/summary/slicebinning.h"
 
+#include "core/model/types.h"
 #include "core/summary/slicefragment.h"
 
 #include <bit>

@@ -149,13 +149,4 @@ private:
     int m_segment = 0;
 };
 
-// The last byte of an access of `size` bytes at `address`, saturating at 2^64 - 1; size 0 covers
-// one byte.
-constexpr std::uint64_t lastByteOf(std::uint64_t address, std::uint32_t size)
-{
-    const std::uint64_t extent = std::max<std::uint32_t>(size, 1) - 1;
-    return address > std::numeric_limits<std::uint64_t>::max() - extent ? std::numeric_limits<std::uint64_t>::max()
-                                                                        : address + extent;
-}
-
 } // namespace memhist::summary

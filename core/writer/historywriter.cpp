@@ -3,6 +3,7 @@
 #include "core/context/contextcollector.h"
 #include "core/context/contextschema.h"
 #include "core/context/contexttablewriter.h"
+#include "core/model/numbertext.h"
 #include "core/storage/addresssummarybuilder.h"
 #include "core/storage/schema.h"
 #include "core/storage/sqlite.h"
@@ -25,7 +26,6 @@ namespace memhist {
 
 namespace {
 
-constexpr std::uint64_t signBoundary = std::uint64_t(1) << 63;
 // Rows per INSERT statement: fewer statement executions per row is the cheapest speed-up SQLite
 // offers for bulk inserts (measured: ~25% over single-row statements).
 constexpr int rowsPerInsert = 64;
@@ -44,11 +44,6 @@ struct SliceJob
     std::vector<std::uint32_t> chunkOfAccess;
     ContextBatch context;
 };
-
-QString hex(std::uint64_t value)
-{
-    return QStringLiteral("0x") + QString::number(value, 16);
-}
 
 // Why the connection's last statement failed. For a failed read or write of a file the system's
 // reason ("No space left on device", "File too large") says more than SQLite's summary of it
@@ -155,16 +150,17 @@ bool HistoryWriter::Private::validate(const Access &access)
         return fail(QStringLiteral("operation code %1 is not 1 (execute), 2 (write) or 4 (read)").arg(code));
     if (access.size == 0)
         return fail(QStringLiteral("access at %1, transition %2 has size 0")
-                        .arg(hex(access.physical.value))
+                        .arg(hexText(access.physical.value))
                         .arg(access.transition.value));
     const std::uint64_t first = access.physical.value;
     if (access.size - 1 > ~std::uint64_t(0) - first)
-        return fail(
-            QStringLiteral("access at %1 of %2 bytes wraps past 0xffffffffffffffff").arg(hex(first)).arg(access.size));
+        return fail(QStringLiteral("access at %1 of %2 bytes wraps past 0xffffffffffffffff")
+                        .arg(hexText(first))
+                        .arg(access.size));
     if (first < signBoundary && first + access.size - 1 >= signBoundary)
         return fail(QStringLiteral("access at %1 of %2 bytes straddles 0x8000000000000000, which no canonical "
                                    "64-bit address range does")
-                        .arg(hex(first))
+                        .arg(hexText(first))
                         .arg(access.size));
     if (access.transition.value >= signBoundary)
         return fail(QStringLiteral("transition %1 is out of range (at most 2^63-1)").arg(access.transition.value));

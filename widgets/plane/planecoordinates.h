@@ -93,15 +93,6 @@ PlaneViewport panViewport(const PlaneViewport &view, const PlaneExtent &extent, 
 ViewRange toViewRange(const PlaneViewport &view, const AddressFold &fold);
 PlaneViewport toViewport(const ViewRange &range, const AddressFold &fold);
 
-// The last byte an access covers, saturating at 2^64 - 1 (Access::lastByte() wraps past it); an
-// access of size 0 covers one byte.
-constexpr std::uint64_t lastByteOf(const Access &access)
-{
-    const std::uint64_t size = std::max<std::uint32_t>(access.size, 1);
-    return access.physical.value > ~std::uint64_t(0) - (size - 1) ? ~std::uint64_t(0)
-                                                                  : access.physical.value + size - 1;
-}
-
 // A viewport stretched over a pixel rectangle of `pixels` (origin top-left, y down).
 class PixelMapping
 {

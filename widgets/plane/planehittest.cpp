@@ -54,13 +54,13 @@ std::optional<QPointF> positionOf(Transition t, Address a, const PixelMapping &m
 QPointF accessCentre(const Access &access, const PixelMapping &mapping, const AddressFold &fold)
 {
     return { mapping.xToPixel(double(access.transition.value) + 0.5),
-        mapping.yToPixel((fold.toDisplay(access.physical.value) + fold.toDisplayEnd(lastByteOf(access))) / 2) };
+        mapping.yToPixel((fold.toDisplay(access.physical.value) + fold.toDisplayEnd(access.lastByte().value)) / 2) };
 }
 
 bool isInRange(const Access &access, const ViewRange &range)
 {
     return access.transition >= range.firstTransition && access.transition <= range.lastTransition
-        && access.physical <= range.lastAddress && Address { lastByteOf(access) } >= range.firstAddress;
+        && access.physical <= range.lastAddress && access.lastByte() >= range.firstAddress;
 }
 
 std::optional<Access> accessAt(QPointF position, const PixelMapping &mapping, const AddressFold &fold,

@@ -95,7 +95,7 @@ QRect accessBarRect(const Access &access, const PixelMapping &mapping, const Add
         --x1;
     if (x1 <= x0)
         x1 = x0 + 1;
-    const int y0 = toPixel(std::floor(mapping.yToPixel(fold.toDisplayEnd(lastByteOf(access)))));
+    const int y0 = toPixel(std::floor(mapping.yToPixel(fold.toDisplayEnd(access.lastByte().value))));
     int y1 = toPixel(std::ceil(mapping.yToPixel(fold.toDisplay(access.physical.value))));
     if (y1 <= y0)
         y1 = y0 + 1;

@@ -10,27 +10,6 @@ namespace memhist::plane {
 
 namespace {
 
-constexpr std::uint64_t signBoundary = std::uint64_t(1) << 63;
-
-// The address window as ranges over stored (signed) values: the index orders phy_last as signed
-// int8, so a window crossing 2^63 is read as [A, 2^63 - 1] and [2^63, B].
-struct StoredWindow
-{
-    std::int64_t first;
-    std::int64_t last;
-};
-
-int storedWindows(std::uint64_t first, std::uint64_t last, StoredWindow out[2])
-{
-    if ((first < signBoundary) == (last < signBoundary)) {
-        out[0] = { toStored(first), toStored(last) };
-        return 1;
-    }
-    out[0] = { toStored(first), std::numeric_limits<std::int64_t>::max() };
-    out[1] = { std::numeric_limits<std::int64_t>::min(), toStored(last) };
-    return 2;
-}
-
 // Columns 0..4 of the access statements (rowid, transition, phy_first, linear, size); the operation
 // is the caller's.
 void readAccess(const sqlite::Statement &row, Access &access)
@@ -58,8 +37,7 @@ bool readChunks(sqlite::Connection &db, const HistoryOverview &overview, const D
 {
     if (plan.endSlice <= plan.firstSlice)
         return true;
-    StoredWindow windows[2];
-    const int windowCount = storedWindows(plan.addresses.first, plan.addresses.last, windows);
+    const StoredRanges windows = toStoredRanges(plan.addresses.first, plan.addresses.last);
     sqlite::Statement scan = db.prepare(statements::chunksFrom);
     if (!scan.isValid())
         return false;
@@ -68,14 +46,14 @@ bool readChunks(sqlite::Connection &db, const HistoryOverview &overview, const D
         for (std::size_t i = plan.firstSlice; i < plan.endSlice; ++i) {
             if (coverage && overview.summaries[i].ops[op].bits.empty())
                 continue; // no chunk of this operation in this slice at all
-            for (int w = 0; w < windowCount; ++w) {
+            for (int w = 0; w < windows.count; ++w) {
                 scan.reset();
                 scan.bind(1, std::int64_t(drawnOperations[op]));
                 scan.bind(2, overview.slices[i].rowId);
-                scan.bind(3, windows[w].first);
+                scan.bind(3, windows.ranges[w].first);
                 while (scan.step() == SQLITE_ROW) {
                     const std::int64_t storedFirst = scan.int64(1);
-                    if (storedFirst > windows[w].last)
+                    if (storedFirst > windows.ranges[w].last)
                         break; // chunks of one operation never overlap: none after this one can match
                     chunks->push_back({ scan.int64(0), std::uint32_t(i), std::uint8_t(op), fromStored(storedFirst),
                         fromStored(scan.int64(2)) });

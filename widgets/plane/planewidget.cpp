@@ -319,7 +319,7 @@ void PlaneWidget::setCurrentAccess(const std::optional<Access> &access)
         // Centre it at the current zoom: the surroundings stay as legible as they were.
         const AddressFold &fold = m_overview->fold;
         const double x = double(access->transition.value) + 0.5;
-        const double y = (fold.toDisplay(access->physical.value) + fold.toDisplayEnd(lastByteOf(*access))) / 2;
+        const double y = (fold.toDisplay(access->physical.value) + fold.toDisplayEnd(access->lastByte().value)) / 2;
         setViewport(m_state.centredOn(x, y), true);
     }
     update();
