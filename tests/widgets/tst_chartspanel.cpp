@@ -35,7 +35,7 @@ struct CsvAccess
 QList<CsvAccess> readExampleCsv()
 {
     QList<CsvAccess> accesses;
-    QFile file(QStringLiteral(MEMHIST_TEST_DATA_DIR "/../../resources/examples/true.csv"));
+    QFile file(QFINDTESTDATA("../../resources/examples/true.csv"));
     if (!file.open(QIODevice::ReadOnly))
         return accesses;
     file.readLine(); // header
@@ -122,8 +122,8 @@ void TestChartsPanel::initTestCase()
     m_example = m_dir.filePath(QStringLiteral("true.memhist"));
     QProcess import;
     import.start(QStringLiteral(MEMHIST_CLI_PATH),
-        { QStringLiteral("import"), QStringLiteral(MEMHIST_TEST_DATA_DIR "/../../resources/examples/true.csv"),
-            QStringLiteral("-o"), m_example });
+        { QStringLiteral("import"), QFINDTESTDATA("../../resources/examples/true.csv"), QStringLiteral("-o"),
+            m_example });
     QVERIFY(import.waitForFinished(60000));
     QCOMPARE(import.exitCode(), 0);
     m_csv = readExampleCsv();

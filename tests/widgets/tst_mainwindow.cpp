@@ -46,7 +46,7 @@ namespace {
 
 QString testData(const QString &name)
 {
-    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/") + name;
+    return QFINDTESTDATA(QStringLiteral("../data/") + name);
 }
 
 // tests/data/csv/small.csv imported: its exact counts, as `memhist info` reports them.

@@ -21,7 +21,7 @@ namespace {
 
 QString smallCsv()
 {
-    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/csv/small.csv");
+    return QFINDTESTDATA("../data/csv/small.csv");
 }
 
 // A deterministic history of 3000 accesses with small caps, so that a query crosses many slices

@@ -144,8 +144,8 @@ void TestSqlConsole::initTestCase()
     m_small = m_dir.filePath(QStringLiteral("small.memhist"));
     m_example = m_dir.filePath(QStringLiteral("true.memhist"));
     m_big = m_dir.filePath(QStringLiteral("big.sqlite"));
-    QVERIFY(import(QStringLiteral(MEMHIST_TEST_DATA_DIR "/csv/small.csv"), m_small));
-    QVERIFY(import(QStringLiteral(MEMHIST_TEST_DATA_DIR "/../../resources/examples/true.csv"), m_example));
+    QVERIFY(import(QFINDTESTDATA("../data/csv/small.csv"), m_small));
+    QVERIFY(import(QFINDTESTDATA("../../resources/examples/true.csv"), m_example));
     const QString error = createBigTable(m_big);
     QVERIFY2(error.isEmpty(), qPrintable(error));
 }
