@@ -24,6 +24,7 @@
 #include "core/summary/summarystatements.h"
 #include "core/summary/summarystore.h"
 #include "processmemory.h"
+#include "widgets/charts/chartdata.h"
 #include "widgets/plane/planeoverview.h"
 #include "widgets/plane/planerenderer.h"
 #include "widgets/plane/planewidget.h"
@@ -319,6 +320,23 @@ int runOne(TimingApplication &app, const RunOptions &options)
             figures.emplace_back("summary build CPU, s", double(info->buildCpuMilliseconds) / 1000.0);
             figures.emplace_back(
                 "summary build CPU, ns per access", double(info->buildCpuMilliseconds) * 1e6 / accesses);
+        }
+    }
+    // The charts panel's computation of the whole history (tst_chartspanel proves that it reads a
+    // bounded sample; this is what that costs).
+    {
+        QElapsedTimer clock;
+        clock.start(); // the panel opens its own connection for each computation, too
+        QString why;
+        const auto database = memhist::HistoryDatabase::open(options.path, &why);
+        memhist::ChartData charts;
+        if (database
+            && memhist::computeChartData(
+                *database, memhist::ViewRange {}, true, memhist::ChartOptions {}, &charts, &why)) {
+            figures.emplace_back("charts of the whole history, ms", double(clock.nsecsElapsed()) / 1e6);
+            figures.emplace_back("charts of the whole history, rows read", double(charts.rowsRead));
+        } else {
+            std::fprintf(stderr, "memhist-plane-bench: charts: %s\n", qPrintable(why));
         }
     }
     for (const auto &[name, value] : figures)

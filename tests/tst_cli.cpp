@@ -18,7 +18,7 @@ namespace {
 
 QString dataDir()
 {
-    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/csv");
+    return QFINDTESTDATA("data/csv");
 }
 
 // The CSV that `query --format csv` prints for these rows of tests/data/csv/small.csv, whose row
@@ -539,7 +539,7 @@ void TestCli::checkFailure()
 // traces README gives for that log, and exports back byte for byte.
 void TestCli::bundledExample()
 {
-    const QString example = QStringLiteral(MEMHIST_TEST_DATA_DIR "/../../resources/examples/true.csv");
+    const QString example = QFINDTESTDATA("../resources/examples/true.csv");
     QVERIFY(QFile::exists(example));
     const QString output = m_dir.filePath(QStringLiteral("true.memhist"));
     const CliResult imported = runCli({ QStringLiteral("import"), example, QStringLiteral("-o"), output });

@@ -144,12 +144,12 @@ void tst_ClientStackSink::processThatHasEnded()
     if (child == 0)
         ::_exit(0);
     // Ended but not yet reaped: its maps are empty.
-    for (int i = 0; i < 500; ++i) {
-        QFile status(QStringLiteral("/proc/%1/stat").arg(child));
-        if (status.open(QIODevice::ReadOnly) && status.readAll().contains(") Z "))
-            break;
-        QTest::qWait(10);
-    }
+    QVERIFY(QTest::qWaitFor(
+        [child] {
+            QFile status(QStringLiteral("/proc/%1/stat").arg(child));
+            return status.open(QIODevice::ReadOnly) && status.readAll().contains(") Z ");
+        },
+        60000));
     MappingSink inner;
     ClientStackSink ended(inner, 0x800000);
     ended.setProcess(child);

@@ -98,8 +98,8 @@ void TestDiskFull::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_source = m_dir.filePath(QStringLiteral("source.memhist"));
-    const CliResult import = runCli({ QStringLiteral("import"),
-        QStringLiteral(MEMHIST_TEST_DATA_DIR "/lackey/true.tiny.lackey.gz"), QStringLiteral("-o"), m_source });
+    const CliResult import = runCli(
+        { QStringLiteral("import"), QFINDTESTDATA("data/lackey/true.tiny.lackey.gz"), QStringLiteral("-o"), m_source });
     QVERIFY2(import.exitCode == 0, import.err.constData());
 }
 
@@ -153,8 +153,7 @@ void TestDiskFull::writeFails()
     QStringList arguments;
     const QString history = dir.filePath(QStringLiteral("recorded.memhist"));
     if (command == QLatin1String("import"))
-        arguments = { command, QStringLiteral(MEMHIST_TEST_DATA_DIR "/lackey/true.tiny.lackey.gz"),
-            QStringLiteral("-o"), target };
+        arguments = { command, QFINDTESTDATA("data/lackey/true.tiny.lackey.gz"), QStringLiteral("-o"), target };
     else if (command == QLatin1String("export"))
         arguments = { command, m_source, QStringLiteral("-o"), target, QStringLiteral("--ops"), QStringLiteral("rwx") };
     else

@@ -30,7 +30,7 @@ namespace {
 
 QString threadsigDirectory()
 {
-    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/drmemtrace/threadsig.x64.tracedir");
+    return QFINDTESTDATA("data/drmemtrace/threadsig.x64.tracedir");
 }
 
 struct Layout

@@ -38,7 +38,7 @@ namespace {
 
 QString dataPath(const QString &name)
 {
-    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/drmemtrace/") + name;
+    return QFINDTESTDATA(QStringLiteral("data/drmemtrace/") + name);
 }
 
 QByteArray readAll(const QString &path)

@@ -23,7 +23,7 @@ namespace {
 
 QString smallCsv()
 {
-    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/csv/small.csv");
+    return QFINDTESTDATA("data/csv/small.csv");
 }
 
 qint64 pragmaValue(const QString &path, const char *pragma)

@@ -18,7 +18,7 @@ namespace {
 
 QString data(const QString &name)
 {
-    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/") + name;
+    return QFINDTESTDATA(QStringLiteral("data/") + name);
 }
 
 } // namespace

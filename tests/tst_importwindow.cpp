@@ -33,7 +33,7 @@ namespace {
 
 QString dataPath(const QString &name)
 {
-    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/") + name;
+    return QFINDTESTDATA(QStringLiteral("data/") + name);
 }
 
 constexpr quint64 noEnd = std::numeric_limits<quint64>::max();

@@ -27,7 +27,7 @@ constexpr int waitMilliseconds = 120'000;
 
 QString tenetTrace()
 {
-    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/tenet/boombox.trace.0.log");
+    return QFINDTESTDATA("data/tenet/boombox.trace.0.log");
 }
 
 QStringList entries(const QString &dir)

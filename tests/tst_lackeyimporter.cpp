@@ -21,7 +21,7 @@ namespace {
 
 QString dataPath(const QString &name)
 {
-    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/lackey/") + name;
+    return QFINDTESTDATA(QStringLiteral("data/lackey/") + name);
 }
 
 constexpr Operation R = Operation::Read;

@@ -209,9 +209,8 @@ void TestPartialFile::commitSyncsRenamesThenSyncsTheDirectory_data()
     QTest::addColumn<QStringList>("arguments"); // SOURCE: a history; OUT: the output
     QTest::addColumn<QString>("output");
 
-    QTest::newRow("import") << QStringList { QStringLiteral("import"),
-        QStringLiteral(MEMHIST_TEST_DATA_DIR "/tenet/boombox.trace.0.log"), QStringLiteral("-o"),
-        QStringLiteral("OUT") }
+    QTest::newRow("import") << QStringList { QStringLiteral("import"), QFINDTESTDATA("data/tenet/boombox.trace.0.log"),
+        QStringLiteral("-o"), QStringLiteral("OUT") }
                             << QStringLiteral("out.memhist");
     QTest::newRow("export") << QStringList { QStringLiteral("export"), QStringLiteral("SOURCE"), QStringLiteral("-o"),
         QStringLiteral("OUT") }
@@ -229,8 +228,8 @@ void TestPartialFile::commitSyncsRenamesThenSyncsTheDirectory()
     QTemporaryDir dir;
     const QString directory = QDir(dir.path()).canonicalPath();
     const QString source = directory + QStringLiteral("/source.memhist");
-    QVERIFY(runCli({ QStringLiteral("import"), QStringLiteral(MEMHIST_TEST_DATA_DIR "/tenet/boombox.trace.0.log"),
-                       QStringLiteral("-o"), source })
+    QVERIFY(runCli({ QStringLiteral("import"), QFINDTESTDATA("data/tenet/boombox.trace.0.log"), QStringLiteral("-o"),
+                       source })
                 .exitCode
         == 0);
     const QString target = directory + u'/' + output;

@@ -7,7 +7,6 @@
 #include "toolchain.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -889,14 +888,9 @@ void tst_Symbolizer::batchMatchesOneByOne()
     }
     QCOMPARE(pcs.size(), 20000);
 
-    QElapsedTimer timer;
-    timer.start();
     Symbolizer batch;
     batch.addModules(loads);
-    const qint64 openMs = timer.elapsed();
     const QList<CodeLocation> locations = batch.describeCode(pcs);
-    qInfo("opened ld.so and libc.so.6 with their debug files in %lld ms, resolved %lld PCs in %lld ms", openMs,
-        qlonglong(pcs.size()), timer.elapsed() - openMs);
 
     // Asked one by one, backwards, of a fresh symbolizer: the same answers.
     Symbolizer single;

@@ -24,7 +24,7 @@ namespace {
 
 QString samplePath()
 {
-    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/tenet/boombox.trace.0.log");
+    return QFINDTESTDATA("data/tenet/boombox.trace.0.log");
 }
 
 constexpr Operation R = Operation::Read;

@@ -18,7 +18,6 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDropEvent>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -46,7 +45,7 @@ namespace {
 
 QString testData(const QString &name)
 {
-    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/") + name;
+    return QFINDTESTDATA(QStringLiteral("../data/") + name);
 }
 
 // tests/data/csv/small.csv imported: its exact counts, as `memhist info` reports them.
@@ -538,11 +537,9 @@ private slots:
         }
         QCOMPARE(recorded.count(), 0);
 
-        QElapsedTimer sinceCancel;
-        sinceCancel.start();
+        // The program never ends by itself: the recording finishing, interrupted, is Cancel's doing.
         QTest::mouseClick(progress->findChild<QPushButton *>(QStringLiteral("cancelJobButton")), Qt::LeftButton);
-        QTRY_COMPARE_WITH_TIMEOUT(recorded.count(), 1, 10000);
-        QVERIFY(sinceCancel.elapsed() < 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(recorded.count(), 1, 60000);
         const QString message = recorded.first().at(1).toString();
         QVERIFY2(recorded.first().at(0).toBool(), qPrintable(message));
         QVERIFY2(message.startsWith(QStringLiteral("interrupted: stopped the program after ")), qPrintable(message));
@@ -552,6 +549,7 @@ private slots:
             QVERIFY2(counts.instructions > 0 && counts.accesses > 0, qPrintable(message));
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
         QCOMPARE(window.historyPath(), request.outputPath);
+        QVERIFY(progress->isHidden());
         QCOMPARE(window.hoverText(), QStringLiteral("Recording stopped; kept what was recorded: ") + message);
         const CheckReport check = checkHistory(request.outputPath);
         QVERIFY2(check.ok, qPrintable(check.violation));

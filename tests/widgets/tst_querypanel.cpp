@@ -77,13 +77,12 @@ void TestQueryPanel::initTestCase()
     QVERIFY(m_dir.isValid());
     m_small = m_dir.filePath(QStringLiteral("small.memhist"));
     m_example = m_dir.filePath(QStringLiteral("true.memhist"));
-    QVERIFY(!cliOutput({ QStringLiteral("import"), QStringLiteral(MEMHIST_TEST_DATA_DIR "/csv/small.csv"),
-                           QStringLiteral("-o"), m_small })
-                 .isEmpty());
+    QVERIFY(
+        !cliOutput({ QStringLiteral("import"), QFINDTESTDATA("../data/csv/small.csv"), QStringLiteral("-o"), m_small })
+             .isEmpty());
     // The bundled example: 41,797 accesses, far more than one page, for the export.
-    QVERIFY(!cliOutput(
-        { QStringLiteral("import"), QStringLiteral(MEMHIST_TEST_DATA_DIR "/../../resources/examples/true.csv"),
-            QStringLiteral("-o"), m_example })
+    QVERIFY(!cliOutput({ QStringLiteral("import"), QFINDTESTDATA("../../resources/examples/true.csv"),
+                           QStringLiteral("-o"), m_example })
                  .isEmpty());
 }
 

@@ -21,7 +21,7 @@ namespace {
 
 QString smallCsv()
 {
-    return QStringLiteral(MEMHIST_TEST_DATA_DIR "/csv/small.csv");
+    return QFINDTESTDATA("../data/csv/small.csv");
 }
 
 // A deterministic history of 3000 accesses with small caps, so that a query crosses many slices
@@ -262,11 +262,19 @@ void TestResultsModel::repeatedFetchMoreWhileLoadingAddsNothing()
     for (int i = 0; i < 20; ++i)
         model.fetchMore({});
     QVERIFY(pageSpy.wait());
-    QTest::qWait(100); // time for any duplicate request to arrive
     QCOMPARE(pageSpy.size(), 1);
     QCOMPARE(pageSpy.at(0).at(0).toInt(), 100);
     QCOMPARE(model.rowCount(), 100);
     QCOMPARE(model.loadedAccesses(), everyMatch(m_synthetic, HalfAxisQuery {}).mid(0, 100));
+    // One more page, asked for now: the worker answers in order, so a duplicate request queued by
+    // the calls above would have been answered before it.
+    QVERIFY(!model.isLoading());
+    model.fetchMore({});
+    QVERIFY(pageSpy.wait());
+    QCOMPARE(pageSpy.size(), 2);
+    QCOMPARE(pageSpy.at(1).at(0).toInt(), 200);
+    QCOMPARE(model.rowCount(), 200);
+    QCOMPARE(model.loadedAccesses(), everyMatch(m_synthetic, HalfAxisQuery {}).mid(0, 200));
 }
 
 void TestResultsModel::newQueryDropsStalePages()
@@ -281,8 +289,9 @@ void TestResultsModel::newQueryDropsStalePages()
     backward.direction = Direction::Backward;
     model.setQuery(HalfAxisQuery {}); // replaced before its page can arrive
     model.setQuery(backward);
+    // The worker answers in order: the replaced query's page, had it been delivered, would have
+    // come before this one.
     QVERIFY(pageSpy.wait());
-    QTest::qWait(100);
     QCOMPARE(pageSpy.size(), 1);
     QCOMPARE(pageSpy.at(0).at(0).toInt(), 2571);
     QCOMPARE(pageSpy.at(0).at(1).toBool(), true);

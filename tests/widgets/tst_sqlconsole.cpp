@@ -1,12 +1,14 @@
 // SqlConsole: statements on a read-only connection of its own in a worker thread, SQLite's messages
 // inline, rows in batches fetched on scroll exactly once, a long GROUP BY that leaves the GUI thread
 // free (and repaintable) and that Stop interrupts, stale answers dropped.
+#include "testsupport.h"
 #include "widgets/sql/sqlconsole.h"
 #include "widgets/sql/sqlresultsmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
-#include <QElapsedTimer>
+#include <QCoreApplication>
+#include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -19,7 +21,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QTimer>
+#include <sys/stat.h>
 
 using namespace memhist;
 
@@ -103,6 +105,32 @@ bool fetchAll(SqlResultsModel *model)
     return true;
 }
 
+// Whether a connection of this process holds SQLite's shared lock on `path`, as /proc/locks lists
+// it: a read transaction is open, i.e. a statement is being stepped. SQLite holds one POSIX lock per
+// file and process, whatever the number of its connections; the tests open none of their own here.
+bool isBeingRead(const QString &path)
+{
+    struct stat info = {};
+    if (::stat(QFile::encodeName(path).constData(), &info) != 0)
+        return false;
+    const QByteArray pid = QByteArray::number(QCoreApplication::applicationPid());
+    const QByteArray inode = ':' + QByteArray::number(qulonglong(info.st_ino));
+    for (const QByteArray &line : test::readFile(QStringLiteral("/proc/locks")).split('\n')) {
+        // "1: POSIX  ADVISORY  READ 1234 fd:01:5678 1073741826 1073742335"
+        const QList<QByteArray> fields = line.simplified().split(' ');
+        if (fields.size() >= 6 && fields[1] == "POSIX" && fields[4] == pid && fields[5].endsWith(inode))
+            return true;
+    }
+    return false;
+}
+
+// Waits until the console's worker is inside the statement it was given (SQLite has begun stepping
+// it), where sqlite3_interrupt() reaches it; an interrupt sent before that point would be lost.
+bool waitUntilStepping(const QString &path)
+{
+    return QTest::qWaitFor([&path] { return isBeingRead(path); }, 60000);
+}
+
 int exampleIndex(const QComboBox *combo, const QString &title)
 {
     return combo->findText(title);
@@ -144,8 +172,8 @@ void TestSqlConsole::initTestCase()
     m_small = m_dir.filePath(QStringLiteral("small.memhist"));
     m_example = m_dir.filePath(QStringLiteral("true.memhist"));
     m_big = m_dir.filePath(QStringLiteral("big.sqlite"));
-    QVERIFY(import(QStringLiteral(MEMHIST_TEST_DATA_DIR "/csv/small.csv"), m_small));
-    QVERIFY(import(QStringLiteral(MEMHIST_TEST_DATA_DIR "/../../resources/examples/true.csv"), m_example));
+    QVERIFY(import(QFINDTESTDATA("../data/csv/small.csv"), m_small));
+    QVERIFY(import(QFINDTESTDATA("../../resources/examples/true.csv"), m_example));
     const QString error = createBigTable(m_big);
     QVERIFY2(error.isEmpty(), qPrintable(error));
 }
@@ -265,11 +293,17 @@ void TestSqlConsole::scrollingFetchesEachRowOnce()
     // No QAbstractItemModelTester here: it calls fetchMore() on every change, as no view does.
     console.setHistory(m_example);
     console.setStatement(QStringLiteral("SELECT rowid, transition FROM accesses ORDER BY rowid"));
-    QVERIFY(runAndWait(console).first);
     SqlResultsModel *model = console.resultsModel();
+    QSignalSpy earlyRequestSpy(model, &SqlResultsModel::fetchRequested);
+    QVERIFY(runAndWait(console).first);
     auto *status = console.findChild<QLabel *>(QStringLiteral("statusLabel"));
-    // The first batch only: the rest of the 41,797 rows wait for scrolling.
-    QTest::qWait(50);
+    // The first batch only: the rest of the 41,797 rows wait for scrolling. The view has laid the
+    // rows out (its scroll range covers them) without asking for more.
+    auto *view = console.findChild<QTableView *>(QStringLiteral("sqlResultsView"));
+    QScrollBar *scrollBar = view->verticalScrollBar();
+    QTRY_VERIFY_WITH_TIMEOUT(scrollBar->maximum() > 0, 30000);
+    QCOMPARE(earlyRequestSpy.size(), 0);
+    QVERIFY(!model->isFetching());
     const int shown = model->rowCount();
     QCOMPARE(shown, SqlConsole::batchSize);
     QVERIFY(model->canFetchMore());
@@ -278,15 +312,16 @@ void TestSqlConsole::scrollingFetchesEachRowOnce()
     // Scrolling to the end, again and again before the next batch arrives, asks for it once.
     QSignalSpy insertedSpy(model, &QAbstractItemModel::rowsInserted);
     QSignalSpy requestSpy(model, &SqlResultsModel::fetchRequested);
-    auto *view = console.findChild<QTableView *>(QStringLiteral("sqlResultsView"));
-    QScrollBar *scrollBar = view->verticalScrollBar();
     for (int i = 0; i < 5; ++i) {
         scrollBar->setValue(scrollBar->maximum() - 1);
         scrollBar->setValue(scrollBar->maximum());
     }
     QCOMPARE(requestSpy.size(), 1);
     QVERIFY(insertedSpy.wait());
-    QTest::qWait(100); // nothing else may arrive
+    // Nothing else may arrive: the worker answers each request once, and there was one. (The rows
+    // below, each exactly once, would show a second answer.)
+    QCOMPARE(requestSpy.size(), 1);
+    QVERIFY(!model->isFetching());
     QCOMPARE(insertedSpy.size(), 1);
     QCOMPARE(insertedSpy.at(0).at(1).toInt(), shown);
     QCOMPARE(insertedSpy.at(0).at(2).toInt(), shown + SqlConsole::batchSize - 1);
@@ -294,13 +329,13 @@ void TestSqlConsole::scrollingFetchesEachRowOnce()
     QCOMPARE(status->text(),
         QStringLiteral("%1 rows shown, more on scroll").arg(QLocale().toString(shown + SqlConsole::batchSize)));
 
-    // Scroll to the end until there is nothing more: every row exactly once, in order.
-    QElapsedTimer timer;
-    timer.start();
-    while (model->hasMore() && timer.elapsed() < 60000) {
-        if (model->canFetchMore())
+    // Scroll to the end until there is nothing more: every row exactly once, in order. Each time the
+    // last batch is in and the view has taken it in (its scroll range grew past the position), moving
+    // to the new end asks for the next batch.
+    while (model->hasMore()) {
+        QTRY_VERIFY_WITH_TIMEOUT(!model->isFetching() && scrollBar->value() < scrollBar->maximum(), 30000);
+        if (model->hasMore())
             scrollBar->setValue(scrollBar->maximum());
-        QTest::qWait(5);
     }
     QCOMPARE(model->rowCount(), 41797);
     // 41,797 rows: batches of 1,000 and a last one of 797, each inserted once.
@@ -339,24 +374,26 @@ void TestSqlConsole::longGroupByLeavesTheEventLoopRunning()
     // The statement of the crash report, over two million rows: grouping them takes a while.
     console.setStatement(QStringLiteral(
         "SELECT operation, count(*), count(DISTINCT phy_first) FROM accesses GROUP BY operation ORDER BY operation"));
-    int ticks = 0;
-    int ticksWhileRunning = 0;
-    QTimer ticker;
-    ticker.setInterval(5);
-    connect(&ticker, &QTimer::timeout, &console, [&] {
-        ++ticks;
-        if (console.isRunning())
-            ++ticksWhileRunning;
-    });
-    ticker.start();
-    QElapsedTimer timer;
-    timer.start();
-    const auto [ok, message] = runAndWait(console);
-    const qint64 elapsed = timer.elapsed();
-    QVERIFY2(ok, qPrintable(message));
-    qInfo("GROUP BY over %d rows: %lld ms, %d timer ticks while it ran", bigRows, elapsed, ticksWhileRunning);
-    // A GUI thread blocked in SQLite would tick at most once, after the statement.
-    QVERIFY2(ticksWhileRunning >= 5, qPrintable(QString::number(ticksWhileRunning)));
+    // Events posted before the statement starts are handled while it runs (its answer can only be
+    // posted after them): a GUI thread blocked in SQLite would handle them after the statement.
+    QSignalSpy finishedSpy(&console, &SqlConsole::statementFinished);
+    constexpr int events = 5;
+    int eventsWhileRunning = 0;
+    for (int i = 0; i < events; ++i) {
+        QMetaObject::invokeMethod(
+            &console,
+            [&] {
+                if (console.isRunning() && finishedSpy.isEmpty())
+                    ++eventsWhileRunning;
+            },
+            Qt::QueuedConnection);
+    }
+    QVERIFY(console.runStatement());
+    QVERIFY(console.isRunning());
+    QVERIFY(finishedSpy.wait(60000));
+    QCOMPARE(finishedSpy.size(), 1);
+    QVERIFY2(finishedSpy.at(0).at(0).toBool(), qPrintable(finishedSpy.at(0).at(1).toString()));
+    QCOMPARE(eventsWhileRunning, events);
     QCOMPARE(rows(console.resultsModel()),
         (QList<QStringList> {
             { QStringLiteral("1"), QStringLiteral("666666"), QStringLiteral("666666") },
@@ -385,13 +422,12 @@ void TestSqlConsole::stopInterruptsALongGroupBy()
     QVERIFY(!console.runStatement()); // one statement at a time
     QCOMPARE(finishedSpy.size(), 0);
 
-    QTest::qWait(300); // the worker is deep in the GROUP BY now
+    QVERIFY(waitUntilStepping(m_big)); // the worker is in the GROUP BY now
     QVERIFY(console.isRunning());
-    QElapsedTimer timer;
-    timer.start();
+    QCOMPARE(finishedSpy.size(), 0);
+    // The statement never ends by itself: its end, "interrupted", is Stop's doing.
     QTest::mouseClick(stop, Qt::LeftButton); // as a user
-    QVERIFY(finishedSpy.wait(3000));
-    QVERIFY2(timer.elapsed() < 3000, qPrintable(QString::number(timer.elapsed())));
+    QVERIFY(finishedSpy.wait(60000));
     QCOMPARE(finishedSpy.size(), 1);
     QCOMPARE(finishedSpy.at(0).at(0).toBool(), false);
     QCOMPARE(finishedSpy.at(0).at(1).toString(), QStringLiteral("Error: interrupted"));
@@ -444,7 +480,7 @@ void TestSqlConsole::anotherHistoryDropsTheRunningStatement()
     console.setStatement(endlessGroupBy);
     QSignalSpy finishedSpy(&console, &SqlConsole::statementFinished);
     QVERIFY(console.runStatement());
-    QTest::qWait(200);
+    QVERIFY(waitUntilStepping(m_big));
     console.setHistory(m_small);
     QCOMPARE(finishedSpy.size(), 1);
     QCOMPARE(finishedSpy.at(0).at(0).toBool(), false);
@@ -452,12 +488,11 @@ void TestSqlConsole::anotherHistoryDropsTheRunningStatement()
     QVERIFY(!console.isRunning());
 
     // The interrupted statement's answer arrives later and is dropped; the next one is of small.csv.
+    // The worker answers in order, so the dropped answer came before this one.
     console.setStatement(QStringLiteral("SELECT count(*) FROM accesses"));
     const auto [ok, message] = runAndWait(console);
     QVERIFY2(ok, qPrintable(message));
-    QCOMPARE(finishedSpy.size(), 2);
     QCOMPARE(rows(console.resultsModel()), (QList<QStringList> { { QStringLiteral("20") } }));
-    QTest::qWait(100);
     QCOMPARE(finishedSpy.size(), 2);
 }
 
