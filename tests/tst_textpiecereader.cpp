@@ -196,52 +196,33 @@ void TestTextPieceReader::fileErrors()
         QVERIFY(other.open(QIODevice::WriteOnly));
         QCOMPARE(other.write("a\nb\n"), 4);
     }
-    const TextPieceParser parser {
-        [](const char *data, qsizetype size) {
-            const qsizetype newline = QByteArrayView(data, size).lastIndexOf('\n');
-            return newline + 1;
-        },
-        [] { return qint64(0); },
+    // Reads `path` whole with a parser of complete lines; the error, or "rest: ..." on success.
+    const auto readFile = [](const QString &path, const ImportProgress &progress) -> QString {
+        const TextPieceParser parser {
+            [](const char *data, qsizetype size) { return QByteArrayView(data, size).lastIndexOf('\n') + 1; },
+            [] { return qint64(0); },
+        };
+        TraceFileReader reader(path);
+        if (!reader.open())
+            return reader.errorString();
+        ProgressThrottle throttle(progress);
+        QByteArray buffer;
+        QByteArrayView rest;
+        QString error;
+        if (!readTextInPieces(reader, path, 64, parser, throttle, &buffer, &rest, &error))
+            return error;
+        return QStringLiteral("rest: ") + QString::fromLatin1(rest);
     };
 
-    {
-        TraceFileReader reader(empty);
-        QVERIFY(reader.open());
-        const ImportProgress none;
-        ProgressThrottle throttle(none);
-        QByteArray buffer;
-        QByteArrayView rest;
-        QString error;
-        QVERIFY(!readTextInPieces(reader, empty, 64, parser, throttle, &buffer, &rest, &error));
-        QCOMPARE(error, empty + QStringLiteral(": empty file"));
-    }
-    {
-        TraceFileReader reader(lines);
-        QVERIFY(reader.open());
-        QList<double> fractions;
-        const ImportProgress cancel = [&](double fraction) {
-            fractions << fraction;
-            return false;
-        };
-        ProgressThrottle throttle(cancel);
-        QByteArray buffer;
-        QByteArrayView rest;
-        QString error;
-        QVERIFY(!readTextInPieces(reader, lines, 64, parser, throttle, &buffer, &rest, &error));
-        QCOMPARE(error, lines + QStringLiteral(": import cancelled"));
-        QCOMPARE(fractions, QList<double> { 1.0 });
-    }
-    {
-        TraceFileReader reader(lines);
-        QVERIFY(reader.open());
-        const ImportProgress none;
-        ProgressThrottle throttle(none);
-        QByteArray buffer;
-        QByteArrayView rest;
-        QString error;
-        QVERIFY2(readTextInPieces(reader, lines, 64, parser, throttle, &buffer, &rest, &error), qPrintable(error));
-        QCOMPARE(rest.toByteArray(), QByteArray());
-    }
+    QCOMPARE(readFile(empty, {}), empty + QStringLiteral(": empty file"));
+    QCOMPARE(readFile(lines, {}), QStringLiteral("rest: "));
+    QList<double> fractions;
+    const ImportProgress cancel = [&](double fraction) {
+        fractions << fraction;
+        return false;
+    };
+    QCOMPARE(readFile(lines, cancel), lines + QStringLiteral(": import cancelled"));
+    QCOMPARE(fractions, QList<double> { 1.0 });
 }
 
 QTEST_GUILESS_MAIN(TestTextPieceReader)
