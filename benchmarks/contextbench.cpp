@@ -4,6 +4,7 @@
 // `memhist query --context` prints them (target: <= 20 ms a page), with a fresh reader per page as
 // each command line run has. A benchmark program: it prints figures, it is not a test.
 #include "core/context/contextreader.h"
+#include "core/importers/accesssink.h"
 #include "core/importers/lackeyimporter.h"
 #include "core/storage/historydatabase.h"
 #include "core/storage/sqlite.h"
@@ -149,11 +150,12 @@ int main(int argc, char *argv[])
             fail(1, QStringLiteral("cannot create a temporary directory"));
         historyPath = QDir(temporary->path()).filePath(QStringLiteral("context.memhist"));
         HistoryWriter writer(historyPath);
+        WriterSink sink(writer);
         QString error;
         ImportReport report;
         QElapsedTimer timer;
         timer.start();
-        if (!writer.open() || !LackeyImporter().run(options.trace, writer, {}, &report, &error, {}) || !writer.finish())
+        if (!writer.open() || !LackeyImporter().run(options.trace, sink, {}, &report, &error, {}) || !writer.finish())
             fail(1, error.isEmpty() ? writer.errorString() : error);
         std::printf("  imported %s: %lld instructions, %lld accesses in %.2f s\n", qUtf8Printable(options.trace),
             (long long)report.instructions, (long long)report.accesses, double(timer.nsecsElapsed()) / 1e9);

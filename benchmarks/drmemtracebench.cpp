@@ -2,6 +2,7 @@
 // end to end, and in the same run its two halves: reading the records alone (decompression and
 // record parsing, no writer) and the writer alone on the same accesses held in memory. Best of
 // --repeat runs each. A benchmark program: it prints figures; it is not a test.
+#include "core/importers/accesssink.h"
 #include "core/importers/drmemtrace/recordreader.h"
 #include "core/importers/drmemtrace/tracefileprobe.h"
 #include "core/importers/drmemtraceimporter.h"
@@ -110,12 +111,13 @@ int main(int argc, char **argv)
         QElapsedTimer timer;
         timer.start();
         HistoryWriter writer(imported);
+        WriterSink sink(writer);
         if (!writer.open())
             failWith(writer.errorString());
         ImportOptions importOptions;
         importOptions.withExecute = options.withExecute;
         QString error;
-        if (!DrMemtraceImporter().run(options.trace, writer, importOptions, &report, &error, {}))
+        if (!DrMemtraceImporter().run(options.trace, sink, importOptions, &report, &error, {}))
             failWith(error);
         if (!writer.finish())
             failWith(writer.errorString());

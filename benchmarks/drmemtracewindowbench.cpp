@@ -7,6 +7,7 @@
 // run, the full import and the import of the last 1 % (--skip-instructions 99 % of the trace), each
 // end to end into a history on disk, and prints both and their ratio (the target: at most 5 %).
 // A benchmark program: it prints figures; it is not a test.
+#include "core/importers/accesssink.h"
 #include "core/importers/drmemtraceimporter.h"
 #include "core/storage/sqlite.h"
 #include "core/writer/historywriter.h"
@@ -167,12 +168,13 @@ Timed timeImport(const QString &trace, const QString &output, quint64 skip)
     QElapsedTimer timer;
     timer.start();
     HistoryWriter writer(output);
+    WriterSink sink(writer);
     if (!writer.open())
         failWith(writer.errorString());
     ImportOptions options;
     options.skipInstructions = skip;
     QString error;
-    if (!DrMemtraceImporter().run(trace, writer, options, &timed.report, &error, {}))
+    if (!DrMemtraceImporter().run(trace, sink, options, &timed.report, &error, {}))
         failWith(error);
     if (!writer.finish())
         failWith(writer.errorString());

@@ -282,7 +282,7 @@ int main(int argc, char *argv[])
     NullSink nullSink;
     qint64 cpuStart = processCpuNs();
     timer.start();
-    if (!LackeyImporter::runInto(logPath, nullSink, importOptions, &report, &error, {}))
+    if (!LackeyImporter().run(logPath, nullSink, importOptions, &report, &error, {}))
         fail(1, QStringLiteral("parse-only: ") + error);
     const qint64 parseNs = timer.nsecsElapsed();
     const qint64 parseCpuNs = processCpuNs() - cpuStart;
@@ -301,7 +301,7 @@ int main(int argc, char *argv[])
     {
         CollectingSink collected;
         collected.accesses.reserve(size_t(accesses));
-        if (!LackeyImporter::runInto(logPath, collected, importOptions, &report, &error, {}))
+        if (!LackeyImporter().run(logPath, collected, importOptions, &report, &error, {}))
             fail(1, QStringLiteral("collecting: ") + error);
         HistoryWriter writer(writerOnlyPath);
         cpuStart = processCpuNs();
@@ -334,11 +334,12 @@ int main(int argc, char *argv[])
     qint64 totalCpuNs = 0;
     {
         HistoryWriter writer(historyPath);
+        WriterSink sink(writer);
         cpuStart = processCpuNs();
         timer.start();
         if (!writer.open())
             fail(1, QStringLiteral("import: ") + writer.errorString());
-        if (!LackeyImporter().run(logPath, writer, importOptions, &report, &error, {}))
+        if (!LackeyImporter().run(logPath, sink, importOptions, &report, &error, {}))
             fail(1, QStringLiteral("import: ") + error);
         if (!writer.finish())
             fail(1, QStringLiteral("import: ") + writer.errorString());
@@ -356,7 +357,7 @@ int main(int argc, char *argv[])
         timer.start();
         if (!writer.open())
             fail(1, QStringLiteral("import without PCs: ") + writer.errorString());
-        if (!LackeyImporter::runInto(logPath, sink, importOptions, &report, &error, {}))
+        if (!LackeyImporter().run(logPath, sink, importOptions, &report, &error, {}))
             fail(1, QStringLiteral("import without PCs: ") + error);
         if (!writer.finish())
             fail(1, QStringLiteral("import without PCs: ") + writer.errorString());

@@ -4,6 +4,7 @@
 // named to the history, symbolized from the binaries on this machine, a missing one noted, a
 // malformed list a warning).
 #include "core/context/contextreader.h"
+#include "core/importers/accesssink.h"
 #include "core/importers/drmemtrace/modulelist.h"
 #include "core/importers/drmemtraceimporter.h"
 #include "core/storage/historydatabase.h"
@@ -57,11 +58,12 @@ Imported importInto(const QString &trace, const QString &output, ImportOptions o
     Imported result;
     QFile::remove(output);
     HistoryWriter writer(output);
+    WriterSink sink(writer);
     if (!writer.open()) {
         result.error = writer.errorString();
         return result;
     }
-    result.ok = DrMemtraceImporter().run(trace, writer, options, &result.report, &result.error, {});
+    result.ok = DrMemtraceImporter().run(trace, sink, options, &result.report, &result.error, {});
     if (!result.ok) {
         writer.cancel();
         return result;

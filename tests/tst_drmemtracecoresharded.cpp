@@ -6,6 +6,7 @@
 // generated files really hold what the issue lists (mid-file headers, resumes, exits, idle time,
 // migrations, chunks that do not restate the thread).
 #include "core/checker/historychecker.h"
+#include "core/importers/accesssink.h"
 #include "core/importers/drmemtraceimporter.h"
 #include "core/importers/traceformats.h"
 #include "core/storage/historydatabase.h"
@@ -50,11 +51,12 @@ Imported importInto(const QString &trace, const QString &output)
 {
     Imported result;
     HistoryWriter writer(output);
+    WriterSink sink(writer);
     if (!writer.open()) {
         result.error = writer.errorString();
         return result;
     }
-    result.ok = DrMemtraceImporter().run(trace, writer, {}, &result.report, &result.error, {});
+    result.ok = DrMemtraceImporter().run(trace, sink, {}, &result.report, &result.error, {});
     if (!result.ok) {
         writer.cancel();
         return result;

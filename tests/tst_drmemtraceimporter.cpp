@@ -5,6 +5,7 @@
 // limits: records written here for bundles, size-0 accesses and scatter/gather references, and
 // directories of more thread files than the importer may keep open.
 #include "core/checker/historychecker.h"
+#include "core/importers/accesssink.h"
 #include "core/importers/drmemtrace/crc32c.h"
 #include "core/importers/drmemtrace/zipchunkstream.h"
 #include "core/importers/drmemtraceimporter.h"
@@ -99,12 +100,13 @@ Imported importInto(
 {
     Imported result;
     HistoryWriter writer(output);
+    WriterSink sink(writer);
     if (!writer.open()) {
         result.error = writer.errorString();
         return result;
     }
     DrMemtraceImporter importer;
-    result.ok = importer.run(trace, writer, options, &result.report, &result.error, progress);
+    result.ok = importer.run(trace, sink, options, &result.report, &result.error, progress);
     if (!result.ok) {
         writer.cancel();
         return result;
@@ -815,8 +817,9 @@ void TestDrMemtraceImporter::manyThreadFilesStayUnderTheOpenFileBound()
             return result;
         }
         HistoryWriter writer(output);
+        WriterSink sink(writer);
         result.ok = writer.open()
-            && DrMemtraceImporter(maxOpenFiles).run(directory, writer, {}, &result.report, &result.error, {});
+            && DrMemtraceImporter(maxOpenFiles).run(directory, sink, {}, &result.report, &result.error, {});
         result.ok = result.ok && writer.finish();
         if (!result.ok)
             writer.cancel();

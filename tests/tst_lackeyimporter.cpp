@@ -2,6 +2,7 @@
 // in tests/data/lackey, the transitions it gives, the cache-lab subset, and every way a log can be
 // broken or cut, each with its exact message and nothing left at the output path.
 #include "core/checker/historychecker.h"
+#include "core/importers/accesssink.h"
 #include "core/importers/lackeyimporter.h"
 #include "core/importers/lackeyparser.h"
 #include "core/importers/traceformats.h"
@@ -106,12 +107,13 @@ void TestLackeyImporter::realLogs()
 
     const QString output = m_dir.filePath(QStringLiteral("real.memhist"));
     HistoryWriter writer(output);
+    WriterSink sink(writer);
     QVERIFY2(writer.open(), qPrintable(writer.errorString()));
     ImportOptions options;
     options.withExecute = withExecute;
     ImportReport report;
     QString error;
-    QVERIFY2(LackeyImporter().run(dataPath(file), writer, options, &report, &error, {}), qPrintable(error));
+    QVERIFY2(LackeyImporter().run(dataPath(file), sink, options, &report, &error, {}), qPrintable(error));
     QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
 
     const qint64 executes = withExecute ? instructions : 0;
@@ -210,7 +212,7 @@ void TestLackeyImporter::transitions()
     options.withExecute = withExecute;
     ImportReport report;
     QString error;
-    QVERIFY2(LackeyImporter::runInto(path, sink, options, &report, &error, {}), qPrintable(error));
+    QVERIFY2(LackeyImporter().run(path, sink, options, &report, &error, {}), qPrintable(error));
     QCOMPARE(sink.accesses, expected);
     QCOMPARE(report.instructions, instructions);
     QCOMPARE(report.nextTransition.value, quint64(100 + instructions));
@@ -288,10 +290,11 @@ void TestLackeyImporter::errors()
     const QString output = m_dir.filePath(QStringLiteral("broken.memhist"));
     QFile::remove(output);
     HistoryWriter writer(output);
+    WriterSink sink(writer);
     QVERIFY(writer.open());
     ImportReport report;
     QString error;
-    QVERIFY(!LackeyImporter().run(path, writer, {}, &report, &error, {}));
+    QVERIFY(!LackeyImporter().run(path, sink, {}, &report, &error, {}));
     writer.cancel();
     QVERIFY(!QFile::exists(output));
     QVERIFY(QDir(m_dir.path()).entryList({ QStringLiteral("broken.memhist*") }, QDir::Files | QDir::Hidden).isEmpty());
@@ -337,10 +340,11 @@ void TestLackeyImporter::earlyEnds()
     const QString path = write(QStringLiteral("early.lackey"), content);
     const QString output = m_dir.filePath(QStringLiteral("early.memhist"));
     HistoryWriter writer(output);
+    WriterSink sink(writer);
     QVERIFY(writer.open());
     ImportReport report;
     QString error;
-    QVERIFY2(LackeyImporter().run(path, writer, {}, &report, &error, {}), qPrintable(error));
+    QVERIFY2(LackeyImporter().run(path, sink, {}, &report, &error, {}), qPrintable(error));
     QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
     for (QString &warning : warnings)
         warning.replace(QStringLiteral("FILE"), path);
@@ -357,12 +361,13 @@ void TestLackeyImporter::cancelled()
 {
     const QString output = m_dir.filePath(QStringLiteral("cancelled.memhist"));
     HistoryWriter writer(output);
+    WriterSink sink(writer);
     QVERIFY(writer.open());
     ImportReport report;
     QString error;
     int calls = 0;
     const QString path = dataPath(QStringLiteral("true.tiny.lackey"));
-    QVERIFY(!LackeyImporter().run(path, writer, {}, &report, &error, [&](double fraction) {
+    QVERIFY(!LackeyImporter().run(path, sink, {}, &report, &error, [&](double fraction) {
         ++calls;
         return fraction < 0.3;
     }));
@@ -392,7 +397,7 @@ void TestLackeyImporter::parserFedInPieces()
     CollectingSink whole;
     ImportReport report;
     QString error;
-    QVERIFY2(LackeyImporter::runInto(path, whole, options, &report, &error, {}), qPrintable(error));
+    QVERIFY2(LackeyImporter().run(path, whole, options, &report, &error, {}), qPrintable(error));
 
     const QByteArray all = readFile(path);
     CollectingSink pieces;

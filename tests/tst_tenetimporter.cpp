@@ -2,6 +2,7 @@
 // tests/data/tenet, the convention that a line's memory fields belong to the instruction of the line
 // before it (checked on a call's pushed return address), and malformed or cut traces.
 #include "core/checker/historychecker.h"
+#include "core/importers/accesssink.h"
 #include "core/importers/tenetimporter.h"
 #include "core/importers/tenetparser.h"
 #include "core/importers/traceformats.h"
@@ -143,12 +144,13 @@ void TestTenetImporter::sample()
     QFETCH(bool, withExecute);
     const QString output = m_dir.filePath(QStringLiteral("boombox.memhist"));
     HistoryWriter writer(output);
+    WriterSink sink(writer);
     QVERIFY(writer.open());
     ImportOptions options;
     options.withExecute = withExecute;
     ImportReport report;
     QString error;
-    QVERIFY2(TenetImporter().run(samplePath(), writer, options, &report, &error, {}), qPrintable(error));
+    QVERIFY2(TenetImporter().run(samplePath(), sink, options, &report, &error, {}), qPrintable(error));
     QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
 
     const qint64 executes = withExecute ? 2163 : 0;
@@ -199,7 +201,7 @@ void TestTenetImporter::memoryBelongsToThePreviousLine()
     options.withExecute = withExecute;
     ImportReport report;
     QString error;
-    QVERIFY2(TenetImporter::runInto(samplePath(), sink, options, &report, &error, {}), qPrintable(error));
+    QVERIFY2(TenetImporter().run(samplePath(), sink, options, &report, &error, {}), qPrintable(error));
     QCOMPARE(sink.accesses.first(expected.size()), expected);
     // The pushed value is the return address right after the call.
     QFile file(samplePath());
@@ -260,10 +262,11 @@ void TestTenetImporter::errors()
     const QString path = write(QStringLiteral("broken.trace"), content);
     const QString output = m_dir.filePath(QStringLiteral("broken.memhist"));
     HistoryWriter writer(output);
+    WriterSink sink(writer);
     QVERIFY(writer.open());
     ImportReport report;
     QString error;
-    QVERIFY(!TenetImporter().run(path, writer, {}, &report, &error, {}));
+    QVERIFY(!TenetImporter().run(path, sink, {}, &report, &error, {}));
     writer.cancel();
     QCOMPARE(error, expected.replace(QStringLiteral("FILE"), path));
     QVERIFY(!QFile::exists(output));
@@ -276,7 +279,7 @@ void TestTenetImporter::cutLastLineWarns()
     CollectingSink sink;
     ImportReport report;
     QString error;
-    QVERIFY2(TenetImporter::runInto(path, sink, {}, &report, &error, {}), qPrintable(error));
+    QVERIFY2(TenetImporter().run(path, sink, {}, &report, &error, {}), qPrintable(error));
     QCOMPARE(
         sink.accesses, QList<Access> { userAccess(0, W, 0x2000, 8) } + QList<Access> { userAccess(1, R, 0x3000, 1) });
     QCOMPARE(report.warnings,
@@ -286,7 +289,7 @@ void TestTenetImporter::cutLastLineWarns()
     const QString broken = write(QStringLiteral("cut2.trace"),
         "rip=0x1000,rsp=0x2000\nrip=0x1004,mw=0x2000:0011223344556677\nrip=0x1008,mr=0x3000:abc");
     sink.accesses.clear();
-    QVERIFY2(TenetImporter::runInto(broken, sink, {}, &report, &error, {}), qPrintable(error));
+    QVERIFY2(TenetImporter().run(broken, sink, {}, &report, &error, {}), qPrintable(error));
     QCOMPARE(sink.accesses, QList<Access> { userAccess(0, W, 0x2000, 8) });
     QCOMPARE(report.instructions, 2);
     QCOMPARE(report.warnings,
@@ -299,7 +302,7 @@ void TestTenetImporter::cutLastLineWarns()
     const QString gzipped = write(QStringLiteral("cut3.trace.gz"),
         gzip("rip=0x1000,rsp=0x2000\nrip=0x1004,mw=0x2000:0011223344556677\nrip=0x1008,mr=0x3000:abc"));
     sink.accesses.clear();
-    QVERIFY2(TenetImporter::runInto(gzipped, sink, {}, &report, &error, {}), qPrintable(error));
+    QVERIFY2(TenetImporter().run(gzipped, sink, {}, &report, &error, {}), qPrintable(error));
     QCOMPARE(sink.accesses, QList<Access> { userAccess(0, W, 0x2000, 8) });
     QCOMPARE(report.warnings,
         QStringList { gzipped
@@ -326,7 +329,7 @@ void TestTenetImporter::parserFedInPieces()
     CollectingSink whole;
     ImportReport report;
     QString error;
-    QVERIFY2(TenetImporter::runInto(samplePath(), whole, options, &report, &error, {}), qPrintable(error));
+    QVERIFY2(TenetImporter().run(samplePath(), whole, options, &report, &error, {}), qPrintable(error));
 
     const QByteArray all = readFile(samplePath());
     CollectingSink pieces;
@@ -355,7 +358,7 @@ void TestTenetImporter::pcsOfTheSample()
     ContextSink sink;
     ImportReport report;
     QString error;
-    QVERIFY2(TenetImporter::runInto(samplePath(), sink, {}, &report, &error, {}), qPrintable(error));
+    QVERIFY2(TenetImporter().run(samplePath(), sink, {}, &report, &error, {}), qPrintable(error));
     // The first lines, read by hand: a 4-byte instruction, a call (0x1400041a0 -> 0x1400045dc: size
     // unknown), then 5, 1 and 3 bytes (call target, push, mov).
     QCOMPARE(sink.pcs.first(5),
@@ -380,7 +383,7 @@ void TestTenetImporter::valuesOfTheSample()
     ContextSink sink;
     ImportReport report;
     QString error;
-    QVERIFY2(TenetImporter::runInto(samplePath(), sink, {}, &report, &error, {}), qPrintable(error));
+    QVERIFY2(TenetImporter().run(samplePath(), sink, {}, &report, &error, {}), qPrintable(error));
     const SampleOracle oracle = readSample();
     QCOMPARE(oracle.accesses.size(), 969 + 570);
     QCOMPARE(sink.accesses, oracle.accesses);
@@ -395,7 +398,7 @@ void TestTenetImporter::valuesOfTheSample()
     ContextSink withExec;
     ImportOptions options;
     options.withExecute = true;
-    QVERIFY2(TenetImporter::runInto(samplePath(), withExec, options, &report, &error, {}), qPrintable(error));
+    QVERIFY2(TenetImporter().run(samplePath(), withExec, options, &report, &error, {}), qPrintable(error));
     QList<QByteArray> dataValues;
     for (qsizetype i = 0; i < withExec.accesses.size(); ++i) {
         if (withExec.accesses[i].operation == X)
@@ -427,13 +430,13 @@ void TestTenetImporter::pcsAndValuesInAWindow()
     ContextSink full;
     ImportReport report;
     QString error;
-    QVERIFY2(TenetImporter::runInto(samplePath(), full, {}, &report, &error, {}), qPrintable(error));
+    QVERIFY2(TenetImporter().run(samplePath(), full, {}, &report, &error, {}), qPrintable(error));
     ImportOptions options;
     options.skipInstructions = skip;
     options.maxInstructions = max;
     const TransitionWindow window = TransitionWindow::of(options);
     ContextSink sink;
-    QVERIFY2(TenetImporter::runInto(samplePath(), sink, options, &report, &error, {}), qPrintable(error));
+    QVERIFY2(TenetImporter().run(samplePath(), sink, options, &report, &error, {}), qPrintable(error));
 
     QList<QList<quint64>> pcs;
     for (const QList<quint64> &pc : std::as_const(full.pcs)) {
@@ -462,7 +465,7 @@ void TestTenetImporter::pcsOfRepeatedAndCutLines()
     ContextSink sink;
     ImportReport report;
     QString error;
-    QVERIFY2(TenetImporter::runInto(path, sink, {}, &report, &error, {}), qPrintable(error));
+    QVERIFY2(TenetImporter().run(path, sink, {}, &report, &error, {}), qPrintable(error));
     QCOMPARE(
         sink.pcs, (QList<QList<quint64>> { { 0, 0x1000, 2 }, { 1, 0x1002, 0 }, { 2, 0x1002, 3 }, { 3, 0x1005, 0 } }));
     QCOMPARE(sink.accesses, (QList<Access> { userAccess(0, R, 0x2000, 1), userAccess(1, W, 0x3000, 2) }));

@@ -8,8 +8,8 @@
 #include "core/csv/csvaccessformat.h"
 #include "core/model/numbertext.h"
 #include "core/query/halfaxisquery.h"
-#include "core/storage/historydatabase.h"
 #include "core/storage/threadspans.h"
+#include "historyargument.h"
 #include "pageprinter.h"
 #include "queryoptions.h"
 
@@ -35,17 +35,11 @@ constexpr quint64 accessesPerRun = 4096;
 int runAt(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("DB"), QStringLiteral("The memhist database."));
-    parser.addPositionalArgument(QStringLiteral("T"), QStringLiteral("The transition (decimal or 0x hex)."));
-    if (const auto status = parseCommandLine(parser, arguments, help))
+    const PositionalArgument transitionArgument { QStringLiteral("T"),
+        QStringLiteral("The transition (decimal or 0x hex)."), QStringLiteral("transition argument (T)") };
+    QStringList positional;
+    if (const auto status = parseDatabaseCommandLine(parser, arguments, help, &positional, { transitionArgument }))
         return *status;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty())
-        return usageError(help.name, QStringLiteral("missing the database argument (DB)"));
-    if (positional.size() < 2)
-        return usageError(help.name, QStringLiteral("missing the transition argument (T)"));
-    if (positional.size() > 2)
-        return usageError(help.name, QStringLiteral("unexpected argument '%1'").arg(positional[2]));
     QString error;
     std::uint64_t number = 0;
     if (!parseNumberOption(QStringLiteral("T"), positional[1], &number, &error))
@@ -55,9 +49,9 @@ int runAt(const QStringList &arguments)
             help.name, QStringLiteral("T: '%1' is out of range (transitions end at 2^63-1)").arg(positional[1]));
     const Transition transition { number };
 
-    const auto database = HistoryDatabase::open(positional[0], &error);
+    const auto database = openDatabaseArgument(positional[0]);
     if (!database)
-        return inputError(error);
+        return ExitFailure;
 
     // Every access of the transition: forward from T, all operations, until a later transition.
     HalfAxisQueryEngine engine(*database);

@@ -2,7 +2,7 @@
 #include "commandline.h"
 #include "commands.h"
 #include "core/checker/historychecker.h"
-#include "core/storage/historydatabase.h"
+#include "historyargument.h"
 
 #include <QCommandLineParser>
 
@@ -23,19 +23,13 @@ const CommandHelp help {
 int runCheck(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("DB"), QStringLiteral("The memhist database."));
-    if (const auto status = parseCommandLine(parser, arguments, help))
+    QStringList positional;
+    if (const auto status = parseDatabaseCommandLine(parser, arguments, help, &positional))
         return *status;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty())
-        return usageError(help.name, QStringLiteral("missing the database argument (DB)"));
-    if (positional.size() > 1)
-        return usageError(help.name, QStringLiteral("unexpected argument '%1'").arg(positional[1]));
 
-    QString error;
-    const auto database = HistoryDatabase::open(positional[0], &error);
+    const auto database = openDatabaseArgument(positional[0]);
     if (!database)
-        return inputError(error);
+        return ExitFailure;
 
     const CheckReport report = HistoryChecker(*database).run();
     if (!report.ok) {

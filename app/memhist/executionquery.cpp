@@ -5,8 +5,8 @@
 #include "core/context/contextschema.h"
 #include "core/csv/csvaccessformat.h"
 #include "core/model/numbertext.h"
-#include "core/storage/historydatabase.h"
 #include "core/storage/threadspans.h"
+#include "historyargument.h"
 #include "queryoptions.h"
 
 #include <limits>
@@ -87,9 +87,9 @@ int runExecutionQuery(
         && !parseNumberOption(QStringLiteral("limit"), parser.value(QStringLiteral("limit")), &limit, &error))
         return usageError(command, error);
 
-    const auto database = HistoryDatabase::open(databasePath, &error);
+    const auto database = openDatabaseArgument(databasePath);
     if (!database)
-        return inputError(error);
+        return ExitFailure;
     ContextReader reader(*database);
     if (!reader.has(contextschema::part::pcs))
         return inputError(database->path()

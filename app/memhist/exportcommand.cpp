@@ -2,7 +2,7 @@
 #include "commandline.h"
 #include "commands.h"
 #include "core/export/csvexport.h"
-#include "core/storage/historydatabase.h"
+#include "historyargument.h"
 #include "queryoptions.h"
 #include "signalguard.h"
 
@@ -34,15 +34,9 @@ int runExport(const QStringList &arguments)
                        "values) after the six."));
     parser.addOption(outputOption);
     parser.addOption(contextOption);
-    parser.addPositionalArgument(QStringLiteral("DB"), QStringLiteral("The memhist database."));
-    if (const auto status = parseCommandLine(parser, arguments, help))
+    QStringList positional;
+    if (const auto status = parseDatabaseCommandLine(parser, arguments, help, &positional))
         return *status;
-
-    const QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty())
-        return usageError(help.name, QStringLiteral("missing the database argument (DB)"));
-    if (positional.size() > 1)
-        return usageError(help.name, QStringLiteral("unexpected argument '%1'").arg(positional[1]));
     if (!parser.isSet(outputOption) || parser.value(outputOption).isEmpty())
         return usageError(help.name, QStringLiteral("missing the output file (-o OUT.csv)"));
     HalfAxisQuery query;
@@ -50,9 +44,9 @@ int runExport(const QStringList &arguments)
     if (!readQueryOptions(parser, &query, &error))
         return usageError(help.name, error);
 
-    const auto database = HistoryDatabase::open(positional[0], &error);
+    const auto database = openDatabaseArgument(positional[0]);
     if (!database)
-        return inputError(error);
+        return ExitFailure;
     const QString output = parser.value(outputOption);
     ExportReport report;
     bool ok = false;

@@ -4,9 +4,9 @@
 #include "core/context/contextreader.h"
 #include "core/context/contextsummarytext.h"
 #include "core/model/numbertext.h"
-#include "core/storage/historydatabase.h"
 #include "core/storage/schema.h"
 #include "core/storage/threadspans.h"
+#include "historyargument.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
@@ -129,19 +129,13 @@ QString countsSource(const HistoryDatabase &database, const HistorySummary &summ
 int runInfo(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.addPositionalArgument(QStringLiteral("DB"), QStringLiteral("The memhist database."));
-    if (const auto status = parseCommandLine(parser, arguments, help))
+    QStringList positional;
+    if (const auto status = parseDatabaseCommandLine(parser, arguments, help, &positional))
         return *status;
-    const QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty())
-        return usageError(help.name, QStringLiteral("missing the database argument (DB)"));
-    if (positional.size() > 1)
-        return usageError(help.name, QStringLiteral("unexpected argument '%1'").arg(positional[1]));
 
-    QString error;
-    const auto database = HistoryDatabase::open(positional[0], &error);
+    const auto database = openDatabaseArgument(positional[0]);
     if (!database)
-        return inputError(error);
+        return ExitFailure;
     const HistorySummary &summary = database->summary();
     if (!summary.error.isEmpty())
         return inputError(database->path() + QStringLiteral(": ") + summary.error);

@@ -4,8 +4,8 @@
 #include "commands.h"
 #include "core/context/contextcolumns.h"
 #include "core/context/contextreader.h"
-#include "core/storage/historydatabase.h"
 #include "executionquery.h"
+#include "historyargument.h"
 #include "pageprinter.h"
 #include "querybatch.h"
 #include "queryoptions.h"
@@ -49,15 +49,9 @@ int runQuery(const QStringList &arguments)
     parser.addOption(contextOption);
     parser.addOption(batchOption);
     addExecutionOptions(parser);
-    parser.addPositionalArgument(QStringLiteral("DB"), QStringLiteral("The memhist database."));
-    if (const auto status = parseCommandLine(parser, arguments, help))
+    QStringList positional;
+    if (const auto status = parseDatabaseCommandLine(parser, arguments, help, &positional))
         return *status;
-
-    const QStringList positional = parser.positionalArguments();
-    if (positional.isEmpty())
-        return usageError(help.name, QStringLiteral("missing the database argument (DB)"));
-    if (positional.size() > 1)
-        return usageError(help.name, QStringLiteral("unexpected argument '%1'").arg(positional[1]));
     OutputFormat format = OutputFormat::Table;
     if (!parseOutputFormat(parser.value(formatOption), &format))
         return usageError(help.name,
@@ -88,9 +82,9 @@ int runQuery(const QStringList &arguments)
     }
 
     QString error;
-    const auto database = HistoryDatabase::open(positional[0], &error);
+    const auto database = openDatabaseArgument(positional[0]);
     if (!database)
-        return inputError(error);
+        return ExitFailure;
     HalfAxisQueryEngine engine(*database);
     std::optional<ContextReader> contextReader;
     std::optional<ContextColumns> contextColumns;

@@ -1,5 +1,6 @@
-// Where a trace parser sends the accesses it reads: the history writer when importing or recording,
-// a sink that only counts them when a benchmark measures the parser alone.
+// Where a trace importer or parser sends the accesses it reads: the history writer (through a
+// WriterSink) when importing or recording, a sink that only counts them when a benchmark measures
+// the parser alone.
 //
 // Besides the accesses, a parser reports the program context its trace has (the PC of each
 // instruction, instruction bytes, the memory map and module loads, the bytes accesses moved). Those
@@ -57,6 +58,19 @@ public:
     virtual void addModule(const LoadedModule &module) { Q_UNUSED(module); }
     // The bytes the access added just before read or wrote.
     virtual void addValue(QByteArrayView bytes) { Q_UNUSED(bytes); }
+    // Thread `threadId` ran the transitions [first, last] (traces that know their threads).
+    virtual void addThreadSpan(qint64 threadId, Transition first, Transition last)
+    {
+        Q_UNUSED(threadId);
+        Q_UNUSED(first);
+        Q_UNUSED(last);
+    }
+    // A fact about the import the history keeps in its meta table ("drmemtrace: ...").
+    virtual void setMetaValue(const QString &key, const QString &value)
+    {
+        Q_UNUSED(key);
+        Q_UNUSED(value);
+    }
 };
 
 class WriterSink final : public AccessSink
@@ -79,6 +93,11 @@ public:
     }
     void addModule(const LoadedModule &module) override { m_writer.addModule(module); }
     void addValue(QByteArrayView bytes) override { m_writer.addValue(bytes); }
+    void addThreadSpan(qint64 threadId, Transition first, Transition last) override
+    {
+        m_writer.addThreadSpan(threadId, first, last);
+    }
+    void setMetaValue(const QString &key, const QString &value) override { m_writer.setMetaValue(key, value); }
 
 private:
     HistoryWriter &m_writer;

@@ -1,9 +1,9 @@
 #include "core/importers/csvimporter.h"
 
 #include "core/csv/csvaccessformat.h"
+#include "core/importers/accesssink.h"
 #include "core/importers/progressthrottle.h"
 #include "core/model/numbertext.h"
-#include "core/writer/historywriter.h"
 
 #include <QFile>
 #include <cstring>
@@ -29,7 +29,7 @@ QByteArrayView withoutCarriageReturn(QByteArrayView line)
 
 } // namespace
 
-bool CsvImporter::run(const QString &path, HistoryWriter &writer, const ImportOptions &options, ImportReport *report,
+bool CsvImporter::run(const QString &path, AccessSink &sink, const ImportOptions &options, ImportReport *report,
     QString *error, const ImportProgress &progress)
 {
     ImportReport localReport;
@@ -103,8 +103,8 @@ bool CsvImporter::run(const QString &path, HistoryWriter &writer, const ImportOp
         }
         if (!csv::parseRow(line, &access, &rowError))
             return failAt(lineNumber, rowError);
-        if (!writer.add(access))
-            return failAt(lineNumber, writer.errorString());
+        if (!sink.add(access))
+            return failAt(lineNumber, sink.errorString());
         ++counts.accesses;
         counts.reads += access.operation == Operation::Read;
         counts.writes += access.operation == Operation::Write;

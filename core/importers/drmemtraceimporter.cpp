@@ -1,5 +1,6 @@
 #include "core/importers/drmemtraceimporter.h"
 
+#include "core/importers/accesssink.h"
 #include "core/importers/drmemtrace/chunkseek.h"
 #include "core/importers/drmemtrace/modulelist.h"
 #include "core/importers/drmemtrace/pooledfile.h"
@@ -8,7 +9,6 @@
 #include "core/importers/drmemtrace/threadinterleaver.h"
 #include "core/importers/drmemtrace/tracefileprobe.h"
 #include "core/importers/progressthrottle.h"
-#include "core/writer/historywriter.h"
 
 #include <QDir>
 #include <QFile>
@@ -59,10 +59,10 @@ QString moduleListFor(const QString &path)
     return {};
 }
 
-// Reads the module list beside the trace and names its modules to the writer, loaded from
+// Reads the module list beside the trace and names its modules to the sink, loaded from
 // `first` on (the list does not say when). A list that cannot be read or parsed is a warning: the
 // accesses do not depend on it. Returns what it gave, for the context line.
-QString addModuleList(const QString &tracePath, HistoryWriter &writer, Transition first, QStringList *warnings)
+QString addModuleList(const QString &tracePath, AccessSink &sink, Transition first, QStringList *warnings)
 {
     const QString path = moduleListFor(tracePath);
     if (path.isEmpty())
@@ -88,7 +88,7 @@ QString addModuleList(const QString &tracePath, HistoryWriter &writer, Transitio
         module.path = entry.path;
         module.bias = moduleBias(entry);
         module.first = first;
-        writer.addModule(module);
+        sink.addModule(module);
         ++modules;
     }
     QString text = QStringLiteral("%1 modules from %2").arg(modules).arg(path);
@@ -110,8 +110,8 @@ bool DrMemtraceImporter::recognises(const QString &path, bool isDirectory, bool 
     return recogniseTraceHead(head, {}).has_value();
 }
 
-bool DrMemtraceImporter::run(const QString &path, HistoryWriter &writer, const ImportOptions &options,
-    ImportReport *report, QString *error, const ImportProgress &progress)
+bool DrMemtraceImporter::run(const QString &path, AccessSink &sink, const ImportOptions &options, ImportReport *report,
+    QString *error, const ImportProgress &progress)
 {
     ImportReport localReport;
     ImportReport &counts = report ? *report : localReport;
@@ -192,7 +192,7 @@ bool DrMemtraceImporter::run(const QString &path, HistoryWriter &writer, const I
             threads.back()->startInChunk(chunks[i].threadId);
     }
 
-    DecodeContext context(writer);
+    DecodeContext context(sink);
     context.withExecute = options.withExecute;
     context.window = TransitionWindow::of(options);
     const quint64 transitionAtStart = options.firstTransition.value + plan.instructionsBefore;
@@ -211,11 +211,11 @@ bool DrMemtraceImporter::run(const QString &path, HistoryWriter &writer, const I
     };
     context.tick = [&] { return reportProgress(false); };
 
-    const QString modules = addModuleList(path, writer, options.firstTransition, &context.warnings);
+    const QString modules = addModuleList(path, sink, options.firstTransition, &context.warnings);
     const InterleaveEnd end = interleaveThreads(threads, context, cut, error);
     const bool ok = end != InterleaveEnd::Failed;
     if (context.spanThread && context.next > context.spanFirst)
-        writer.addThreadSpan(*context.spanThread, context.spanFirst, Transition { context.next.value - 1 });
+        sink.addThreadSpan(*context.spanThread, context.spanFirst, Transition { context.next.value - 1 });
     if (context.beforeCut) // every thread ended before the cut: where they ended is all that is known
         context.next = Transition { transitionAtStart + quint64(context.instructionsBeforeCut) };
 
@@ -235,16 +235,16 @@ bool DrMemtraceImporter::run(const QString &path, HistoryWriter &writer, const I
         counts.skipped[beforeWindowKind()] += before;
     if (context.unknownSizeAccesses > 0) {
         // Stored, not skipped, but not as the trace says: recorded where a reader of the database sees it.
-        writer.setMetaValue(QStringLiteral("drmemtrace: accesses of unknown size stored as 1 byte"),
+        sink.setMetaValue(QStringLiteral("drmemtrace: accesses of unknown size stored as 1 byte"),
             QString::number(context.unknownSizeAccesses));
     }
     // The kinds of records that are more than one instruction and one or two references, decoded as
     // such: said in the history, for a reader wondering about a dense transition.
     if (context.bundledInstructions > 0)
-        writer.setMetaValue(QStringLiteral("drmemtrace: instructions from bundle records"),
+        sink.setMetaValue(QStringLiteral("drmemtrace: instructions from bundle records"),
             QString::number(context.bundledInstructions));
     if (context.multiReferenceInstructions > 0)
-        writer.setMetaValue(
+        sink.setMetaValue(
             QStringLiteral("drmemtrace: instructions with more than two data references (scatter, gather, string)"),
             QString::number(context.multiReferenceInstructions));
     const QString bytes = context.encodedInstructions > 0

@@ -4,7 +4,7 @@
 // scheduler and record_filter write them) likewise, each core in its file's order. Transitions are
 // the global ordinal of instruction records from ImportOptions::firstTransition; reads and writes are
 // stored at their instruction's transition with the virtual address as both physical and linear;
-// which thread ran which transitions goes to the writer's thread spans. A window starts in the chunk
+// which thread ran which transitions goes to the sink's thread spans. A window starts in the chunk
 // that holds it, without inflating the chunks before it (drmemtrace/chunkseek.h). At most a bounded
 // number of files are open at once (drmemtrace/pooledfile.h). The rules in detail:
 // drmemtrace/threaddecoder.h and docs/trace-formats.md "drmemtrace traces".
@@ -23,8 +23,8 @@ public:
     { }
 
     QString formatName() const override { return QStringLiteral("drmemtrace"); }
-    bool run(const QString &path, HistoryWriter &writer, const ImportOptions &options, ImportReport *report,
-        QString *error, const ImportProgress &progress) override;
+    bool run(const QString &path, AccessSink &sink, const ImportOptions &options, ImportReport *report, QString *error,
+        const ImportProgress &progress) override;
 
     // For the format registry: whether `path` is a drmemtrace trace, from its first bytes (`head`,
     // already gunzipped when `gzipped`) or, for a directory, from the files in it.

@@ -1,5 +1,7 @@
 #include "core/importers/importsession.h"
 
+#include "core/importers/accesssink.h"
+
 #include <QFileInfo>
 #include <algorithm>
 #include <memory>
@@ -53,6 +55,8 @@ bool importTraces(const QList<TraceInput> &inputs, const QString &outputPath, Im
                                             : QStringLiteral("empty"));
     }
 
+    // Every importer writes into the history through the same sink.
+    WriterSink sink(writer);
     for (qsizetype i = 0; i < inputs.size(); ++i) {
         const TraceInput &input = inputs[i];
         // The traces after the window's end hold nothing of it.
@@ -76,7 +80,7 @@ bool importTraces(const QList<TraceInput> &inputs, const QString &outputPath, Im
                 return true;
             return progress({ i, inputs.size(), input.path, fraction, writer.stats().accesses });
         };
-        const bool ok = importer->run(input.path, writer, options, &report, error, onProgress);
+        const bool ok = importer->run(input.path, sink, options, &report, error, onProgress);
         summary->warnings += report.warnings;
         if (!ok) {
             writer.cancel();

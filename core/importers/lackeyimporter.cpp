@@ -1,5 +1,6 @@
 #include "core/importers/lackeyimporter.h"
 
+#include "core/importers/accesssink.h"
 #include "core/importers/lackeyparser.h"
 #include "core/importers/progressthrottle.h"
 #include "core/importers/textpiecereader.h"
@@ -10,14 +11,7 @@
 
 namespace memhist {
 
-bool LackeyImporter::run(const QString &path, HistoryWriter &writer, const ImportOptions &options, ImportReport *report,
-    QString *error, const ImportProgress &progress)
-{
-    WriterSink sink(writer);
-    return runInto(path, sink, options, report, error, progress);
-}
-
-bool LackeyImporter::runInto(const QString &path, AccessSink &sink, const ImportOptions &options, ImportReport *report,
+bool LackeyImporter::run(const QString &path, AccessSink &sink, const ImportOptions &options, ImportReport *report,
     QString *error, const ImportProgress &progress)
 {
     ImportReport localReport;

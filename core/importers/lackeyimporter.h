@@ -9,7 +9,6 @@
 // checksum: what it decompressed to cannot be trusted).
 #pragma once
 
-#include "core/importers/accesssink.h"
 #include "core/importers/traceimporter.h"
 
 namespace memhist {
@@ -18,12 +17,8 @@ class LackeyImporter : public TraceImporter
 {
 public:
     QString formatName() const override { return QStringLiteral("lackey"); }
-    bool run(const QString &path, HistoryWriter &writer, const ImportOptions &options, ImportReport *report,
-        QString *error, const ImportProgress &progress) override;
-
-    // The same, into any sink (benchmarks measure the parser alone with a sink that drops accesses).
-    static bool runInto(const QString &path, AccessSink &sink, const ImportOptions &options, ImportReport *report,
-        QString *error, const ImportProgress &progress);
+    bool run(const QString &path, AccessSink &sink, const ImportOptions &options, ImportReport *report, QString *error,
+        const ImportProgress &progress) override;
 };
 
 } // namespace memhist

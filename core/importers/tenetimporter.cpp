@@ -1,5 +1,6 @@
 #include "core/importers/tenetimporter.h"
 
+#include "core/importers/accesssink.h"
 #include "core/importers/progressthrottle.h"
 #include "core/importers/tenetparser.h"
 #include "core/importers/textpiecereader.h"
@@ -7,14 +8,7 @@
 
 namespace memhist {
 
-bool TenetImporter::run(const QString &path, HistoryWriter &writer, const ImportOptions &options, ImportReport *report,
-    QString *error, const ImportProgress &progress)
-{
-    WriterSink sink(writer);
-    return runInto(path, sink, options, report, error, progress);
-}
-
-bool TenetImporter::runInto(const QString &path, AccessSink &sink, const ImportOptions &options, ImportReport *report,
+bool TenetImporter::run(const QString &path, AccessSink &sink, const ImportOptions &options, ImportReport *report,
     QString *error, const ImportProgress &progress)
 {
     ImportReport localReport;

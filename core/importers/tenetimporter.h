@@ -3,7 +3,6 @@
 // and how its lines become transitions and accesses.
 #pragma once
 
-#include "core/importers/accesssink.h"
 #include "core/importers/traceimporter.h"
 
 namespace memhist {
@@ -12,11 +11,8 @@ class TenetImporter : public TraceImporter
 {
 public:
     QString formatName() const override { return QStringLiteral("tenet"); }
-    bool run(const QString &path, HistoryWriter &writer, const ImportOptions &options, ImportReport *report,
-        QString *error, const ImportProgress &progress) override;
-
-    static bool runInto(const QString &path, AccessSink &sink, const ImportOptions &options, ImportReport *report,
-        QString *error, const ImportProgress &progress);
+    bool run(const QString &path, AccessSink &sink, const ImportOptions &options, ImportReport *report, QString *error,
+        const ImportProgress &progress) override;
 };
 
 } // namespace memhist

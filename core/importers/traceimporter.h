@@ -1,5 +1,5 @@
 // The one interface every trace importer implements: it reads a trace (a file or, for formats that
-// have them, a directory), turns it into HistoryWriter::add() calls in trace order, reports progress
+// have them, a directory), turns it into AccessSink::add() calls in trace order, reports progress
 // as the fraction of its input consumed, and stops when the progress callback returns false.
 #pragma once
 
@@ -16,7 +16,7 @@
 
 namespace memhist {
 
-class HistoryWriter;
+class AccessSink;
 
 // Called with the fraction (0..1) of the input consumed, at most every 0.1 %; returning false
 // cancels the import (the importer then fails with the error "import cancelled").
@@ -106,10 +106,12 @@ public:
     // The format's name as --format spells it ("csv", "lackey", "drmemtrace", "tenet").
     virtual QString formatName() const = 0;
 
-    // Imports `path` into `writer`. On failure returns false with *error naming the file, the place
-    // (line, record or byte offset) and the reason, e.g. "trace.csv:17: field 6 (size): '0' is not a
-    // size (must be at least 1)". Writer errors are reported with the place that caused them.
-    virtual bool run(const QString &path, HistoryWriter &writer, const ImportOptions &options, ImportReport *report,
+    // Imports `path` into `sink` (a WriterSink into a history; benchmarks measure the parser alone
+    // with a sink that drops what it is given). On failure returns false with *error naming the
+    // file, the place (line, record or byte offset) and the reason, e.g. "trace.csv:17: field 6
+    // (size): '0' is not a size (must be at least 1)". Sink (writer) errors are reported with the
+    // place that caused them.
+    virtual bool run(const QString &path, AccessSink &sink, const ImportOptions &options, ImportReport *report,
         QString *error, const ImportProgress &progress)
         = 0;
 };

@@ -60,6 +60,11 @@ public:
     }
     void addModule(const LoadedModule &module) override { m_inner.addModule(module); }
     void addValue(QByteArrayView bytes) override { m_inner.addValue(bytes); }
+    void addThreadSpan(qint64 threadId, Transition first, Transition last) override
+    {
+        m_inner.addThreadSpan(threadId, first, last);
+    }
+    void setMetaValue(const QString &key, const QString &value) override { m_inner.setMetaValue(key, value); }
 
 private:
     void lookForStack(const Access &access);

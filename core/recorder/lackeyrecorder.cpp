@@ -2,6 +2,7 @@
 
 #include "core/importers/accesssink.h"
 #include "core/importers/lackeyparser.h"
+#include "core/importers/textpiecereader.h"
 #include "core/recorder/clientstacksink.h"
 #include "core/writer/historywriter.h"
 #include "core/writer/partialfile.h"
@@ -18,7 +19,6 @@
 #include <poll.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include <vector>
 
 namespace memhist {
 
@@ -33,7 +33,6 @@ static_assert(std::atomic<bool>::is_always_lock_free);
 std::atomic<pid_t> programGroup { 0 };
 static_assert(std::atomic<pid_t>::is_always_lock_free);
 
-constexpr qsizetype readSize = 1 << 20;
 // How long a poll() waits before looking at the stop request and the progress again.
 constexpr int pollMilliseconds = 100;
 constexpr qint64 progressIntervalNs = 250'000'000;
@@ -198,80 +197,88 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
         *error = message;
         return false;
     };
-    const auto keep = [&](const char *data, qsizetype size) {
-        return !keepingLog || size == 0 || keptLog.write(QByteArrayView(data, size));
-    };
+    const auto keep = [&](QByteArrayView bytes) { return !keepingLog || bytes.isEmpty() || keptLog.write(bytes); };
     const QString keepError = QStringLiteral("%1: cannot write: %2");
 
-    std::vector<char> buffer(size_t(readSize + LackeyParser::maxLineLength));
-    char *const data = buffer.data();
-    qsizetype filled = 0;
+    // Valgrind's log goes through the importers' read loop; reading the pipe waits for valgrind in
+    // short polls, between which it looks at the stop request and reports progress.
+    QString pieceError;
     qint64 lastProgress = 0;
-    bool atEnd = false;
     bool valgrindFinished = false;
-    while (!atEnd) {
-        if (stopRequested.load(std::memory_order_relaxed)) {
-            report->end = RecordEnd::Interrupted;
-            break;
-        }
-        if (progress && timer.nsecsElapsed() - lastProgress >= progressIntervalNs) {
-            lastProgress = timer.nsecsElapsed();
-            progress({ parser.instructions(), parser.accesses(), double(lastProgress) / 1e9 });
-        }
-        pollfd pfd { pipe.read, POLLIN, 0 };
-        const int ready = ::poll(&pfd, 1, pollMilliseconds);
-        if (ready < 0 && errno != EINTR)
-            return fail(
-                QStringLiteral("cannot read the valgrind log: ") + QString::fromLocal8Bit(std::strerror(errno)));
-        if (ready <= 0) {
-            // A child of the program that valgrind does not trace may hold the pipe open after
-            // valgrind has ended: once valgrind is gone, what the pipe holds now is all there is.
-            if (!valgrindFinished) {
+    const auto readPipe = [&](char *data, qsizetype size) -> qint64 {
+        for (;;) {
+            if (stopRequested.load(std::memory_order_relaxed))
+                return TextPieceInput::stop;
+            if (progress && timer.nsecsElapsed() - lastProgress >= progressIntervalNs) {
+                lastProgress = timer.nsecsElapsed();
+                progress({ parser.instructions(), parser.accesses(), double(lastProgress) / 1e9 });
+            }
+            pollfd pfd { pipe.read, POLLIN, 0 };
+            const int ready = ::poll(&pfd, 1, pollMilliseconds);
+            if (ready < 0 && errno != EINTR)
+                break;
+            if (ready <= 0) {
+                // A child of the program that valgrind does not trace may hold the pipe open after
+                // valgrind has ended: once valgrind is gone, what the pipe holds now is all there is.
+                if (valgrindFinished)
+                    return 0;
                 programGroup.store(0); // waitForFinished() reaps valgrind when it has ended
                 valgrindFinished = valgrind.waitForFinished(0);
                 if (valgrindFinished)
                     ::fcntl(pipe.read, F_SETFL, ::fcntl(pipe.read, F_GETFL) | O_NONBLOCK);
                 else
                     programGroup.store(valgrindPid);
-            } else {
-                atEnd = true;
-            }
-            continue;
-        }
-        const ssize_t n = ::read(pipe.read, data + filled, buffer.size() - size_t(filled));
-        if (n < 0) {
-            if (errno == EINTR || errno == EAGAIN)
                 continue;
-            return fail(
-                QStringLiteral("cannot read the valgrind log: ") + QString::fromLocal8Bit(std::strerror(errno)));
+            }
+            const ssize_t n = ::read(pipe.read, data, size_t(size));
+            if (n >= 0)
+                return n;
+            if (errno != EINTR && errno != EAGAIN)
+                break;
         }
-        if (n == 0) {
-            atEnd = true;
-            break;
-        }
-        filled += n;
-        const qsizetype consumed = parser.parse(data, filled);
-        if (consumed < 0)
-            return fail(parser.errorString());
-        if (!keep(data, consumed))
-            return fail(keepError.arg(options.keepLogPath, keptLog.reason()));
-        filled -= consumed;
-        std::memmove(data, data + consumed, size_t(filled));
-        if (parser.stopped()) {
-            report->end = RecordEnd::InstructionLimit;
-            break;
-        }
-    }
-
-    if (atEnd) {
+        pieceError = QStringLiteral("cannot read the valgrind log: ") + QString::fromLocal8Bit(std::strerror(errno));
+        return -1;
+    };
+    const TextPieceInput input {
+        readPipe,
+        [&](QByteArrayView parsed) {
+            if (keep(parsed))
+                return true;
+            pieceError = keepError.arg(options.keepLogPath, keptLog.reason());
+            return false;
+        },
+    };
+    const TextPieceParser pieces {
+        [&](const char *data, qsizetype size) {
+            const qsizetype consumed = parser.parse(data, size);
+            if (consumed < 0)
+                pieceError = parser.errorString();
+            return consumed;
+        },
+        [&] { return parser.lineNumber(); },
+        [&] { return parser.stopped(); },
+    };
+    QByteArray buffer;
+    QByteArrayView rest;
+    switch (readInPieces(input, LackeyParser::maxLineLength, pieces, &buffer, &rest)) {
+    case TextPieceEnd::Failed:
+        return fail(pieceError);
+    case TextPieceEnd::Stopped:
+        report->end = RecordEnd::Interrupted;
+        break;
+    case TextPieceEnd::ParserDone:
+        report->end = RecordEnd::InstructionLimit;
+        break;
+    case TextPieceEnd::InputEnd:
         // The log's last line, if valgrind was cut off before its newline, is treated as an import
         // of the kept log would treat it, and kept too, so that both agree.
-        if (!keep(data, filled))
+        if (!keep(rest))
             return fail(keepError.arg(options.keepLogPath, keptLog.reason()));
-        if (!parser.finish(QByteArrayView(data, filled), false))
+        if (!parser.finish(rest, false))
             return fail(parser.errorString());
         if (parser.stopped())
             report->end = RecordEnd::InstructionLimit;
+        break;
     }
     if (report->end != RecordEnd::ProgramExited) {
         stopValgrind();

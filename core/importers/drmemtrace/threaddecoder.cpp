@@ -1,6 +1,6 @@
 #include "core/importers/drmemtrace/threaddecoder.h"
 
-#include "core/writer/historywriter.h"
+#include "core/importers/accesssink.h"
 
 namespace memhist::drmemtrace {
 
@@ -57,8 +57,8 @@ bool ThreadDecoder::addAccess(DecodeContext &context, Operation operation, quint
     access.physical = Address { address };
     access.linear = Address { address };
     access.size = size;
-    if (!context.writer.add(access)) {
-        m_error = m_reader->errorAt(context.writer.errorString());
+    if (!context.sink.add(access)) {
+        m_error = m_reader->errorAt(context.sink.errorString());
         return false;
     }
     switch (operation) {
@@ -97,7 +97,7 @@ void ThreadDecoder::takeEncoding(DecodeContext &context, quint64 pc)
 {
     if (m_encodingSize == 0)
         return;
-    context.writer.addInstructionBytes(Address { pc }, QByteArrayView(m_encoding.data(), m_encodingSize));
+    context.sink.addInstructionBytes(Address { pc }, QByteArrayView(m_encoding.data(), m_encodingSize));
     ++context.encodedInstructions;
     m_encodingSize = 0;
 }
@@ -123,15 +123,15 @@ bool ThreadDecoder::beginInstruction(DecodeContext &context, quint64 pc, quint16
     m_lastStored = true;
     m_lastTransition = transition;
     // Lengths above 255 bytes are no instruction's: stored as unknown (the run ends there).
-    if (!context.writer.addInstruction(transition, Address { pc }, size <= 0xff ? quint8(size) : 0)) {
-        m_error = m_reader->errorAt(context.writer.errorString());
+    if (!context.sink.addInstruction(transition, Address { pc }, size <= 0xff ? quint8(size) : 0)) {
+        m_error = m_reader->errorAt(context.sink.errorString());
         return false;
     }
 
     const std::optional<qint64> thread = m_currentThread >= 0 ? std::optional<qint64>(m_currentThread) : std::nullopt;
     if (context.spanThread != thread) {
         if (context.spanThread && transition > context.spanFirst)
-            context.writer.addThreadSpan(*context.spanThread, context.spanFirst, Transition { transition.value - 1 });
+            context.sink.addThreadSpan(*context.spanThread, context.spanFirst, Transition { transition.value - 1 });
         context.spanThread = thread;
         context.spanFirst = transition;
     }

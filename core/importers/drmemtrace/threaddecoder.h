@@ -1,6 +1,6 @@
 // Turns the records of one trace file into accesses, a run at a time: the interleaver resumes a
 // file, the decoder hands its instructions the next global transitions and its reads and writes to
-// the writer, and stops where the file's next timestamp says another file may be due. What is not
+// the sink, and stops where the file's next timestamp says another file may be due. What is not
 // stored is counted by kind.
 //
 // The rules (docs/trace-formats.md "drmemtrace traces"):
@@ -28,7 +28,7 @@
 // - A window (DecodeContext::window): instructions before it are counted but neither they nor
 //   their accesses are stored; the decoder stops before the first instruction at its end.
 // - Program context: every fetched instruction in the window gives the PC of its transition
-//   (HistoryWriter::addInstruction, with its length). Encoding records (version >= 4 traces: up to
+//   (AccessSink::addInstruction, with its length). Encoding records (version >= 4 traces: up to
 //   8 bytes each, in `addr`) come just before an instruction the first time it appears in a chunk;
 //   their bytes, concatenated, are that instruction's (addInstructionBytes), given also before the
 //   window, since the instruction may run again inside it without its encodings repeated.
@@ -44,19 +44,19 @@
 #include <optional>
 
 namespace memhist {
-class HistoryWriter;
+class AccessSink;
 }
 
 namespace memhist::drmemtrace {
 
-// What all files of one import share: the timeline, the writer and the counts.
+// What all files of one import share: the timeline, the sink and the counts.
 struct DecodeContext
 {
-    explicit DecodeContext(HistoryWriter &historyWriter)
-        : writer(historyWriter)
+    explicit DecodeContext(AccessSink &accessSink)
+        : sink(accessSink)
     { }
 
-    HistoryWriter &writer;
+    AccessSink &sink;
     bool withExecute = false;
     Transition next; // the transition the next instruction gets
     TransitionWindow window; // the transitions whose accesses are stored
@@ -123,7 +123,7 @@ public:
 private:
     Stop fail(const QString &message);
     // Gives the instruction its transition (or counts it before the window). False + m_error on a
-    // writer error.
+    // sink (writer) error.
     bool beginInstruction(DecodeContext &context, quint64 pc, quint16 size);
     bool addAccess(DecodeContext &context, Operation operation, quint64 address, quint16 size);
     // Appends an encoding record's bytes. False + m_error when there are more than an instruction
