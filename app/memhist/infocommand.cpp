@@ -4,6 +4,7 @@
 #include "core/context/contextreader.h"
 #include "core/context/contextsummarytext.h"
 #include "core/model/numbertext.h"
+#include "core/storage/historysources.h"
 #include "core/storage/schema.h"
 #include "core/storage/threadspans.h"
 #include "historyargument.h"
@@ -142,10 +143,9 @@ int runInfo(const QStringList &arguments)
     const Provenance origin = provenance(*database);
 
     QStringList sources;
-    const QString sourcesText = database->meta().value(QLatin1String(schema::meta::sources));
-    for (const QString &line : sourcesText.split(u'\n', Qt::SkipEmptyParts)) {
-        const qsizetype tab = line.indexOf(u'\t');
-        sources << (tab < 0 ? line : line.mid(tab + 1) + QStringLiteral(" (") + line.left(tab) + u')');
+    for (const SourceDescription &source :
+        parseSourcesMeta(database->meta().value(QLatin1String(schema::meta::sources)))) {
+        sources << (source.format.isEmpty() ? source.path : source.path + QStringLiteral(" (") + source.format + u')');
     }
     if (sources.isEmpty())
         sources << metaValue(*database, schema::meta::sources);
@@ -153,9 +153,8 @@ int runInfo(const QStringList &arguments)
     QString transitions = summary.firstTransition
         ? QStringLiteral("%1..%2").arg(summary.firstTransition->value).arg(summary.lastTransition->value)
         : QStringLiteral("none (no accesses)");
-    constexpr std::uint64_t firstUnstorable = std::uint64_t(1) << 63;
-    if ((summary.firstTransition && summary.firstTransition->value >= firstUnstorable)
-        || (summary.lastTransition && summary.lastTransition->value >= firstUnstorable)) {
+    if ((summary.firstTransition && summary.firstTransition->value >= signBoundary)
+        || (summary.lastTransition && summary.lastTransition->value >= signBoundary)) {
         transitions += QStringLiteral(" (2^63 or more, stored negative; run 'memhist check')");
     }
     const QString bytesPerAccess = summary.accesses > 0

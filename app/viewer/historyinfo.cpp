@@ -1,5 +1,6 @@
 #include "historyinfo.h"
 
+#include "core/storage/historysources.h"
 #include "core/storage/schema.h"
 
 #include <QFile>
@@ -48,13 +49,11 @@ bool readHistoryInfo(const QString &path, HistoryInfo *info, QString *error)
         return false;
     info->path = path;
     info->summary = database->summary();
-    const QString sources = database->meta().value(QLatin1String(schema::meta::sources));
-    for (const QString &line : sources.split(u'\n', Qt::SkipEmptyParts)) {
-        const qsizetype tab = line.indexOf(u'\t');
-        const QString sourcePath = tab < 0 ? line : line.mid(tab + 1);
-        const QString name = QFileInfo(sourcePath).fileName();
-        info->sources << (tab < 0 ? name : name + QStringLiteral(" (") + line.left(tab) + u')');
-        info->sourcePaths << sourcePath;
+    for (const SourceDescription &source :
+        parseSourcesMeta(database->meta().value(QLatin1String(schema::meta::sources)))) {
+        const QString name = QFileInfo(source.path).fileName();
+        info->sources << (source.format.isEmpty() ? name : name + QStringLiteral(" (") + source.format + u')');
+        info->sourcePaths << source.path;
     }
     info->threads = countThreads(database->connection());
     return true;

@@ -339,10 +339,7 @@ bool HistoryWriter::Private::writeMeta(const QDateTime &createdAt)
     set(schema::meta::writer, QStringLiteral("memhist"));
     set(schema::meta::writerVersion, QStringLiteral(MEMHIST_VERSION));
     set(schema::meta::createdAt, createdAt.toString(Qt::ISODate));
-    QStringList sourceLines;
-    for (const SourceDescription &source : sources)
-        sourceLines << source.format + u'\t' + source.path;
-    set(schema::meta::sources, sourceLines.join(u'\n'));
+    set(schema::meta::sources, sourcesMetaText(sources));
     set(schema::meta::accesses, number(stats.accesses));
     set(schema::meta::reads, number(stats.reads));
     set(schema::meta::writes, number(stats.writes));

@@ -6,6 +6,7 @@
 #include "core/context/contexttypes.h"
 #include "core/context/disassembler.h"
 #include "core/model/types.h"
+#include "core/storage/historysources.h"
 
 #include <QByteArrayView>
 #include <QList>
@@ -40,12 +41,6 @@ struct WriterOptions
     // system's, /usr/lib/debug) and how instruction bytes are decoded.
     QStringList debugRoots;
     InstructionSet instructionSet = InstructionSet::X86_64;
-};
-
-struct SourceDescription
-{
-    QString format; // "csv", "lackey", ...
-    QString path;
 };
 
 struct WriterStats
