@@ -44,7 +44,7 @@ int runAt(const QStringList &arguments)
     std::uint64_t number = 0;
     if (!parseNumberOption(QStringLiteral("T"), positional[1], &number, &error))
         return usageError(help.name, error.mid(2)); // "T: '...' is not a number", without the option's dashes
-    if (number >= (std::uint64_t(1) << 63))
+    if (number >= signBoundary)
         return usageError(
             help.name, QStringLiteral("T: '%1' is out of range (transitions end at 2^63-1)").arg(positional[1]));
     const Transition transition { number };

@@ -62,7 +62,7 @@ int runExecutionQuery(
         pc = Address { number };
     }
     const Direction direction = parser.isSet(QStringLiteral("backward")) ? Direction::Backward : Direction::Forward;
-    constexpr std::uint64_t lastStorable = (std::uint64_t(1) << 63) - 1;
+    constexpr std::uint64_t lastStorable = signBoundary - 1;
     std::uint64_t from = direction == Direction::Forward ? 0 : lastStorable;
     for (const QString &option : { QStringLiteral("at"), QStringLiteral("resume") }) {
         if (!parser.isSet(option))

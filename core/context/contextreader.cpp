@@ -158,7 +158,7 @@ const CodeRun *ContextReader::run(std::uint64_t id)
 
 std::optional<Address> ContextReader::pcAt(Transition transition)
 {
-    if (transition.value >= (std::uint64_t(1) << 63) || !loadRowHolding(transition.value))
+    if (transition.value >= signBoundary || !loadRowHolding(transition.value))
         return std::nullopt;
     // The last pair starting at or before the transition holds it.
     const auto after = std::upper_bound(m_row.starts.begin(), m_row.starts.end(), transition.value);

@@ -88,11 +88,10 @@ QString chunkProblem(const ChunkRow &chunk, const ChunkRow *previous)
             property::chunkBounds);
     }
     if (chunk.first > chunk.last) {
-        constexpr std::uint64_t lastSignedPositive = (std::uint64_t(1) << 63) - 1;
         return violation(describe(record(chunk)),
             QStringLiteral("contains both %1 and %2: idx_chunks_1 orders phy_last as signed, where this chunk ends "
                            "before it starts")
-                .arg(hexText(lastSignedPositive), hexText(lastSignedPositive + 1)),
+                .arg(hexText(signBoundary - 1), hexText(signBoundary)),
             property::chunkSign);
     }
     // Index order is signed order: that is the order in which chunks must not overlap.

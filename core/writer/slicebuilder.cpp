@@ -8,7 +8,6 @@ namespace memhist {
 
 namespace {
 
-constexpr std::uint64_t signBoundary = std::uint64_t(1) << 63;
 constexpr std::uint8_t operationCodes[] = { 1, 2, 4 }; // chunk rowid order: by code, then address
 
 // Indices (into the slice's accesses) of one operation, sorted by first byte, ties in trace order.
