@@ -19,12 +19,12 @@
 // Each run is a process of its own (this program with --one), so that its peak RSS is its own and
 // nothing of one history is cached in the next one's process. Not a test: it prints figures (run
 // it under Xvfb or QT_QPA_PLATFORM=offscreen).
+#include "core/charts/chartdata.h"
 #include "core/storage/historydatabase.h"
 #include "core/storage/sqlite.h"
 #include "core/summary/summarystatements.h"
 #include "core/summary/summarystore.h"
 #include "processmemory.h"
-#include "widgets/charts/chartdata.h"
 #include "widgets/plane/planeoverview.h"
 #include "widgets/plane/planerenderer.h"
 #include "widgets/plane/planewidget.h"

@@ -2,6 +2,7 @@
 
 #include "core/storage/historysources.h"
 #include "core/storage/schema.h"
+#include "core/storage/threadspans.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -10,24 +11,6 @@
 namespace memhist::viewer {
 
 namespace {
-
-// thread_spans is an optional extra table (DESIGN.md §1): ask whether it is there before counting.
-namespace sql {
-constexpr const char *hasThreadSpans
-    = "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'thread_spans'";
-constexpr const char *countThreads = "SELECT count(DISTINCT thread_id) FROM thread_spans";
-} // namespace sql
-
-std::optional<qint64> countThreads(sqlite::Connection &connection)
-{
-    sqlite::Statement exists = connection.prepare(sql::hasThreadSpans);
-    if (!exists.isValid() || exists.step() != SQLITE_ROW || exists.int64(0) == 0)
-        return std::nullopt;
-    sqlite::Statement count = connection.prepare(sql::countThreads);
-    if (!count.isValid() || count.step() != SQLITE_ROW)
-        return std::nullopt;
-    return count.int64(0);
-}
 
 QString plural(qint64 count, const char *singular, const char *pluralForm)
 {
@@ -55,7 +38,7 @@ bool readHistoryInfo(const QString &path, HistoryInfo *info, QString *error)
         info->sources << (source.format.isEmpty() ? name : name + QStringLiteral(" (") + source.format + u')');
         info->sourcePaths << source.path;
     }
-    info->threads = countThreads(database->connection());
+    info->threads = ThreadSpans(*database).threadCount();
     return true;
 }
 

@@ -1,14 +1,16 @@
-// Every statement the checker runs, in one reviewed place (STYLE.md §12). The checker reads the
-// base tables in the orders its checks need: slices and chunks by rowid, chunks per slice and
-// operation in idx_chunks_1 order (the order readers use), accesses by rowid (trace order).
+// Every statement the checker runs, in one reviewed place (STYLE.md §12), but those it shares with
+// the readers (the slices in rowid order: querystatements.h; the last chunk's rowid:
+// historystatements.h). The checker reads the base tables in the orders its checks need: slices and
+// chunks by rowid, chunks per slice and operation in idx_chunks_1 order (the order readers use),
+// accesses by rowid (trace order).
 #pragma once
+
+#include "core/storage/statementlist.h"
 
 namespace memhist::check::sql {
 
-inline constexpr const char *slices = "SELECT rowid, transition_first, transition_last FROM slices ORDER BY rowid";
 inline constexpr const char *chunks
     = "SELECT rowid, slice_id, phy_first, phy_last, operation FROM chunks ORDER BY rowid";
-inline constexpr const char *maxChunkRowId = "SELECT max(rowid) FROM chunks";
 inline constexpr const char *maxSliceRowId = "SELECT max(rowid) FROM slices";
 inline constexpr const char *accessRowIdSpan = "SELECT min(rowid), max(rowid) FROM accesses";
 // The last stored access: where the reference writer's discard_after may have left chunks behind.
@@ -31,5 +33,19 @@ inline constexpr const char *integrityCheck = "PRAGMA integrity_check";
 inline constexpr const char *tableColumns = "SELECT count(*), coalesce(sum(\"notnull\"), 0) FROM pragma_table_info(?1)";
 inline constexpr const char *tableIndexColumns
     = "SELECT count(DISTINCT il.name), count(*) FROM pragma_index_list(?1) AS il, pragma_index_info(il.name) AS ii";
+
+inline constexpr memhist::statements::NamedStatement checkStatements[] = {
+    MEMHIST_STATEMENT(chunks),
+    MEMHIST_STATEMENT(maxSliceRowId),
+    MEMHIST_STATEMENT(accessRowIdSpan),
+    MEMHIST_STATEMENT(lastAccessTransition),
+    MEMHIST_STATEMENT(chunksOfSliceAndOperationInIndexOrder),
+    MEMHIST_STATEMENT(chunksOfSlice),
+    MEMHIST_STATEMENT(chunkById),
+    MEMHIST_STATEMENT(accesses),
+    MEMHIST_STATEMENT(integrityCheck),
+    MEMHIST_STATEMENT(tableColumns),
+    MEMHIST_STATEMENT(tableIndexColumns),
+};
 
 } // namespace memhist::check::sql

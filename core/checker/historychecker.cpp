@@ -8,7 +8,9 @@
 #include "core/checker/progressmeter.h"
 #include "core/model/numbertext.h"
 #include "core/model/types.h"
+#include "core/query/querystatements.h"
 #include "core/storage/historydatabase.h"
+#include "core/storage/historystatements.h"
 #include "core/storage/schema.h"
 #include "core/storage/sqlite.h"
 
@@ -128,7 +130,7 @@ private:
     qint64 estimateWork()
     {
         const qint64 slices = maxRowId(sql::maxSliceRowId);
-        const qint64 chunks = maxRowId(sql::maxChunkRowId);
+        const qint64 chunks = maxRowId(memhist::statements::lastChunkRowId);
         qint64 accesses = 0;
         sqlite::Statement span = m_db.prepare(sql::accessRowIdSpan);
         if (span.isValid() && span.step() == SQLITE_ROW && !span.isNull(0))
@@ -233,7 +235,7 @@ private:
 
     bool checkSlices()
     {
-        sqlite::Statement stmt = m_db.prepare(sql::slices);
+        sqlite::Statement stmt = m_db.prepare(memhist::statements::slicesInOrder);
         if (!stmt.isValid()) {
             reportReadError("slices");
             return true;

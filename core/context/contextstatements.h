@@ -3,6 +3,8 @@
 // index or rowid it was written for.
 #pragma once
 
+#include "core/storage/statementlist.h"
+
 namespace memhist::contextstatements {
 
 // Which context tables the history has (each is optional).
@@ -68,5 +70,23 @@ inline constexpr const char *instructionAt = "SELECT bytes, text FROM instructio
 
 // The bytes of access ?1 (a rowid probe).
 inline constexpr const char *accessValue = "SELECT bytes FROM access_values WHERE access_id = ?1";
+
+inline constexpr memhist::statements::NamedStatement contextStatements[] = {
+    MEMHIST_STATEMENT(tableNames),
+    MEMHIST_STATEMENT(codeTraceRowAtOrBefore),
+    MEMHIST_STATEMENT(codeTraceRowsForward),
+    MEMHIST_STATEMENT(codeTraceRowsBackward),
+    MEMHIST_STATEMENT(codeRunById),
+    MEMHIST_STATEMENT(allCodeRuns),
+    MEMHIST_STATEMENT(allModules),
+    MEMHIST_STATEMENT(functionCandidates),
+    MEMHIST_STATEMENT(sourceLineCandidates),
+    MEMHIST_STATEMENT(dataObjectCandidates),
+    MEMHIST_STATEMENT(sectionCandidates),
+    MEMHIST_STATEMENT(mappingAt),
+    MEMHIST_STATEMENT(functionsNamed),
+    MEMHIST_STATEMENT(instructionAt),
+    MEMHIST_STATEMENT(accessValue),
+};
 
 } // namespace memhist::contextstatements

@@ -2,6 +2,7 @@
 
 #include "core/checker/checkmessages.h"
 #include "core/storage/addresssummarystatements.h"
+#include "core/storage/historystatements.h"
 
 #include <algorithm>
 #include <optional>
@@ -56,7 +57,7 @@ bool AddressSummaryLookup::load(const std::vector<qint64> &sliceIds, QueryFailur
         return failure.violation(violation(presence.object, presence.problem, property::addressSummary));
 
     const addresssummary::Info &info = presence.info;
-    sqlite::Statement lastChunk = m_db.prepare(statements::addressSummaryLastChunk);
+    sqlite::Statement lastChunk = m_db.prepare(statements::lastChunkRowId);
     if (!lastChunk.isValid())
         return failure.preparation(QStringLiteral("cannot prepare queries"), m_db);
     const int rc = lastChunk.step();

@@ -1,6 +1,7 @@
 #include "core/query/halfaxisquery.h"
 
 #include "core/model/numbertext.h"
+#include "core/query/accessrow.h"
 #include "core/query/addresssummarylookup.h"
 #include "core/query/queryfailure.h"
 #include "core/query/querystatements.h"
@@ -40,25 +41,6 @@ struct ChunkRef
     const query::SliceRow *slice;
     const StoredRange *range;
 };
-
-query::AccessRow readAccessRow(const sqlite::Statement &row)
-{
-    return { row.int64(0), row.int64(1), row.int64(2), row.int64(3), row.int64(5) };
-}
-
-// Only for a row whose checks passed: valid operation code, size >= 1.
-Access toAccess(const query::AccessRow &checked, const sqlite::Statement &row)
-{
-    Access access;
-    access.rowId = RowId { checked.rowId };
-    access.transition = Transition { fromStored(checked.transition) };
-    access.operation = Operation(checked.operation);
-    access.physical = Address { fromStored(checked.first) };
-    if (!row.isNull(4))
-        access.linear = Address { fromStored(row.int64(4)) };
-    access.size = std::uint32_t(checked.size);
-    return access;
-}
 
 // Two accesses read in any order: the one with the larger rowid must not have the smaller transition.
 QString pairOrderProblem(const Access &a, const Access &b)
@@ -424,7 +406,7 @@ bool HalfAxisQueryEngine::Private::gather(const std::vector<ChunkRef> &chunks, b
         QString problem;
         int rc;
         while ((rc = cursor.step()) == SQLITE_ROW) {
-            const query::AccessRow row = readAccessRow(cursor);
+            const query::AccessRow row = query::readAccessRow(cursor);
             problem = query::accessInChunkProblem(row, chunk.row, *chunk.slice);
             // Index order is (transition, rowid): a row out of rowid order has a smaller transition
             // than one with a smaller rowid.
@@ -440,7 +422,7 @@ bool HalfAxisQueryEngine::Private::gather(const std::vector<ChunkRef> &chunks, b
             if (best.size() == needed
                 && (forward ? row.rowId > best.front().rowId.value : row.rowId < best.front().rowId.value))
                 break; // this chunk's later rows are later still
-            best.push_back(toAccess(row, cursor));
+            best.push_back(query::toAccess(row));
             std::push_heap(best.begin(), best.end(), worse);
             if (best.size() > needed) {
                 std::pop_heap(best.begin(), best.end(), worse);
@@ -481,11 +463,11 @@ bool HalfAxisQueryEngine::Private::scan(bool forward, std::int64_t from, std::in
     QString problem;
     int rc;
     while ((rc = statement.step()) == SQLITE_ROW) {
-        const query::AccessRow row = readAccessRow(statement);
+        const query::AccessRow row = query::readAccessRow(statement);
         problem = query::scannedAccessProblem(row, lowest, highest);
         if (!problem.isEmpty())
             break;
-        Access access = toAccess(row, statement);
+        Access access = query::toAccess(row);
         if (!out->isEmpty())
             problem = pairOrderProblem(out->constLast(), access);
         if (!problem.isEmpty())

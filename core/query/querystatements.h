@@ -3,6 +3,8 @@
 // never trade the (chunk_id, transition) index for a rowid range scan on its own.
 #pragma once
 
+#include "core/storage/statementlist.h"
+
 namespace memhist::statements {
 
 // In rowid order: the engine checks at load that this is transition order (slices do not overlap).
@@ -62,9 +64,21 @@ inline constexpr const char *rowAtOrAfter
     = "SELECT rowid, transition FROM accesses WHERE rowid >= ?1 ORDER BY rowid LIMIT 1";
 inline constexpr const char *rowAtOrBefore
     = "SELECT rowid, transition FROM accesses WHERE rowid <= ?1 ORDER BY rowid DESC LIMIT 1";
-// Two statements: SQLite answers a lone min() or max() of the rowid from the b-tree's ends, but
-// scans the whole table for both in one statement.
-inline constexpr const char *firstRow = "SELECT rowid, transition FROM accesses ORDER BY rowid LIMIT 1";
-inline constexpr const char *lastRow = "SELECT rowid, transition FROM accesses ORDER BY rowid DESC LIMIT 1";
+// The first and the last row: historystatements.h (firstAccess, lastAccess).
+
+inline constexpr NamedStatement queryStatements[] = {
+    MEMHIST_STATEMENT(slicesInOrder),
+    MEMHIST_STATEMENT(lowestChunkOperation),
+    MEMHIST_STATEMENT(nextChunkOperation),
+    MEMHIST_STATEMENT(chunksOverlapping),
+    MEMHIST_STATEMENT(chunkAccessesForward),
+    MEMHIST_STATEMENT(chunkAccessesBackward),
+    MEMHIST_STATEMENT(scanForward),
+    MEMHIST_STATEMENT(scanBackward),
+    MEMHIST_STATEMENT(scanOneRangeForward),
+    MEMHIST_STATEMENT(scanOneRangeBackward),
+    MEMHIST_STATEMENT(rowAtOrAfter),
+    MEMHIST_STATEMENT(rowAtOrBefore),
+};
 
 } // namespace memhist::statements

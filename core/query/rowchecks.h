@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <cstdint>
+#include <optional>
 
 namespace memhist::query {
 
@@ -32,6 +33,7 @@ struct AccessRow
     std::int64_t operation = 0;
     std::int64_t first = 0;
     std::int64_t size = 0;
+    std::optional<std::int64_t> linear; // NULL when the writer only knew physical addresses
 };
 
 // Transitions not negative, first <= last, and (in rowid order) not starting before the end of the

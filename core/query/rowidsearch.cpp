@@ -2,6 +2,7 @@
 
 #include "core/query/querystatements.h"
 #include "core/query/rowchecks.h"
+#include "core/storage/historystatements.h"
 
 #include <algorithm>
 #include <limits>
@@ -16,8 +17,8 @@ bool RowIdSearch::load()
 {
     m_atOrAfter = m_db.prepare(statements::rowAtOrAfter);
     m_atOrBefore = m_db.prepare(statements::rowAtOrBefore);
-    sqlite::Statement first = m_db.prepare(statements::firstRow);
-    sqlite::Statement last = m_db.prepare(statements::lastRow);
+    sqlite::Statement first = m_db.prepare(statements::firstAccess);
+    sqlite::Statement last = m_db.prepare(statements::lastAccess);
     if (!m_atOrAfter.isValid() || !m_atOrBefore.isValid() || !first.isValid() || !last.isValid())
         return m_failure.preparation(QStringLiteral("cannot prepare queries"), m_db);
     // The two ends are read and checked like every other row: a writer that stored transitions of

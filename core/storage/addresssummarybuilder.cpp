@@ -2,6 +2,7 @@
 
 #include "core/model/types.h"
 #include "core/storage/addresssummarystatements.h"
+#include "core/storage/historystatements.h"
 #include "core/storage/schema.h"
 
 #include <algorithm>
@@ -451,8 +452,8 @@ private:
             *value = statement.int64(0); // max() of no rows is NULL: 0
             return true;
         };
-        return single(statements::addressSummarySliceCount, &totals->slices)
-            && single(statements::addressSummaryLastChunk, &totals->lastChunk);
+        return single(statements::sliceCount, &totals->slices)
+            && single(statements::lastChunkRowId, &totals->lastChunk);
     }
 
     sqlite::Connection &m_db;

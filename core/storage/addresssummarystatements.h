@@ -2,6 +2,8 @@
 // storage/schema.h; storage/addresssummaryformat.h says what they hold), in one reviewed place.
 #pragma once
 
+#include "core/storage/statementlist.h"
+
 namespace memhist::statements {
 
 inline constexpr const char *addressSummaryTables = "SELECT name FROM sqlite_schema WHERE type = 'table' AND "
@@ -21,10 +23,8 @@ inline constexpr const char *addressSummaryAllRows
     = "SELECT shift, block, next, checksum, postings FROM address_summary "
       "INDEXED BY idx_address_summary_1 ORDER BY shift, block";
 
-// What a summary is built from, and what it records about it.
-inline constexpr const char *addressSummarySliceCount = "SELECT count(*) FROM slices";
-// A lone max() of the rowid: SQLite reads it from the b-tree's end.
-inline constexpr const char *addressSummaryLastChunk = "SELECT max(rowid) FROM chunks";
+// What a summary is built from, and what it records about it: historystatements.h (sliceCount,
+// lastChunkRowId).
 
 // The builder's scratch tables, in the connection's temporary database (never in the history):
 // postings spilled when the builder's memory budget is reached (one run per spill, each run in
@@ -49,5 +49,18 @@ inline constexpr const char *insertAddressSummaryCoarse
 // Each level's rows were kept in order: rowid order within a level.
 inline constexpr const char *addressSummaryCoarseInOrder
     = "SELECT shift, block, postings FROM temp.memhist_summary_coarse ORDER BY shift, rowid";
+
+inline constexpr NamedStatement addressSummaryStatements[] = {
+    MEMHIST_STATEMENT(addressSummaryTables),
+    MEMHIST_STATEMENT(addressSummaryInfo),
+    MEMHIST_STATEMENT(addressSummaryRowsDown),
+    MEMHIST_STATEMENT(addressSummaryAllRows),
+    MEMHIST_STATEMENT(createAddressSummaryScratch),
+    MEMHIST_STATEMENT(clearAddressSummaryScratch),
+    MEMHIST_STATEMENT(insertAddressSummaryRun),
+    MEMHIST_STATEMENT(addressSummaryRunsInOrder),
+    MEMHIST_STATEMENT(insertAddressSummaryCoarse),
+    MEMHIST_STATEMENT(addressSummaryCoarseInOrder),
+};
 
 } // namespace memhist::statements

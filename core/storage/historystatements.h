@@ -2,6 +2,8 @@
 // meta and _metadata tables, the summary counts), in one reviewed place.
 #pragma once
 
+#include "core/storage/statementlist.h"
+
 namespace memhist::statements {
 
 // SQLite reads the header lazily: the first statement is where a damaged or foreign file shows.
@@ -23,8 +25,26 @@ inline constexpr const char *referenceMetadata
 inline constexpr const char *accessCountsByOperation = "SELECT operation, count(*) FROM accesses GROUP BY operation";
 inline constexpr const char *sliceCount = "SELECT count(*) FROM slices";
 inline constexpr const char *chunkCount = "SELECT count(*) FROM chunks";
+// A lone max() of the rowid: SQLite reads it from the b-tree's end.
+inline constexpr const char *lastChunkRowId = "SELECT max(rowid) FROM chunks";
 // Two statements: SQLite answers a lone first or last row from the b-tree's ends.
 inline constexpr const char *firstAccess = "SELECT rowid, transition FROM accesses ORDER BY rowid LIMIT 1";
 inline constexpr const char *lastAccess = "SELECT rowid, transition FROM accesses ORDER BY rowid DESC LIMIT 1";
+
+inline constexpr NamedStatement historyStatements[] = {
+    MEMHIST_STATEMENT(schemaObjectCount),
+    MEMHIST_STATEMENT(tableExists),
+    MEMHIST_STATEMENT(tableColumns),
+    MEMHIST_STATEMENT(indexTable),
+    MEMHIST_STATEMENT(indexColumns),
+    MEMHIST_STATEMENT(metaRows),
+    MEMHIST_STATEMENT(referenceMetadata),
+    MEMHIST_STATEMENT(accessCountsByOperation),
+    MEMHIST_STATEMENT(sliceCount),
+    MEMHIST_STATEMENT(chunkCount),
+    MEMHIST_STATEMENT(lastChunkRowId),
+    MEMHIST_STATEMENT(firstAccess),
+    MEMHIST_STATEMENT(lastAccess),
+};
 
 } // namespace memhist::statements

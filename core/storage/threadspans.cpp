@@ -57,4 +57,14 @@ QList<ThreadSummary> ThreadSpans::threads() const
     return threads;
 }
 
+std::optional<qint64> ThreadSpans::threadCount() const
+{
+    if (!m_available)
+        return std::nullopt;
+    sqlite::Statement count = m_database.connection().prepare(statements::threadCount);
+    if (!count.isValid() || count.step() != SQLITE_ROW)
+        return std::nullopt;
+    return count.int64(0);
+}
+
 } // namespace memhist

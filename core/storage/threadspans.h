@@ -44,6 +44,8 @@ public:
     QList<ThreadSpan> spansBetween(Transition first, Transition last) const;
     // One entry per thread, by thread id.
     QList<ThreadSummary> threads() const;
+    // How many threads ran (without summarising each); null without the table or on a read error.
+    std::optional<qint64> threadCount() const;
 
 private:
     HistoryDatabase &m_database;

@@ -2,6 +2,8 @@
 // definition is in storage/schema.h), in one reviewed place.
 #pragma once
 
+#include "core/storage/statementlist.h"
+
 namespace memhist::statements {
 
 inline constexpr const char *threadSpansTableExists
@@ -22,5 +24,16 @@ inline constexpr const char *threadSpansOverlapping
 inline constexpr const char *threadSummaries
     = "SELECT thread_id, count(*), sum(transition_last - transition_first + 1), min(transition_first), "
       "max(transition_last) FROM thread_spans GROUP BY thread_id ORDER BY thread_id";
+
+// How many threads ran (`memhist info`, the viewer's history line).
+inline constexpr const char *threadCount = "SELECT count(DISTINCT thread_id) FROM thread_spans";
+
+inline constexpr NamedStatement threadSpanStatements[] = {
+    MEMHIST_STATEMENT(threadSpansTableExists),
+    MEMHIST_STATEMENT(threadSpanEndingAtOrAfter),
+    MEMHIST_STATEMENT(threadSpansOverlapping),
+    MEMHIST_STATEMENT(threadSummaries),
+    MEMHIST_STATEMENT(threadCount),
+};
 
 } // namespace memhist::statements

@@ -11,6 +11,8 @@
 //   a reader weighs before reading it), `data` its cells (tilecodec.h).
 #pragma once
 
+#include "core/storage/statementlist.h"
+
 namespace memhist::summary::statements {
 
 inline constexpr const char *createTables = R"sql(
@@ -52,5 +54,21 @@ inline constexpr const char *summaryBytes = "SELECT sum(pgsize) FROM dbstat WHER
 
 inline constexpr const char *historyShape
     = "SELECT (SELECT count(*) FROM slices), (SELECT max(rowid) FROM chunks), (SELECT max(rowid) FROM accesses)";
+
+inline constexpr memhist::statements::NamedStatement summaryStatements[] = {
+    MEMHIST_STATEMENT(createTables),
+    MEMHIST_STATEMENT(insertInfo),
+    MEMHIST_STATEMENT(insertTile),
+    MEMHIST_STATEMENT(hasTables),
+    MEMHIST_STATEMENT(selectInfo),
+    MEMHIST_STATEMENT(selectTiles),
+    MEMHIST_STATEMENT(scanSlices),
+    MEMHIST_STATEMENT(scanChunks),
+    MEMHIST_STATEMENT(scanAccesses),
+    MEMHIST_STATEMENT(scanPragmas),
+    MEMHIST_STATEMENT(summaryFilePragmas),
+    MEMHIST_STATEMENT(summaryBytes),
+    MEMHIST_STATEMENT(historyShape),
+};
 
 } // namespace memhist::summary::statements

@@ -1,7 +1,7 @@
 // ChartsPanel and its data: the bucketing and region arithmetic exactly, the computation against
 // a brute-force count of the bundled example, sampling, coalescing of quick range changes.
+#include "core/charts/chartdata.h"
 #include "core/storage/historydatabase.h"
-#include "widgets/charts/chartdata.h"
 #include "widgets/charts/chartspanel.h"
 
 #include <QBarCategoryAxis>

@@ -2,9 +2,9 @@
 // busiest address regions. Computed in the background from the panel's own read-only connection.
 #pragma once
 
-#include "widgets/charts/chartdata.h"
+#include "core/charts/chartdata.h"
+#include "core/model/viewrange.h"
 #include "widgets/common/jobtracker.h"
-#include "widgets/common/viewrange.h"
 
 #include <QWidget>
 #include <optional>

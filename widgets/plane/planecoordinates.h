@@ -11,8 +11,8 @@
 //   upward as in the storage model's diagram (pixel y grows downward, hence the flip).
 #pragma once
 
+#include "core/model/viewrange.h"
 #include "core/summary/addressfold.h"
-#include "widgets/common/viewrange.h"
 
 #include <QPointF>
 #include <QSizeF>

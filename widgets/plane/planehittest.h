@@ -4,7 +4,7 @@
 // that clicks and tooltips agree with the pixels (tests/widgets/tst_planehittest.cpp).
 #pragma once
 
-#include "widgets/common/viewrange.h"
+#include "core/model/viewrange.h"
 #include "widgets/plane/planecoordinates.h"
 
 #include <QList>

@@ -2,6 +2,7 @@
 
 #include "core/storage/schema.h"
 #include "core/summary/summarycache.h"
+#include "core/summary/summarystatements.h"
 #include "widgets/plane/planestatements.h"
 
 #include <QElapsedTimer>
@@ -85,7 +86,7 @@ namespace {
 
 bool readSlices(sqlite::Connection &db, std::vector<SliceSpan> *slices)
 {
-    sqlite::Statement select = db.prepare(statements::slices);
+    sqlite::Statement select = db.prepare(summary::statements::scanSlices);
     int rc = SQLITE_ROW;
     while (select.isValid() && (rc = select.step()) == SQLITE_ROW)
         slices->push_back({ select.int64(0), fromStored(select.int64(1)), fromStored(select.int64(2)) });
@@ -247,7 +248,7 @@ std::shared_ptr<const HistoryOverview> loadOverview(
         qint64 cachedRowId = std::numeric_limits<qint64>::min();
         SliceSummary *cached = nullptr;
 
-        sqlite::Statement rows = db->connection().prepare(statements::chunkCoverage);
+        sqlite::Statement rows = db->connection().prepare(summary::statements::scanChunks);
         qint64 read = 0;
         while (rows.isValid() && rows.step() == SQLITE_ROW) {
             if (++read % rowsPerCancelCheck == 0 && cancelled())

@@ -1,5 +1,7 @@
 #include "widgets/plane/planereads.h"
 
+#include "core/query/accessrow.h"
+#include "core/query/querystatements.h"
 #include "core/query/rowidsearch.h"
 #include "core/storage/sqlite.h"
 #include "widgets/plane/planestatements.h"
@@ -10,15 +12,12 @@ namespace memhist::plane {
 
 namespace {
 
-// Columns 0..4 of the access statements (rowid, transition, phy_first, linear, size); the operation
-// is the caller's.
-void readAccess(const sqlite::Statement &row, Access &access)
+// An access as the plane draws it: the plane does not check rows (`memhist check` does), so a size
+// outside [1, 2^32 - 1] is clamped rather than refused.
+Access toDrawnAccess(query::AccessRow row)
 {
-    access.rowId = RowId { row.int64(0) };
-    access.transition = Transition { fromStored(row.int64(1)) };
-    access.physical = Address { fromStored(row.int64(2)) };
-    access.linear = row.isNull(3) ? std::nullopt : std::optional<Address>(Address { fromStored(row.int64(3)) });
-    access.size = std::uint32_t(std::clamp<std::int64_t>(row.int64(4), 1, std::numeric_limits<std::uint32_t>::max()));
+    row.size = std::clamp<std::int64_t>(row.size, 1, std::numeric_limits<std::uint32_t>::max());
+    return query::toAccess(row);
 }
 
 } // namespace
@@ -38,7 +37,7 @@ bool readChunks(sqlite::Connection &db, const HistoryOverview &overview, const D
     if (plan.endSlice <= plan.firstSlice)
         return true;
     const StoredRanges windows = toStoredRanges(plan.addresses.first, plan.addresses.last);
-    sqlite::Statement scan = db.prepare(statements::chunksFrom);
+    sqlite::Statement scan = db.prepare(memhist::statements::chunksOverlapping);
     if (!scan.isValid())
         return false;
     const bool coverage = hasCoverage(overview);
@@ -90,15 +89,13 @@ bool readAccessesInRows(sqlite::Connection &db, const RowWindow &rows, const Det
         return false;
     scan.bind(1, rows.first);
     scan.bind(2, rows.last);
-    Access access;
     while (scan.step() == SQLITE_ROW) {
         if (++out->rowsRead % scannedRowsPerCancelCheck == 0 && cancelled())
             return false;
-        const std::int64_t code = scan.int64(5);
-        if (!isValidOperationCode(code))
+        const query::AccessRow row = query::readAccessRow(scan);
+        if (!isValidOperationCode(row.operation))
             continue;
-        readAccess(scan, access);
-        access.operation = Operation(code);
+        const Access access = toDrawnAccess(row);
         if (access.transition.value < plan.transitions.first || access.transition.value > plan.transitions.last
             || access.physical.value > plan.addresses.last || access.lastByte().value < plan.addresses.first)
             continue;
@@ -110,18 +107,18 @@ bool readAccessesInRows(sqlite::Connection &db, const RowWindow &rows, const Det
 bool readAccessesOfChunks(sqlite::Connection &db, const std::vector<ChunkRow> &chunks, const DetailPlan &plan,
     const std::function<bool()> &cancelled, AccessRows *out)
 {
-    sqlite::Statement query = db.prepare(statements::chunkAccesses);
-    if (!query.isValid())
+    sqlite::Statement select = db.prepare(statements::chunkAccesses);
+    if (!select.isValid())
         return false;
-    Access access;
     for (const ChunkRow &chunk : chunks) {
-        query.reset();
-        query.bind(1, chunk.rowId);
-        query.bind(2, toStored(plan.transitions.first));
-        query.bind(3, toStored(plan.transitions.last));
-        access.operation = drawnOperations[chunk.op];
-        while (query.step() == SQLITE_ROW) {
-            readAccess(query, access);
+        select.reset();
+        select.bind(1, chunk.rowId);
+        select.bind(2, toStored(plan.transitions.first));
+        select.bind(3, toStored(plan.transitions.last));
+        while (select.step() == SQLITE_ROW) {
+            // The chunk's operation: the access is drawn where its chunk was found.
+            Access access = toDrawnAccess(query::readAccessRow(select));
+            access.operation = drawnOperations[chunk.op];
             out->accesses.push_back(access);
             if (++out->rowsRead % chunkAccessesPerCancelCheck == 0 && cancelled())
                 return false;

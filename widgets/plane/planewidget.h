@@ -25,8 +25,8 @@
 #pragma once
 
 #include "core/model/types.h"
+#include "core/model/viewrange.h"
 #include "widgets/common/jobtracker.h"
-#include "widgets/common/viewrange.h"
 #include "widgets/plane/planecoordinates.h"
 #include "widgets/plane/planeviewstate.h"
 

@@ -1,5 +1,6 @@
-#include "widgets/charts/chartdata.h"
+#include "core/charts/chartdata.h"
 
+#include "core/charts/chartstatements.h"
 #include "core/query/rowidsearch.h"
 #include "core/storage/historydatabase.h"
 
@@ -11,11 +12,6 @@
 namespace memhist {
 
 namespace {
-
-// The only row read of the charts: consecutive rows of the accesses table by rowid, a range scan of
-// the table's own b-tree.
-constexpr const char *rowsInRowIdRange = "SELECT transition, operation, phy_first, size FROM accesses "
-                                         "WHERE rowid >= ?1 AND rowid < ?2 ORDER BY rowid";
 
 constexpr std::int64_t maxStored = std::numeric_limits<std::int64_t>::max();
 
@@ -32,7 +28,7 @@ class Tallier
 {
 public:
     Tallier(sqlite::Connection &connection, const ChartData &data)
-        : m_rows(connection.prepare(rowsInRowIdRange))
+        : m_rows(connection.prepare(charts::statements::rowsInRowIdRange))
         , m_data(data)
     { }
 

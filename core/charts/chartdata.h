@@ -2,7 +2,7 @@
 // bucketing of a transition range, the address regions, and the estimate from the rowid time index.
 #pragma once
 
-#include "widgets/common/viewrange.h"
+#include "core/model/viewrange.h"
 
 #include <QHash>
 #include <QList>
