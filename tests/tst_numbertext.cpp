@@ -25,6 +25,7 @@ private slots:
     void parseNumberTellsWhyNot();
     void hexText_data();
     void hexText();
+    void hexDigitValue();
 };
 
 void TestNumberText::parseUnsigned_data()
@@ -112,6 +113,20 @@ void TestNumberText::hexText()
     std::uint64_t back = 0;
     QVERIFY(memhist::parseUnsigned(text.toLatin1(), &back));
     QCOMPARE(quint64(back), value);
+}
+
+void TestNumberText::hexDigitValue()
+{
+    const QByteArray digits("0123456789abcdefABCDEF");
+    const int values[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 10, 11, 12, 13, 14, 15 };
+    int accepted = 0;
+    for (int c = 0; c < 256; ++c) {
+        const int value = memhist::hexDigitValue(char(c));
+        const qsizetype at = digits.indexOf(char(c));
+        QCOMPARE(value, at < 0 ? -1 : values[at]);
+        accepted += value >= 0;
+    }
+    QCOMPARE(accepted, 22);
 }
 
 QTEST_GUILESS_MAIN(TestNumberText)

@@ -1,5 +1,7 @@
 #include "core/context/processmap.h"
 
+#include "core/model/numbertext.h"
+
 #include <optional>
 
 namespace memhist {
@@ -17,14 +19,8 @@ std::optional<std::uint64_t> parseHex(QByteArrayView text)
         return std::nullopt;
     std::uint64_t value = 0;
     for (const char c : text) {
-        int digit;
-        if (c >= '0' && c <= '9')
-            digit = c - '0';
-        else if (c >= 'a' && c <= 'f')
-            digit = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F')
-            digit = c - 'A' + 10;
-        else
+        const int digit = hexDigitValue(c);
+        if (digit < 0)
             return std::nullopt;
         value = (value << 4) | std::uint64_t(digit);
     }

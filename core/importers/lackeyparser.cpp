@@ -1,5 +1,7 @@
 #include "core/importers/lackeyparser.h"
 
+#include "core/model/numbertext.h"
+
 #include <QScopeGuard>
 #include <algorithm>
 #include <array>
@@ -20,30 +22,9 @@ enum class LineKind : std::uint8_t {
     Malformed,
 };
 
-// -1 for a byte that is not a hex digit: one table lookup per digit in the hot loop.
-constexpr std::array<std::int8_t, 256> hexDigitValues = [] {
-    std::array<std::int8_t, 256> values {};
-    for (int c = 0; c < 256; ++c) {
-        if (c >= '0' && c <= '9')
-            values[c] = std::int8_t(c - '0');
-        else if (c >= 'a' && c <= 'f')
-            values[c] = std::int8_t(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F')
-            values[c] = std::int8_t(c - 'A' + 10);
-        else
-            values[c] = -1;
-    }
-    return values;
-}();
-
 inline bool isBlank(char c)
 {
     return c == ' ' || c == '\t';
-}
-
-inline int hexValue(char c)
-{
-    return hexDigitValues[static_cast<unsigned char>(c)];
 }
 
 // The line as a message shows it: printable ASCII, at most 60 characters.
@@ -128,12 +109,12 @@ LineKind classify(const char *p, const char *end, std::uint64_t *address, std::u
     while (q < end && isBlank(*q))
         ++q;
     // Tolerate a 0x prefix (hand-made traces), which Lackey itself never writes.
-    if (end - q > 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X') && hexValue(q[2]) >= 0)
+    if (end - q > 2 && q[0] == '0' && (q[1] == 'x' || q[1] == 'X') && hexDigitValue(q[2]) >= 0)
         q += 2;
     const char *const token = q;
     std::uint64_t value = 0;
     int digit;
-    while (q < end && (digit = hexValue(*q)) >= 0) {
+    while (q < end && (digit = hexDigitValue(*q)) >= 0) {
         value = (value << 4) | std::uint64_t(digit);
         ++q;
     }
@@ -392,7 +373,7 @@ qsizetype LackeyParser::parse(const char *data, qsizetype size)
                 const char *const hexBegin = q;
                 std::uint64_t address = 0;
                 int digit;
-                while (q - hexBegin < 16 && (digit = hexValue(*q)) >= 0) {
+                while (q - hexBegin < 16 && (digit = hexDigitValue(*q)) >= 0) {
                     address = (address << 4) | std::uint64_t(digit);
                     ++q;
                 }

@@ -40,14 +40,8 @@ std::optional<std::uint64_t> hexNumber(QByteArrayView text, QByteArrayView *rest
     std::uint64_t value = 0;
     while (i < text.size() && i - digits < 16) {
         const char c = text[i];
-        int digit;
-        if (c >= '0' && c <= '9')
-            digit = c - '0';
-        else if (c >= 'a' && c <= 'f')
-            digit = c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F')
-            digit = c - 'A' + 10;
-        else
+        const int digit = hexDigitValue(c);
+        if (digit < 0)
             break;
         value = (value << 4) | std::uint64_t(digit);
         ++i;

@@ -4,21 +4,6 @@
 
 namespace memhist {
 
-namespace {
-
-int hexDigit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-} // namespace
-
 // By hand rather than through QByteArray::toULongLong: the importers' hot path parses four numbers
 // per line, toULongLong(…, 0) would read a leading 0 as octal, and this tells "not a number" from
 // "more than 64 bits" for the error message.
@@ -31,13 +16,13 @@ NumberStatus parseNumber(QByteArrayView text, std::uint64_t *value)
     std::uint64_t result = 0;
     if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
         for (qsizetype i = 2; i < n; ++i) {
-            const int digit = hexDigit(p[i]);
+            const int digit = hexDigitValue(p[i]);
             if (digit < 0)
                 return NumberStatus::NotANumber;
             if (result >> 60) {
                 // Keep scanning: "0x1ffffffffffffffffZ" is not a number rather than too large.
                 for (qsizetype j = i + 1; j < n; ++j) {
-                    if (hexDigit(p[j]) < 0)
+                    if (hexDigitValue(p[j]) < 0)
                         return NumberStatus::NotANumber;
                 }
                 return NumberStatus::TooLarge;

@@ -6,6 +6,7 @@
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QString>
+#include <array>
 #include <cstdint>
 
 namespace memhist {
@@ -16,6 +17,30 @@ enum class NumberStatus {
     NotANumber, // a character that is not a digit of the number's base, a sign, a space
     TooLarge, // well-formed, but more than 64 bits
 };
+
+namespace detail {
+// -1 for a byte that is not a hex digit: one table lookup per digit in the importers' hot loops.
+inline constexpr std::array<std::int8_t, 256> hexDigitValues = [] {
+    std::array<std::int8_t, 256> values {};
+    for (int c = 0; c < 256; ++c) {
+        if (c >= '0' && c <= '9')
+            values[c] = std::int8_t(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            values[c] = std::int8_t(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            values[c] = std::int8_t(c - 'A' + 10);
+        else
+            values[c] = -1;
+    }
+    return values;
+}();
+} // namespace detail
+
+// The value of a hex digit (either case), or -1.
+constexpr int hexDigitValue(char c)
+{
+    return detail::hexDigitValues[static_cast<unsigned char>(c)];
+}
 
 // Decimal, or hexadecimal after "0x"/"0X", over the full unsigned 64-bit range. Nothing else is
 // accepted: no sign, no spaces, no octal. *value is set only on Ok.
