@@ -5,6 +5,7 @@
 // make a database that `memhist check` passes. Also the probe that recognises a trace by its
 // first records.
 #include "core/checker/historychecker.h"
+#include "core/importers/accesssink.h"
 #include "core/importers/drmemtrace/rawfilestream.h"
 #include "core/importers/drmemtrace/threadinterleaver.h"
 #include "core/importers/drmemtrace/tracefileprobe.h"
@@ -56,7 +57,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     HistoryWriter writer(output, caps);
     if (!writer.open())
         propertyBroken(QStringLiteral("cannot open the writer: ") + writer.errorString());
-    drmemtrace::DecodeContext context(writer);
+    WriterSink sink(writer);
+    drmemtrace::DecodeContext context(sink);
     context.withExecute = size % 2 == 1;
     QString error;
     const bool ok
