@@ -26,6 +26,8 @@ private slots:
     void hexText_data();
     void hexText();
     void hexDigitValue();
+    void parseTypedNumber_data();
+    void parseTypedNumber();
 };
 
 void TestNumberText::parseUnsigned_data()
@@ -127,6 +129,42 @@ void TestNumberText::hexDigitValue()
         accepted += value >= 0;
     }
     QCOMPARE(accepted, 22);
+}
+
+void TestNumberText::parseTypedNumber_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<quint64>("value");
+
+    QTest::newRow("plain decimal") << QStringLiteral("150218") << true << quint64(150218);
+    QTest::newRow("transition as shown") << QStringLiteral("150,218") << true << quint64(150218);
+    QTest::newRow("millions as shown") << QStringLiteral("1,308,463") << true << quint64(1308463);
+    QTest::newRow("address as shown") << QStringLiteral("0x4a1'b140") << true << quint64(0x4a1b140);
+    QTest::newRow("stack address as shown") << QStringLiteral("0x1f'ff00'0208") << true << quint64(0x1fff000208);
+    QTest::newRow("plain hex") << QStringLiteral("0x4a1b140") << true << quint64(0x4a1b140);
+    QTest::newRow("octal-looking is decimal") << QStringLiteral("0,10") << true << quint64(10);
+    QTest::newRow("largest as shown") << QStringLiteral("0xffff'ffff'ffff'ffff") << true << quint64(max64);
+    QTest::newRow("too large as shown") << QStringLiteral("0x1'ffff'ffff'ffff'ffff") << false << quint64(0);
+    QTest::newRow("leading separator") << QStringLiteral(",150") << false << quint64(0);
+    QTest::newRow("trailing separator") << QStringLiteral("150,") << false << quint64(0);
+    QTest::newRow("doubled separator") << QStringLiteral("150,,218") << false << quint64(0);
+    QTest::newRow("separator after 0x") << QStringLiteral("0x'4a1") << false << quint64(0);
+    QTest::newRow("separator before a non-digit") << QStringLiteral("12,a") << false << quint64(0);
+    QTest::newRow("space") << QStringLiteral("150 218") << false << quint64(0);
+    QTest::newRow("non-ASCII digit") << QStringLiteral("1\u0663") << false << quint64(0);
+    QTest::newRow("empty") << QString() << false << quint64(0);
+}
+
+void TestNumberText::parseTypedNumber()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, ok);
+    QFETCH(quint64, value);
+
+    std::uint64_t parsed = 12345;
+    QCOMPARE(memhist::parseTypedNumber(text, &parsed), ok);
+    QCOMPARE(quint64(parsed), ok ? value : quint64(12345));
 }
 
 QTEST_GUILESS_MAIN(TestNumberText)

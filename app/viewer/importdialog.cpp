@@ -19,7 +19,7 @@ namespace {
 
 bool parseCount(const QString &field, const QString &text, std::uint64_t *value, QString *error)
 {
-    if (parseUnsigned(text.trimmed().toLatin1(), value))
+    if (parseTypedNumber(text.trimmed(), value))
         return true;
     *error = QObject::tr("%1: '%2' is not a number of instructions (decimal or 0x hex, up to 2^64-1)")
                  .arg(field, text.trimmed());

@@ -52,6 +52,28 @@ bool parseUnsigned(QByteArrayView text, std::uint64_t *value)
     return parseNumber(text, value) == NumberStatus::Ok;
 }
 
+bool parseTypedNumber(QStringView text, std::uint64_t *value)
+{
+    const bool hex = text.size() > 2 && text[0] == u'0' && (text[1] == u'x' || text[1] == u'X');
+    const auto isDigit
+        = [hex](QChar c) { return c.unicode() < 0x80 && (hex ? hexDigitValue(char(c.unicode())) >= 0 : c.isDigit()); };
+    QByteArray digits;
+    digits.reserve(text.size());
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (c == u'\'' || c == u',') {
+            const qsizetype firstDigit = hex ? 2 : 0;
+            if (i == firstDigit || i + 1 >= text.size() || !isDigit(text[i - 1]) || !isDigit(text[i + 1]))
+                return false;
+            continue;
+        }
+        if (c.unicode() >= 0x80)
+            return false;
+        digits += char(c.unicode());
+    }
+    return parseUnsigned(digits, value);
+}
+
 char *appendHex(char *out, std::uint64_t value)
 {
     static constexpr char hexDigits[] = "0123456789abcdef";

@@ -49,6 +49,11 @@ NumberStatus parseNumber(QByteArrayView text, std::uint64_t *value);
 // parseNumber() == Ok, for callers that do not explain the failure.
 bool parseUnsigned(QByteArrayView text, std::uint64_t *value);
 
+// A number typed into the viewer: what parseUnsigned() accepts, and also the digit groups the viewer
+// itself shows, so that a value copied from it reads back: "0x4a1'b140" (addresses), "150,218"
+// (transitions). A separator (' or ,) must stand between two digits.
+bool parseTypedNumber(QStringView text, std::uint64_t *value);
+
 // Writes "0x" and the lower-case hex digits of `value` (no leading zeros) at `out`, which must have
 // room for 18 characters; returns the end. The allocation-free form for hot paths (CSV rows).
 char *appendHex(char *out, std::uint64_t value);

@@ -124,6 +124,13 @@ void TestQueryPanel::typedQueryMatchesCommandLine_data()
         << QStringList { QStringLiteral("--backward"), QStringLiteral("--from"), QStringLiteral("4198400"),
                QStringLiteral("--to"), QStringLiteral("6295559"), QStringLiteral("--ops"), QStringLiteral("rwx") }
         << 10;
+    QTest::newRow("numbers as the viewer shows them: backward from 1,2 over 0x0..0xffff'ffff'ffff'ffff")
+        << QStringLiteral("1,2") << QStringLiteral("0x0") << QStringLiteral("0xffff'ffff'ffff'ffff") << true
+        << QStringLiteral("rw")
+        << QStringList { QStringLiteral("--backward"), QStringLiteral("--at"), QStringLiteral("12"),
+               QStringLiteral("--from"), QStringLiteral("0x0"), QStringLiteral("--to"),
+               QStringLiteral("0xffffffffffffffff") }
+        << 15;
     QTest::newRow("forward from 0x5, executes only")
         << QStringLiteral("0x5") << QString() << QString() << false << QStringLiteral("x")
         << QStringList { QStringLiteral("--at"), QStringLiteral("0x5"), QStringLiteral("--ops"), QStringLiteral("x") }

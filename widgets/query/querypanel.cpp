@@ -49,7 +49,7 @@ bool parseField(const QLineEdit *edit, const QString &name, std::optional<std::u
         return true;
     }
     std::uint64_t number = 0;
-    if (!parseUnsigned(text.toLatin1(), &number)) {
+    if (!parseTypedNumber(text, &number)) {
         *error = QueryPanel::tr("%1: '%2' is not a number (decimal or 0x hex, up to 64 bits)").arg(name, text);
         return false;
     }
