@@ -27,50 +27,82 @@ int usageError(const QString &message)
     return 2;
 }
 
+// The viewer's command line, described once for both parsers main() may run.
+struct ViewerOptions
+{
+    QCommandLineOption screenshot { QStringLiteral("screenshot"),
+        QStringLiteral("Save a picture of the window to FILE once the history is shown, then quit."),
+        QStringLiteral("FILE") };
+    QCommandLineOption size { QStringLiteral("size"),
+        QStringLiteral("The window's size, e.g. 1280x800 (for screenshots)."), QStringLiteral("WxH") };
+    QCommandLineOption click { QStringLiteral("click"),
+        QStringLiteral("Once loaded, click the plane at transition T and address A (forward)."),
+        QStringLiteral("T,A") };
+    QCommandLineOption clickBack { QStringLiteral("click-back"),
+        QStringLiteral("Once loaded, Ctrl+click the plane at transition T and address A (backward)."),
+        QStringLiteral("T,A") };
+    QCommandLineOption zoomTransitions { QStringLiteral("zoom-transitions"),
+        QStringLiteral("Once loaded, zoom the plane to transitions T1..T2 (with --zoom-addresses)."),
+        QStringLiteral("T1,T2") };
+    QCommandLineOption zoomAddresses { QStringLiteral("zoom-addresses"),
+        QStringLiteral("Once loaded, zoom the plane to addresses A1..A2 (with --zoom-transitions)."),
+        QStringLiteral("A1,A2") };
+    QCommandLineOption panel { QStringLiteral("panel"),
+        QStringLiteral("The panel to show below the plane: results, charts or sql."), QStringLiteral("PANEL"),
+        QStringLiteral("results") };
+    QCommandLineOption sql { QStringLiteral("sql"), QStringLiteral("Once loaded, run STATEMENT in the SQL console."),
+        QStringLiteral("STATEMENT") };
+
+    void describe(QCommandLineParser &parser) const
+    {
+        parser.setApplicationDescription(
+            QStringLiteral("Explore a memory history: the transition x address plane, click-to-query, charts and SQL.\n"
+                           "FILE is a history (.memhist) or a trace to import (any format memhist import reads)."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A history to open or a trace to import."),
+            QStringLiteral("[FILE]"));
+        for (const QCommandLineOption *option :
+            { &screenshot, &size, &click, &clickBack, &zoomTransitions, &zoomAddresses, &panel, &sql })
+            parser.addOption(*option);
+    }
+};
+
+// True when the command line asks only for text (--help, --version): QApplication aborts where there
+// is no display, and these must answer anywhere, e.g. over ssh or in a package's build checks.
+bool asksForHelpOrVersion(int argc, char *argv[])
+{
+    for (int i = 1; i < argc; ++i) {
+        const QByteArrayView argument(argv[i]);
+        if (argument == "--")
+            return false;
+        if (argument == "-h" || argument == "--help" || argument == "-?" || argument == "--help-all" || argument == "-v"
+            || argument == "--version")
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
     memhist::sqlite::configureProcess();
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("memhist-viewer"));
-    QApplication::setOrganizationName(QStringLiteral("memhist"));
-    QApplication::setApplicationDisplayName(QStringLiteral("memhist viewer"));
-    QApplication::setApplicationVersion(QStringLiteral(MEMHIST_VERSION));
-    QApplication::setDesktopFileName(QStringLiteral("memhist-viewer"));
-
+    QCoreApplication::setApplicationName(QStringLiteral("memhist-viewer"));
+    QCoreApplication::setOrganizationName(QStringLiteral("memhist"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(MEMHIST_VERSION));
+    const ViewerOptions options;
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Explore a memory history: the transition x address plane, click-to-query, charts and SQL.\n"
-                       "FILE is a history (.memhist) or a trace to import (any format memhist import reads)."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(
-        QStringLiteral("FILE"), QStringLiteral("A history to open or a trace to import."), QStringLiteral("[FILE]"));
-    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
-        QStringLiteral("Save a picture of the window to FILE once the history is shown, then quit."),
-        QStringLiteral("FILE"));
-    const QCommandLineOption sizeOption(QStringLiteral("size"),
-        QStringLiteral("The window's size, e.g. 1280x800 (for screenshots)."), QStringLiteral("WxH"));
-    const QCommandLineOption clickOption(QStringLiteral("click"),
-        QStringLiteral("Once loaded, click the plane at transition T and address A (forward)."), QStringLiteral("T,A"));
-    const QCommandLineOption clickBackOption(QStringLiteral("click-back"),
-        QStringLiteral("Once loaded, Ctrl+click the plane at transition T and address A (backward)."),
-        QStringLiteral("T,A"));
-    const QCommandLineOption zoomTransitionsOption(QStringLiteral("zoom-transitions"),
-        QStringLiteral("Once loaded, zoom the plane to transitions T1..T2 (with --zoom-addresses)."),
-        QStringLiteral("T1,T2"));
-    const QCommandLineOption zoomAddressesOption(QStringLiteral("zoom-addresses"),
-        QStringLiteral("Once loaded, zoom the plane to addresses A1..A2 (with --zoom-transitions)."),
-        QStringLiteral("A1,A2"));
-    const QCommandLineOption panelOption(QStringLiteral("panel"),
-        QStringLiteral("The panel to show below the plane: results, charts or sql."), QStringLiteral("PANEL"),
-        QStringLiteral("results"));
-    const QCommandLineOption sqlOption(QStringLiteral("sql"),
-        QStringLiteral("Once loaded, run STATEMENT in the SQL console."), QStringLiteral("STATEMENT"));
-    for (const QCommandLineOption &option : { screenshotOption, sizeOption, clickOption, clickBackOption,
-             zoomTransitionsOption, zoomAddressesOption, panelOption, sqlOption })
-        parser.addOption(option);
+    options.describe(parser);
+    if (asksForHelpOrVersion(argc, argv)) {
+        const QCoreApplication textOnly(argc, argv);
+        parser.process(textOnly); // prints the text and exits
+        return 0;
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationDisplayName(QStringLiteral("memhist viewer"));
+    QApplication::setDesktopFileName(QStringLiteral("memhist-viewer"));
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
@@ -78,47 +110,47 @@ int main(int argc, char *argv[])
         return usageError(QStringLiteral("one FILE at most"));
 
     memhist::viewer::ScreenshotScene scene;
-    if (parser.isSet(clickOption) || parser.isSet(clickBackOption)) {
+    if (parser.isSet(options.click) || parser.isSet(options.clickBack)) {
         std::uint64_t t = 0;
         std::uint64_t a = 0;
-        const bool backward = parser.isSet(clickBackOption);
-        if (!parsePair(parser.value(backward ? clickBackOption : clickOption), &t, &a))
+        const bool backward = parser.isSet(options.clickBack);
+        if (!parsePair(parser.value(backward ? options.clickBack : options.click), &t, &a))
             return usageError(QStringLiteral("--click: expected T,A"));
         scene.clickTransition = memhist::Transition { t };
         scene.clickAddress = memhist::Address { a };
         scene.clickBackward = backward;
     }
-    if (parser.isSet(zoomTransitionsOption) != parser.isSet(zoomAddressesOption))
+    if (parser.isSet(options.zoomTransitions) != parser.isSet(options.zoomAddresses))
         return usageError(QStringLiteral("--zoom-transitions and --zoom-addresses go together"));
-    if (parser.isSet(zoomTransitionsOption)) {
+    if (parser.isSet(options.zoomTransitions)) {
         std::uint64_t t1 = 0, t2 = 0, a1 = 0, a2 = 0;
-        if (!parsePair(parser.value(zoomTransitionsOption), &t1, &t2) || t1 > t2)
+        if (!parsePair(parser.value(options.zoomTransitions), &t1, &t2) || t1 > t2)
             return usageError(QStringLiteral("--zoom-transitions: expected T1,T2 with T1 <= T2"));
-        if (!parsePair(parser.value(zoomAddressesOption), &a1, &a2) || a1 > a2)
+        if (!parsePair(parser.value(options.zoomAddresses), &a1, &a2) || a1 > a2)
             return usageError(QStringLiteral("--zoom-addresses: expected A1,A2 with A1 <= A2"));
         scene.zoomFirstTransition = memhist::Transition { t1 };
         scene.zoomLastTransition = memhist::Transition { t2 };
         scene.zoomFirstAddress = memhist::Address { a1 };
         scene.zoomLastAddress = memhist::Address { a2 };
     }
-    scene.panel = parser.value(panelOption);
+    scene.panel = parser.value(options.panel);
     if (!QStringList { QStringLiteral("results"), QStringLiteral("charts"), QStringLiteral("sql") }.contains(
             scene.panel))
         return usageError(QStringLiteral("--panel: expected results, charts or sql"));
-    scene.sql = parser.value(sqlOption);
-    scene.outputPath = parser.value(screenshotOption);
-    const bool scripted = parser.isSet(screenshotOption) || scene.clickTransition || scene.zoomFirstTransition
-        || parser.isSet(sqlOption) || parser.isSet(panelOption);
+    scene.sql = parser.value(options.sql);
+    scene.outputPath = parser.value(options.screenshot);
+    const bool scripted = parser.isSet(options.screenshot) || scene.clickTransition || scene.zoomFirstTransition
+        || parser.isSet(options.sql) || parser.isSet(options.panel);
     if (scripted && files.isEmpty())
         return usageError(QStringLiteral("--screenshot, --click, --zoom-*, --panel and --sql need a FILE"));
 
     memhist::viewer::MainWindow window;
-    if (parser.isSet(screenshotOption)) {
+    if (parser.isSet(options.screenshot)) {
         // A screenshot shows the defaults, not this user's saved layout, and never waits on a dialog.
         window.setInteractive(false);
     }
-    if (parser.isSet(sizeOption)) {
-        const QStringList size = parser.value(sizeOption).split(u'x');
+    if (parser.isSet(options.size)) {
+        const QStringList size = parser.value(options.size).split(u'x');
         if (size.size() != 2 || size[0].toInt() < 200 || size[1].toInt() < 200)
             return usageError(QStringLiteral("--size: expected WxH, e.g. 1280x800"));
         window.resize(size[0].toInt(), size[1].toInt());
@@ -137,7 +169,7 @@ int main(int argc, char *argv[])
             });
         director->start();
     }
-    if (parser.isSet(screenshotOption)) {
+    if (parser.isSet(options.screenshot)) {
         QObject::connect(&window, &memhist::viewer::MainWindow::errorShown, &app, [&status](const QString &message) {
             std::fprintf(stderr, "memhist-viewer: %s\n", qPrintable(message));
             status = 1;
