@@ -8,6 +8,7 @@
 #include "core/importers/importsession.h"
 #include "core/model/numbertext.h"
 #include "executionspanel.h"
+#include "gotodialog.h"
 #include "historyinfo.h"
 #include "mainwindow.h"
 #include "navigator.h"
@@ -22,6 +23,7 @@
 #include <QFile>
 #include <QHash>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -237,17 +239,37 @@ private slots:
         const ViewRange zoomed = plane->visibleRange();
         const std::uint64_t width = zoomed.lastTransition.value - zoomed.firstTransition.value;
         QString error;
-        QVERIFY(window->navigator()->goToTransitionText(QStringLiteral("0x9"), &error));
+        QVERIFY(window->navigator()->goToTransitionText(QStringLiteral("0x6"), &error));
         ViewRange centred = plane->visibleRange();
         QCOMPARE(centred.lastTransition.value - centred.firstTransition.value, width);
-        QCOMPARE(centred.firstTransition.value, 9 - width / 2);
+        QCOMPARE(centred.firstTransition.value, 6 - width / 2);
         QCOMPARE(centred.firstAddress, zoomed.firstAddress);
         QCOMPARE(centred.lastAddress, zoomed.lastAddress);
-        QCOMPARE(window->hoverText(), QStringLiteral("Transition 9"));
+        QCOMPARE(window->hoverText(), QStringLiteral("Transition 6"));
 
         QVERIFY(!window->navigator()->goToTransitionText(QStringLiteral("ten"), &error));
         QCOMPARE(error, QStringLiteral("“ten” is not a transition: type a number (150218, 150,218 or 0x24aca)."));
         QCOMPARE(plane->visibleRange(), centred);
+
+        // The dialog: a refused text keeps it open with the reason; the viewer's digit groups go.
+        GoToDialog dialog(
+            QStringLiteral("Go to Transition"), QStringLiteral("Transition:"), {},
+            [&](const QString &text, QString *why) { return window->navigator()->goToTransitionText(text, why); },
+            window.get());
+        dialog.show();
+        QTest::keyClicks(dialog.edit(), QStringLiteral("1,0,"));
+        dialog.accept();
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(dialog.errorText(),
+            QStringLiteral("“1,0,” is not a transition: type a number (150218, 150,218 or 0x24aca)."));
+        QCOMPARE(plane->visibleRange(), centred);
+        dialog.edit()->setText(QStringLiteral("9"));
+        dialog.accept();
+        QVERIFY(!dialog.isVisible());
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        centred = plane->visibleRange();
+        QCOMPARE(centred.firstTransition.value, 9 - width / 2);
+        QCOMPARE(window->hoverText(), QStringLiteral("Transition 9"));
     }
 
     void goesToAnAddress()
