@@ -141,7 +141,8 @@ Navigator::Navigator(PlaneWidget *plane, QueryPanel *queryPanel, QWidget *window
         if (!m_pendingSelection)
             return;
         ResultsModel *model = m_queryPanel->resultsModel();
-        const auto *view = m_queryPanel->findChild<QTableView *>(QStringLiteral("resultsView"));
+        // The panel's table, by its object name: QueryPanel has no call that makes a row current.
+        auto *view = m_queryPanel->findChild<QTableView *>(QStringLiteral("resultsView"));
         for (int row = 0; row < model->rowCount(); ++row) {
             if (model->accessAt(row).rowId == m_pendingSelection->rowId) {
                 m_pendingSelection.reset();
@@ -149,7 +150,7 @@ Navigator::Navigator(PlaneWidget *plane, QueryPanel *queryPanel, QWidget *window
                     const QModelIndex index = model->index(row, ResultsModel::TransitionColumn);
                     view->selectionModel()->setCurrentIndex(
                         index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-                    const_cast<QTableView *>(view)->scrollTo(index);
+                    view->scrollTo(index);
                 }
                 return;
             }
@@ -244,6 +245,7 @@ void Navigator::setHistory(const QString &path)
     m_pendingSelection.reset();
     m_steps.cancel();
     m_symbols.clear();
+    m_symbolsRead = false;
     m_symbolNames->setStringList({});
     m_executions->clear();
     m_bookmarks->setHistory(path);
@@ -260,6 +262,7 @@ void Navigator::setHistory(const QString &path)
         },
         [this](const QList<NamedRange> &symbols) {
             m_symbols = symbols;
+            m_symbolsRead = true;
             QStringList names;
             for (const NamedRange &symbol : symbols)
                 names << symbol.name;
@@ -383,6 +386,12 @@ bool Navigator::goToAddressText(const QString &text, QString *error)
                         hexText(address.value)));
             return true;
         }
+    }
+    if (!m_symbolsRead) {
+        *error = tr("“%1” is not an address, and the history's symbols are still being read: try again in a "
+                    "moment.")
+                     .arg(text);
+        return false;
     }
     *error = m_symbols.isEmpty()
         ? tr("“%1” is not an address, and this history names no functions or data objects: type an address "

@@ -114,6 +114,7 @@ public:
 
     // The functions and data objects of the open history, once read (symbolsLoaded()).
     const QList<NamedRange> &symbols() const { return m_symbols; }
+    bool symbolsRead() const { return m_symbolsRead; }
     QCompleter *symbolCompleter() const { return m_completer; }
 
     // Lists every execution of the selected access's instruction in the executions panel.
@@ -149,6 +150,7 @@ private:
     JobTracker m_steps { this };
     JobTracker m_symbolLoader { this };
     QList<NamedRange> m_symbols;
+    bool m_symbolsRead = false;
     QStringListModel *m_symbolNames = nullptr;
     QCompleter *m_completer = nullptr;
     ExecutionsPanel *m_executions = nullptr;

@@ -114,6 +114,30 @@ private slots:
         QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
     }
 
+    void refusesADamagedBookmarksFile()
+    {
+        const QString file = m_directory.filePath(QStringLiteral("damaged.json"));
+        QFile output(file);
+        QVERIFY(output.open(QIODevice::WriteOnly));
+        output.write("{\"bookmarks\": [{\"transition\": \"2\"}]}");
+        output.close();
+        QList<Bookmark> bookmarks;
+        QString error;
+        QVERIFY(!loadBookmarks(file, &bookmarks, &error));
+        QCOMPARE(error, file + QStringLiteral(": a bookmark without a transition or an address"));
+        QVERIFY(bookmarks.isEmpty());
+
+        QVERIFY(output.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        output.write("[1, 2");
+        output.close();
+        QVERIFY(!loadBookmarks(file, &bookmarks, &error));
+        QVERIFY2(error.startsWith(file + QStringLiteral(": not a bookmarks file (")), qPrintable(error));
+
+        // No file: no bookmarks, no error.
+        QVERIFY(loadBookmarks(m_directory.filePath(QStringLiteral("none.json")), &bookmarks, &error));
+        QVERIFY(bookmarks.isEmpty());
+    }
+
     void centringKeepsTheZoom()
     {
         const ViewRange view { Transition { 100 }, Transition { 200 }, Address { 0x1000 }, Address { 0x1fff } };
@@ -227,6 +251,19 @@ private slots:
         QTest::keyClick(window.get(), Qt::Key_Right, Qt::AltModifier | Qt::ShiftModifier);
         QTRY_COMPARE(finished.count(), 1);
         QCOMPARE(finished.first().first().value<std::optional<Access>>()->rowId.value, qint64(7));
+        QTRY_VERIFY(
+            window->navigator()->selectedAccess() && window->navigator()->selectedAccess()->rowId == RowId { 7 });
+
+        // Typed on the plane, whose own Alt+Left (Back) must not take it.
+        PlaneWidget *plane = window->plane();
+        plane->setFocus();
+        const bool couldGoBack = plane->canGoBack();
+        const ViewRange view = plane->visibleRange();
+        QTest::keyClick(plane, Qt::Key_Left, Qt::ControlModifier | Qt::AltModifier);
+        QTRY_COMPARE(finished.count(), 2);
+        QCOMPARE(finished.at(1).first().value<std::optional<Access>>()->rowId.value, qint64(6));
+        QCOMPARE(plane->canGoBack(), couldGoBack);
+        QCOMPARE(plane->visibleRange(), view);
     }
 
     void goesToATransition()
@@ -292,6 +329,7 @@ private slots:
         const std::uint64_t above = centred.lastAddress.value - 0x601004;
         QVERIFY2(below - above <= 1 || above - below <= 1, qPrintable(QStringLiteral("%1 %2").arg(below).arg(above)));
 
+        QTRY_VERIFY(window->navigator()->symbolsRead());
         QVERIFY(!window->navigator()->goToAddressText(QStringLiteral("main"), &error));
         QCOMPARE(error,
             QStringLiteral("“main” is not an address, and this history names no functions or data objects: type an "
