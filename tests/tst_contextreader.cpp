@@ -187,6 +187,7 @@ void tst_ContextReader::historyWithoutContext()
     QCOMPARE(
         reader.executionsOf({ Address { 0x1000 } }, Transition { 0 }, Direction::Forward, 10), QList<Transition> {});
     QCOMPARE(reader.functionsNamed(QStringLiteral("main")).size(), 0);
+    QCOMPARE(reader.namedRanges(), QList<NamedRange> {});
     QCOMPARE(reader.modules().size(), 0);
 }
 
@@ -290,6 +291,25 @@ void tst_ContextReader::describesTheCodeOfACompiledProgram()
         QList<Transition> { Transition { std::uint64_t(
             instructionsIn(objdumpInstructions(program), mainFunction->address, mainFunction->size).size()) } });
     QCOMPARE(reader.functionsNamed(QStringLiteral("printf")).size(), 0);
+
+    // Every name, for completion: the executed functions by name, then the data objects by name.
+    const QList<NamedRange> named = reader.namedRanges();
+    QList<NamedRange> functions;
+    QList<NamedRange> objects;
+    for (const NamedRange &range : named)
+        (range.kind == NamedRange::Kind::Function ? functions : objects) << range;
+    QCOMPARE(named, functions + objects);
+    const auto rangeOf = [bias](const NmSymbol &symbol) {
+        return AddressRange { Address { symbol.address + bias }, Address { symbol.address + symbol.size - 1 + bias } };
+    };
+    QCOMPARE(functions,
+        (QList<NamedRange> { { QStringLiteral("bump"), rangeOf(*bump), NamedRange::Kind::Function },
+            { QStringLiteral("main"), rangeOf(*mainFunction), NamedRange::Kind::Function } }));
+    QVERIFY(
+        objects.contains(NamedRange { QStringLiteral("counter"), rangeOf(*counter), NamedRange::Kind::DataObject }));
+    QVERIFY(objects.contains(NamedRange { QStringLiteral("table"), rangeOf(*table), NamedRange::Kind::DataObject }));
+    for (qsizetype i = 1; i < objects.size(); ++i)
+        QVERIFY(objects[i - 1].name <= objects[i].name);
 }
 
 QTEST_GUILESS_MAIN(tst_ContextReader)

@@ -120,6 +120,10 @@ void tst_ContextSchema::readsUseTheirIndex_data()
         << QByteArray(mappingAt) << plan({ "SEARCH memory_map USING INDEX idx_memory_map_1 (addr_last>?)" });
     QTest::newRow("--function: a scan of the executed functions")
         << QByteArray(functionsNamed) << plan({ "SCAN functions", "USE TEMP B-TREE FOR ORDER BY" });
+    QTest::newRow("go to symbol: a scan of the executed functions")
+        << QByteArray(allFunctionNames) << plan({ "SCAN functions", "USE TEMP B-TREE FOR ORDER BY" });
+    QTest::newRow("go to symbol: a scan of the data objects")
+        << QByteArray(allDataObjectNames) << plan({ "SCAN data_objects", "USE TEMP B-TREE FOR ORDER BY" });
     QTest::newRow("instruction of a PC, by rowid")
         << QByteArray(instructionAt) << plan({ "SEARCH instructions USING INTEGER PRIMARY KEY (rowid=?)" });
     QTest::newRow("value of an access, by rowid")

@@ -1,8 +1,11 @@
 #include "mainwindow.h"
 
+#include "bookmarkspanel.h"
 #include "clickquerycontrols.h"
+#include "executionspanel.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
+#include "navigator.h"
 #include "recentfiles.h"
 #include "recorddialog.h"
 #include "recordjob.h"
@@ -36,7 +39,7 @@ constexpr auto geometryKey = "window/geometry";
 constexpr auto stateKey = "window/state";
 constexpr auto lastDirectoryKey = "lastDirectory";
 // Bumped when the docks change, so a saved layout of an older version is not restored over them.
-constexpr int windowStateVersion = 1;
+constexpr int windowStateVersion = 2;
 
 QIcon applicationIcon()
 {
@@ -112,6 +115,12 @@ void MainWindow::createPanels()
     m_sqlDock = makeDock(m_sqlConsole, tr("SQL Console"), QStringLiteral("sqlDock"));
     tabifyDockWidget(m_resultsDock, m_chartsDock);
     tabifyDockWidget(m_chartsDock, m_sqlDock);
+    m_navigator = new Navigator(m_plane, m_queryPanel, this);
+    connect(m_navigator, &Navigator::statusMessage, this, &MainWindow::showStatus);
+    m_executionsDock = makeDock(m_navigator->executionsPanel(), tr("Executions"), QStringLiteral("executionsDock"));
+    m_bookmarksDock = makeDock(m_navigator->bookmarksPanel(), tr("Bookmarks"), QStringLiteral("bookmarksDock"));
+    tabifyDockWidget(m_sqlDock, m_executionsDock);
+    tabifyDockWidget(m_executionsDock, m_bookmarksDock);
     setTabPosition(Qt::BottomDockWidgetArea, QTabWidget::North);
     m_resultsDock->raise();
 }
@@ -206,6 +215,14 @@ void MainWindow::createMenus()
     addPanelAction(m_chartsDock, Panel::Charts, Qt::Key_2);
     addPanelAction(m_sqlDock, Panel::Sql, Qt::Key_3);
 
+    QMenu *go = menuBar()->addMenu(tr("&Go"));
+    for (QAction *action : m_navigator->menuActions()) {
+        if (action)
+            go->addAction(action);
+        else
+            go->addSeparator();
+    }
+
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *about = help->addAction(tr("&About memhist viewer"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
@@ -224,13 +241,15 @@ void MainWindow::createToolBar()
     bar->addAction(m_forwardAction);
     bar->addAction(m_homeAction);
     bar->addSeparator();
+    bar->addActions(m_navigator->toolBarActions());
+    bar->addSeparator();
     m_clickControls->addTo(bar);
     bar->addSeparator();
     bar->addAction(m_queryPanel->exportAction());
 
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(bar->toggleViewAction());
-    for (QDockWidget *dock : { m_resultsDock, m_chartsDock, m_sqlDock })
+    for (QDockWidget *dock : { m_resultsDock, m_chartsDock, m_sqlDock, m_executionsDock, m_bookmarksDock })
         m_viewMenu->addAction(dock->toggleViewAction());
 }
 
@@ -305,6 +324,12 @@ ClickQuerySettings MainWindow::clickQuerySettings() const
     return m_clickControls->settings();
 }
 
+void MainWindow::setInteractive(bool interactive)
+{
+    m_interactive = interactive;
+    m_navigator->setInteractive(interactive);
+}
+
 void MainWindow::setClickQuerySettings(const ClickQuerySettings &settings)
 {
     m_clickControls->setSettings(settings);
@@ -353,6 +378,7 @@ void MainWindow::historyReady(const QString &path, const HistoryInfo &info, cons
     m_queryPanel->setHistory(m_historyPath);
     m_chartsPanel->setHistory(m_historyPath);
     m_sqlConsole->setHistory(m_historyPath);
+    m_navigator->setHistory(m_historyPath);
     m_summaryLabel->setText(describeHistory(info));
     m_summaryLabel->setToolTip(QDir::toNativeSeparators(m_historyPath) + QStringLiteral("\n")
         + formatCount(info.summary.fileBytes) + tr(" bytes") + QStringLiteral("\n") + info.sourcePaths.join(u'\n'));

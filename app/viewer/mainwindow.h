@@ -26,6 +26,7 @@ namespace memhist::viewer {
 class ClickQueryControls;
 class JobController;
 class JobProgressWidget;
+class Navigator;
 class RecentFiles;
 struct RecordRequest;
 
@@ -63,7 +64,7 @@ public:
 
     // Interactive windows ask where imports go and confirm with dialogs; tests and screenshots turn
     // this off.
-    void setInteractive(bool interactive) { m_interactive = interactive; }
+    void setInteractive(bool interactive);
     bool isInteractive() const { return m_interactive; }
 
     QString historyPath() const { return m_historyPath; }
@@ -87,6 +88,8 @@ public:
     QueryPanel *queryPanel() const { return m_queryPanel; }
     ChartsPanel *chartsPanel() const { return m_chartsPanel; }
     SqlConsole *sqlConsole() const { return m_sqlConsole; }
+    // The Go menu: steps to the previous/next write or read, go to, executions, bookmarks.
+    Navigator *navigator() const { return m_navigator; }
 
 signals:
     void historyOpened(const QString &path);
@@ -131,6 +134,9 @@ private:
     QDockWidget *m_resultsDock = nullptr;
     QDockWidget *m_chartsDock = nullptr;
     QDockWidget *m_sqlDock = nullptr;
+    Navigator *m_navigator = nullptr;
+    QDockWidget *m_executionsDock = nullptr;
+    QDockWidget *m_bookmarksDock = nullptr;
 
     QAction *m_openAction = nullptr;
     QAction *m_importAction = nullptr;

@@ -69,6 +69,19 @@ struct FunctionInfo
     AddressRange range;
 };
 
+// A named function or data object and its run-time range (what "Go to symbol" offers).
+struct NamedRange
+{
+    enum class Kind {
+        Function,
+        DataObject,
+    };
+    QString name;
+    AddressRange range;
+    Kind kind = Kind::Function;
+    friend bool operator==(const NamedRange &, const NamedRange &) = default;
+};
+
 class ContextReader
 {
 public:
@@ -105,6 +118,10 @@ public:
     // The executed functions named `name` ("main"), or whose demangled name is `name` followed by
     // its parameters ("Shape::area" finds "Shape::area() const"), in address order.
     QList<FunctionInfo> functionsNamed(const QString &name);
+
+    // Every function, then every data object, each list by name (then address). Empty when the
+    // history has no symbols.
+    QList<NamedRange> namedRanges();
 
     // The modules, by id.
     const QList<ModuleRow> &modules() const { return m_modules; }

@@ -65,6 +65,14 @@ inline constexpr const char *functionsNamed
     = "SELECT id, module_id, name, addr_first, addr_last FROM functions "
       "WHERE name = ?1 OR substr(name, 1, length(?1) + 1) = ?1 || '(' ORDER BY addr_first";
 
+// Every function and every data object with its run-time range, by name: what the viewer's "Go to
+// address or symbol" completes. Scans (the tables hold the executed functions and the program's
+// data objects only); a history without one of the tables leaves that statement unprepared.
+inline constexpr const char *allFunctionNames
+    = "SELECT name, addr_first, addr_last FROM functions ORDER BY name, addr_first";
+inline constexpr const char *allDataObjectNames
+    = "SELECT name, addr_first, addr_last FROM data_objects ORDER BY name, addr_first";
+
 // The instruction at PC ?1 (a rowid probe).
 inline constexpr const char *instructionAt = "SELECT bytes, text FROM instructions WHERE pc = ?1";
 
@@ -85,6 +93,8 @@ inline constexpr memhist::statements::NamedStatement contextStatements[] = {
     MEMHIST_STATEMENT(sectionCandidates),
     MEMHIST_STATEMENT(mappingAt),
     MEMHIST_STATEMENT(functionsNamed),
+    MEMHIST_STATEMENT(allFunctionNames),
+    MEMHIST_STATEMENT(allDataObjectNames),
     MEMHIST_STATEMENT(instructionAt),
     MEMHIST_STATEMENT(accessValue),
 };

@@ -1,0 +1,100 @@
+// "When did this instruction run": every execution of the selected access's instruction (its PC,
+// ContextReader::pcAt), in time order, as `memhist query --pc` lists them. Pages of transitions are
+// read off the GUI thread (ContextReader::executionsOf) as the list scrolls (canFetchMore /
+// fetchMore, resumed after the last transition). Picking one emits transitionActivated().
+#pragma once
+
+#include "core/model/types.h"
+#include "widgets/common/jobtracker.h"
+
+#include <QAbstractListModel>
+#include <QList>
+#include <QWidget>
+#include <optional>
+
+class QLabel;
+class QListView;
+
+namespace memhist::viewer {
+
+class ExecutionsModel : public QAbstractListModel
+{
+    Q_OBJECT
+
+public:
+    enum Roles {
+        TransitionRole = Qt::UserRole + 1, // the row's transition, as a quint64
+    };
+
+    explicit ExecutionsModel(QObject *parent = nullptr);
+
+    // Lists the executions of the instruction that ran at `at` in `historyPath`: finds its PC, then
+    // loads the first page. pcFound() (or failed()) says what it is.
+    void showInstructionAt(const QString &historyPath, Transition at);
+    void clear();
+
+    void setPageSize(int transitions) { m_pageSize = transitions; }
+    std::optional<Address> pc() const { return m_pc; }
+    QString description() const { return m_description; }
+    bool isLoading() const { return m_loading; }
+    bool isExhausted() const { return m_exhausted; }
+    const QList<Transition> &transitions() const { return m_transitions; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    bool canFetchMore(const QModelIndex &parent) const override;
+    void fetchMore(const QModelIndex &parent) override;
+
+signals:
+    void pcFound(memhist::Address pc, const QString &description);
+    void pageLoaded(int rowsSoFar, bool exhausted);
+    void failed(const QString &message);
+
+private:
+    struct Page
+    {
+        std::optional<Address> pc;
+        QString description;
+        QList<Transition> transitions;
+        QString error;
+    };
+    void requestPage();
+    void receivePage(const Page &page);
+
+    JobTracker m_jobs { this };
+    QString m_path;
+    Transition m_at;
+    std::optional<Address> m_pc;
+    QString m_description;
+    QList<Transition> m_transitions;
+    int m_pageSize = 500;
+    bool m_loading = false;
+    bool m_exhausted = true;
+};
+
+class ExecutionsPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ExecutionsPanel(QWidget *parent = nullptr);
+
+    ExecutionsModel *model() const { return m_model; }
+    void showInstructionAt(const QString &historyPath, Transition at);
+    void clear();
+    // Emits transitionActivated for `row`.
+    void activate(int row);
+
+signals:
+    void transitionActivated(memhist::Transition transition);
+
+private:
+    void updateHeader();
+
+    ExecutionsModel *m_model = nullptr;
+    QLabel *m_header = nullptr;
+    QListView *m_view = nullptr;
+    QString m_message;
+};
+
+} // namespace memhist::viewer

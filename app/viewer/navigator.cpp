@@ -1,0 +1,478 @@
+#include "navigator.h"
+
+#include "bookmarks.h"
+#include "bookmarkspanel.h"
+#include "core/model/numbertext.h"
+#include "core/query/halfaxisquery.h"
+#include "core/storage/historydatabase.h"
+#include "executionspanel.h"
+#include "gotodialog.h"
+#include "historyinfo.h"
+#include "widgets/plane/planewidget.h"
+#include "widgets/query/querypanel.h"
+#include "widgets/query/resultsmodel.h"
+
+#include <QAction>
+#include <QCompleter>
+#include <QDockWidget>
+#include <QInputDialog>
+#include <QStringListModel>
+#include <QTableView>
+
+namespace memhist::viewer {
+
+namespace {
+
+// The narrowest address span centredOnAddress() zooms to.
+constexpr std::uint64_t minimumAddressSpan = 255;
+
+struct StepResult
+{
+    std::optional<Access> found;
+    QString error;
+};
+
+// The nearest access of `operation` to `from`'s bytes, before or after it in rowid order.
+StepResult findNeighbour(const QString &path, const Access &from, Operation operation, Direction direction)
+{
+    StepResult result;
+    const std::unique_ptr<HistoryDatabase> database = HistoryDatabase::open(path, &result.error);
+    if (!database)
+        return result;
+    HalfAxisQueryEngine engine(*database);
+    HalfAxisQuery query;
+    query.direction = direction;
+    query.resumeAfter = from.rowId;
+    query.first = from.physical;
+    query.last = from.lastByte();
+    query.operations = operation;
+    query.limit = 1;
+    QueryPage page;
+    if (engine.run(query, &page, &result.error) && !page.accesses.isEmpty())
+        result.found = page.accesses.constFirst();
+    return result;
+}
+
+// "write to", "read of": what a step looks for, before "these bytes" or an address.
+QString operationNoun(Operation operation)
+{
+    switch (operation) {
+    case Operation::Write:
+        return Navigator::tr("write to");
+    case Operation::Read:
+        return Navigator::tr("read of");
+    case Operation::Execute:
+        return Navigator::tr("execution of");
+    }
+    return {};
+}
+
+QString bytesText(std::uint32_t size)
+{
+    return size == 1 ? Navigator::tr("1 byte") : Navigator::tr("%1 bytes").arg(size);
+}
+
+std::uint64_t saturatingSub(std::uint64_t value, std::uint64_t minus)
+{
+    return value > minus ? value - minus : 0;
+}
+
+std::uint64_t saturatingAdd(std::uint64_t value, std::uint64_t plus)
+{
+    return value > ~std::uint64_t(0) - plus ? ~std::uint64_t(0) : value + plus;
+}
+
+} // namespace
+
+ViewRange centredOnTransition(const ViewRange &current, Transition t)
+{
+    ViewRange range = current;
+    const std::uint64_t width = current.lastTransition.value - current.firstTransition.value;
+    range.firstTransition = Transition { saturatingSub(t.value, width / 2) };
+    range.lastTransition = Transition { saturatingAdd(range.firstTransition.value, width) };
+    return range;
+}
+
+ViewRange centredOnAddress(const ViewRange &current, Address a, const QList<ViewRange> &regions)
+{
+    ViewRange range = current;
+    std::uint64_t span = current.lastAddress.value - current.firstAddress.value;
+    for (const ViewRange &region : regions) {
+        if (region.firstAddress <= a && a <= region.lastAddress) {
+            span = std::min(span, std::max(minimumAddressSpan, region.lastAddress.value - region.firstAddress.value));
+            break;
+        }
+    }
+    range.firstAddress = Address { saturatingSub(a.value, span / 2) };
+    range.lastAddress = Address { saturatingAdd(range.firstAddress.value, span) };
+    return range;
+}
+
+QString noneFoundText(Operation operation, Direction direction)
+{
+    if (direction == Direction::Backward)
+        return Navigator::tr("No earlier %1 these bytes").arg(operationNoun(operation));
+    return Navigator::tr("No later %1 these bytes").arg(operationNoun(operation));
+}
+
+Navigator::Navigator(PlaneWidget *plane, QueryPanel *queryPanel, QWidget *window)
+    : QObject(window)
+    , m_plane(plane)
+    , m_queryPanel(queryPanel)
+    , m_window(window)
+    , m_symbolNames(new QStringListModel(this))
+    , m_completer(new QCompleter(m_symbolNames, this))
+    , m_executions(new ExecutionsPanel(window))
+    , m_bookmarks(new BookmarksPanel(window))
+{
+    m_completer->setCaseSensitivity(Qt::CaseInsensitive);
+    m_completer->setFilterMode(Qt::MatchContains);
+    m_completer->setMaxVisibleItems(16);
+    m_executions->setObjectName(QStringLiteral("executionsPanel"));
+    m_bookmarks->setObjectName(QStringLiteral("bookmarksPanel"));
+    createActions();
+
+    connect(m_queryPanel, &QueryPanel::accessSelected, this, [this](const std::optional<Access> &access) {
+        m_selected = access;
+        updateActions();
+    });
+    // A step's access becomes the current row as soon as the results' first page holds it.
+    connect(m_queryPanel->resultsModel(), &ResultsModel::pageLoaded, this, [this] {
+        if (!m_pendingSelection)
+            return;
+        ResultsModel *model = m_queryPanel->resultsModel();
+        // The panel's table, by its object name: QueryPanel has no call that makes a row current.
+        auto *view = m_queryPanel->findChild<QTableView *>(QStringLiteral("resultsView"));
+        for (int row = 0; row < model->rowCount(); ++row) {
+            if (model->accessAt(row).rowId == m_pendingSelection->rowId) {
+                m_pendingSelection.reset();
+                if (view) {
+                    const QModelIndex index = model->index(row, ResultsModel::TransitionColumn);
+                    view->selectionModel()->setCurrentIndex(
+                        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+                    view->scrollTo(index);
+                }
+                return;
+            }
+        }
+    });
+    connect(m_executions, &ExecutionsPanel::transitionActivated, this, &Navigator::goToTransition);
+    connect(m_bookmarks, &BookmarksPanel::bookmarkActivated, this, &Navigator::goToBookmark);
+    connect(m_bookmarks, &BookmarksPanel::statusMessage, this, &Navigator::statusMessage);
+    updateActions();
+}
+
+Navigator::~Navigator() = default;
+
+void Navigator::createActions()
+{
+    struct Spec
+    {
+        QString text;
+        QString iconText;
+        QKeySequence key;
+        QString tip;
+    };
+    const Spec specs[] = {
+        { tr("Previous &Write"), tr("◂ Write"), QKeySequence(Qt::ALT | Qt::SHIFT | Qt::Key_Left),
+            tr("The last write to the selected access's bytes before it") },
+        { tr("&Next Write"), tr("Write ▸"), QKeySequence(Qt::ALT | Qt::SHIFT | Qt::Key_Right),
+            tr("The first write to the selected access's bytes after it") },
+        { tr("Previous &Read"), tr("◂ Read"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Left),
+            tr("The last read of the selected access's bytes before it") },
+        { tr("Next R&ead"), tr("Read ▸"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Right),
+            tr("The first read of the selected access's bytes after it") },
+        { tr("Go to &Transition…"), tr("Transition"), QKeySequence(Qt::CTRL | Qt::Key_G),
+            tr("Centre the plane on a transition") },
+        { tr("Go to &Address or Symbol…"), tr("Address"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G),
+            tr("Centre the plane on an address, a function or a data object") },
+        { tr("E&xecutions of This Instruction"), tr("Executions"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E),
+            tr("Every transition at which the selected access's instruction ran") },
+        { tr("Add &Bookmark…"), tr("Bookmark"), QKeySequence(Qt::CTRL | Qt::Key_D),
+            tr("Bookmark the selected access (else the centre of the plane) with a note") },
+    };
+    for (const Spec &spec : specs) {
+        auto *action = new QAction(spec.text, this);
+        action->setIconText(spec.iconText);
+        action->setShortcut(spec.key);
+        action->setShortcutContext(Qt::WindowShortcut);
+        action->setToolTip(QStringLiteral("%1 (%2)").arg(spec.tip, spec.key.toString(QKeySequence::NativeText)));
+        action->setStatusTip(spec.tip);
+        m_window->addAction(action);
+        m_actions << action;
+    }
+    const auto connectStep = [this](Action which, Operation operation, Direction direction) {
+        connect(action(which), &QAction::triggered, this, [this, operation, direction] { step(operation, direction); });
+    };
+    connectStep(Action::PreviousWrite, Operation::Write, Direction::Backward);
+    connectStep(Action::NextWrite, Operation::Write, Direction::Forward);
+    connectStep(Action::PreviousRead, Operation::Read, Direction::Backward);
+    connectStep(Action::NextRead, Operation::Read, Direction::Forward);
+    connect(action(Action::GoToTransition), &QAction::triggered, this, [this] { askAndGo(Action::GoToTransition); });
+    connect(action(Action::GoToAddress), &QAction::triggered, this, [this] { askAndGo(Action::GoToAddress); });
+    connect(action(Action::Executions), &QAction::triggered, this, &Navigator::showExecutions);
+    connect(action(Action::AddBookmark), &QAction::triggered, this, &Navigator::addBookmark);
+}
+
+void Navigator::setInteractive(bool interactive)
+{
+    m_interactive = interactive;
+    m_bookmarks->setInteractive(interactive);
+}
+
+QAction *Navigator::action(Action which) const
+{
+    return m_actions.at(int(which));
+}
+
+QList<QAction *> Navigator::menuActions() const
+{
+    return { action(Action::PreviousWrite), action(Action::NextWrite), action(Action::PreviousRead),
+        action(Action::NextRead), nullptr, action(Action::GoToTransition), action(Action::GoToAddress), nullptr,
+        action(Action::Executions), action(Action::AddBookmark) };
+}
+
+QList<QAction *> Navigator::toolBarActions() const
+{
+    return { action(Action::PreviousWrite), action(Action::NextWrite), action(Action::PreviousRead),
+        action(Action::NextRead) };
+}
+
+void Navigator::setHistory(const QString &path)
+{
+    m_path = path;
+    m_selected.reset();
+    m_pendingSelection.reset();
+    m_steps.cancel();
+    m_symbols.clear();
+    m_symbolsRead = false;
+    m_symbolNames->setStringList({});
+    m_executions->clear();
+    m_bookmarks->setHistory(path);
+    updateActions();
+    if (path.isEmpty())
+        return;
+    m_symbolLoader.start(
+        [path](const JobTicket &) {
+            QString error;
+            const std::unique_ptr<HistoryDatabase> database = HistoryDatabase::open(path, &error);
+            if (!database)
+                return QList<NamedRange>();
+            return ContextReader(*database).namedRanges();
+        },
+        [this](const QList<NamedRange> &symbols) {
+            m_symbols = symbols;
+            m_symbolsRead = true;
+            QStringList names;
+            for (const NamedRange &symbol : symbols)
+                names << symbol.name;
+            names.removeDuplicates();
+            names.sort(Qt::CaseInsensitive);
+            m_symbolNames->setStringList(names);
+            emit symbolsLoaded();
+        });
+}
+
+void Navigator::updateActions()
+{
+    const bool open = !m_path.isEmpty();
+    for (const Action which :
+        { Action::PreviousWrite, Action::NextWrite, Action::PreviousRead, Action::NextRead, Action::Executions })
+        action(which)->setEnabled(open && m_selected.has_value());
+    for (const Action which : { Action::GoToTransition, Action::GoToAddress, Action::AddBookmark })
+        action(which)->setEnabled(open);
+}
+
+void Navigator::raisePanel(QWidget *panel)
+{
+    for (QWidget *widget = panel; widget; widget = widget->parentWidget()) {
+        if (auto *dock = qobject_cast<QDockWidget *>(widget)) {
+            dock->show();
+            dock->raise();
+            return;
+        }
+    }
+}
+
+// --- Steps ---------------------------------------------------------------------------------------
+
+void Navigator::step(Operation operation, Direction direction)
+{
+    if (m_path.isEmpty() || !m_selected) {
+        emit statusMessage(tr("Select an access in the results first"));
+        return;
+    }
+    const QString path = m_path;
+    const Access from = *m_selected;
+    m_steps.start([path, from, operation, direction](
+                      const JobTicket &) { return findNeighbour(path, from, operation, direction); },
+        [this, operation, direction](const StepResult &result) {
+            if (!result.error.isEmpty()) {
+                emit statusMessage(tr("The step failed: %1").arg(result.error));
+            } else if (!result.found) {
+                emit statusMessage(noneFoundText(operation, direction));
+            } else {
+                const Access &found = *result.found;
+                emit statusMessage(
+                    tr("%1 %2 %3 (%4) at transition %5, row %6")
+                        .arg(direction == Direction::Backward ? tr("Previous") : tr("Next"), operationNoun(operation),
+                            hexText(found.physical.value), bytesText(found.size),
+                            formatCount(qint64(found.transition.value)), formatCount(found.rowId.value)));
+                selectAccess(found, direction);
+            }
+            emit stepFinished(result.found);
+        });
+}
+
+void Navigator::selectAccess(const Access &access, Direction direction)
+{
+    HalfAxisQuery query;
+    query.direction = direction;
+    // The access itself is the first row: resumed just before it in the query's direction.
+    query.resumeAfter = RowId { direction == Direction::Forward ? access.rowId.value - 1 : access.rowId.value + 1 };
+    query.first = access.physical;
+    query.last = access.lastByte();
+    query.operations = Operations(Operation::Read) | Operation::Write | access.operation;
+    m_pendingSelection = access;
+    m_queryPanel->runQuery(query);
+    raisePanel(m_queryPanel);
+}
+
+// --- Go to ---------------------------------------------------------------------------------------
+
+void Navigator::goToTransition(Transition t)
+{
+    m_plane->setVisibleRange(centredOnTransition(m_plane->visibleRange(), t));
+    emit statusMessage(tr("Transition %1").arg(formatCount(qint64(t.value))));
+}
+
+void Navigator::goToAddress(Address a)
+{
+    m_plane->setVisibleRange(centredOnAddress(m_plane->visibleRange(), a, m_plane->occupiedRegions()));
+    emit statusMessage(tr("Address %1").arg(hexText(a.value)));
+}
+
+bool Navigator::goToTransitionText(const QString &text, QString *error)
+{
+    std::uint64_t value = 0;
+    if (!parseTypedNumber(text, &value)) {
+        *error = tr("“%1” is not a transition: type a number (150218, 150,218 or 0x24aca).").arg(text);
+        return false;
+    }
+    goToTransition(Transition { value });
+    return true;
+}
+
+bool Navigator::goToAddressText(const QString &text, QString *error)
+{
+    std::uint64_t value = 0;
+    if (parseTypedNumber(text, &value)) {
+        goToAddress(Address { value });
+        return true;
+    }
+    // "name" or "name+offset".
+    QString name = text;
+    std::uint64_t offset = 0;
+    const qsizetype plus = text.lastIndexOf(u'+');
+    if (plus > 0 && parseTypedNumber(QStringView(text).mid(plus + 1), &offset))
+        name = text.left(plus);
+    for (const NamedRange &symbol : std::as_const(m_symbols)) {
+        if (symbol.name == name) {
+            const Address address { saturatingAdd(symbol.range.first.value, offset) };
+            m_plane->setVisibleRange(centredOnAddress(m_plane->visibleRange(), address, m_plane->occupiedRegions()));
+            emit statusMessage(
+                tr("%1 (%2) at %3")
+                    .arg(text, symbol.kind == NamedRange::Kind::Function ? tr("function") : tr("data object"),
+                        hexText(address.value)));
+            return true;
+        }
+    }
+    if (!m_symbolsRead) {
+        *error = tr("“%1” is not an address, and the history's symbols are still being read: try again in a "
+                    "moment.")
+                     .arg(text);
+        return false;
+    }
+    *error = m_symbols.isEmpty()
+        ? tr("“%1” is not an address, and this history names no functions or data objects: type an address "
+             "(0x4a1'b140).")
+              .arg(text)
+        : tr("“%1” is neither an address nor a function or data object of this history.").arg(text);
+    return false;
+}
+
+void Navigator::askAndGo(Action which)
+{
+    if (m_path.isEmpty() || !m_interactive)
+        return;
+    const bool transition = which == Action::GoToTransition;
+    GoToDialog dialog(
+        transition ? tr("Go to Transition") : tr("Go to Address or Symbol"),
+        transition ? tr("Transition (decimal, 0x hex, or as the viewer shows it):")
+                   : tr("Address, function or data object (name or name+offset):"),
+        transition ? QStringLiteral("150,218") : QStringLiteral("0x4a1'b140 · main · counter"),
+        [this, transition](const QString &text, QString *error) {
+            return transition ? goToTransitionText(text, error) : goToAddressText(text, error);
+        },
+        m_window);
+    if (!transition)
+        dialog.setCompleter(m_completer);
+    dialog.exec();
+}
+
+// --- Executions and bookmarks --------------------------------------------------------------------
+
+void Navigator::showExecutions()
+{
+    if (m_path.isEmpty() || !m_selected) {
+        emit statusMessage(tr("Select an access in the results first"));
+        return;
+    }
+    m_executions->showInstructionAt(m_path, m_selected->transition);
+    raisePanel(m_executions);
+}
+
+void Navigator::addBookmark()
+{
+    if (m_path.isEmpty())
+        return;
+    Bookmark bookmark;
+    if (m_selected) {
+        bookmark = bookmarkOf(*m_selected, {});
+    } else {
+        // A point: the centre of the view.
+        const ViewRange range = m_plane->visibleRange();
+        bookmark.transition = Transition { range.firstTransition.value
+            + (range.lastTransition.value - range.firstTransition.value) / 2 };
+        bookmark.address
+            = Address { range.firstAddress.value + (range.lastAddress.value - range.firstAddress.value) / 2 };
+    }
+    if (m_interactive) {
+        bool ok = false;
+        bookmark.note = QInputDialog::getText(m_window, tr("Add Bookmark"),
+            tr("Note for transition %1, address %2:")
+                .arg(formatCount(qint64(bookmark.transition.value)), hexText(bookmark.address.value)),
+            QLineEdit::Normal, {}, &ok);
+        if (!ok)
+            return;
+    }
+    m_bookmarks->add(bookmark);
+    raisePanel(m_bookmarks);
+    emit statusMessage(tr("Bookmarked transition %1, address %2")
+                           .arg(formatCount(qint64(bookmark.transition.value)), hexText(bookmark.address.value)));
+}
+
+void Navigator::goToBookmark(const Bookmark &bookmark)
+{
+    if (bookmark.rowId && bookmark.operation) {
+        selectAccess(Access {
+            *bookmark.rowId, bookmark.transition, *bookmark.operation, bookmark.address, std::nullopt, bookmark.size });
+        return;
+    }
+    m_plane->setVisibleRange(centredOnAddress(centredOnTransition(m_plane->visibleRange(), bookmark.transition),
+        bookmark.address, m_plane->occupiedRegions()));
+    emit statusMessage(tr("Transition %1, address %2")
+                           .arg(formatCount(qint64(bookmark.transition.value)), hexText(bookmark.address.value)));
+}
+
+} // namespace memhist::viewer

@@ -1,0 +1,160 @@
+// Navigation in the viewer's Go menu, as users of time-travel debuggers (TTD, Tenet) expect it:
+// the previous or next write or read of the selected access's bytes, go to a transition, go to an
+// address or symbol (with completion), every execution of the selected access's instruction, and
+// bookmarks. The main window creates one Navigator, adds its actions to the Go menu and the toolbar
+// and its two panels (executions, bookmarks) to docks; everything else happens here.
+//
+// Shortcuts (window-wide; Alt+Left/Alt+Right stay Back/Forward, Home and +/- the plane's):
+//   Alt+Shift+Left / Alt+Shift+Right   previous / next write of the selected access's bytes
+//   Ctrl+Alt+Left / Ctrl+Alt+Right     previous / next read of them
+//   Ctrl+G                              go to transition
+//   Ctrl+Shift+G                        go to address or symbol
+//   Ctrl+Shift+E                        executions of the selected access's instruction
+//   Ctrl+D                              bookmark the selected access (else the centre of the view)
+//
+// A step runs one half-axis query off the GUI thread: a window equal to the access's bytes
+// [address, address + size), the one operation, from the access's row exclusive of itself (by rowid:
+// a read and a write at the same transition are one step apart), limit 1. The access found becomes
+// the selection: the results show the accesses to those bytes from it on in the step's direction,
+// with it as the current row (which marks it on the plane and brings it into view).
+#pragma once
+
+#include "core/context/contextreader.h"
+#include "core/model/types.h"
+#include "core/model/viewrange.h"
+#include "widgets/common/jobtracker.h"
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <optional>
+
+class QAction;
+class QCompleter;
+class QMenu;
+class QStringListModel;
+class QToolBar;
+class QWidget;
+
+namespace memhist {
+class PlaneWidget;
+class QueryPanel;
+} // namespace memhist
+
+namespace memhist::viewer {
+
+class BookmarksPanel;
+class ExecutionsPanel;
+struct Bookmark;
+
+// `current` moved so that transition `t` is at its centre, at the same width (x zoom) and the same
+// addresses; the first transition saturates at 0.
+ViewRange centredOnTransition(const ViewRange &current, Transition t);
+// `current` moved so that address `a` is at its centre, at the same transitions. Its address span
+// stays, except that it shrinks to the occupied region holding `a` (from `regions`, at least 256
+// bytes wide) when it is wider: a view spanning folded gaps would not put `a` at its centre.
+ViewRange centredOnAddress(const ViewRange &current, Address a, const QList<ViewRange> &regions);
+
+// The status line after a step that found nothing: "No earlier write to these bytes", "No later
+// read of these bytes".
+QString noneFoundText(Operation operation, Direction direction);
+
+class Navigator : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class Action {
+        PreviousWrite,
+        NextWrite,
+        PreviousRead,
+        NextRead,
+        GoToTransition,
+        GoToAddress,
+        Executions,
+        AddBookmark,
+    };
+
+    Navigator(PlaneWidget *plane, QueryPanel *queryPanel, QWidget *window);
+    ~Navigator() override;
+
+    // A newly opened history: forgets the selection, reads its symbols in the background, shows its
+    // bookmarks.
+    void setHistory(const QString &path);
+    QString history() const { return m_path; }
+
+    // Interactive navigators ask for bookmark notes and show dialogs; tests turn this off.
+    void setInteractive(bool interactive);
+
+    QAction *action(Action which) const;
+    // The step, go-to, executions and bookmark actions, in the Go menu's order (nullptr: a separator).
+    QList<QAction *> menuActions() const;
+    // The step actions, for the toolbar.
+    QList<QAction *> toolBarActions() const;
+
+    ExecutionsPanel *executionsPanel() const { return m_executions; }
+    BookmarksPanel *bookmarksPanel() const { return m_bookmarks; }
+
+    // The results row that is current, as QueryPanel::accessSelected said.
+    std::optional<Access> selectedAccess() const { return m_selected; }
+
+    // The previous or next access of `operation` to the selected access's bytes (see above).
+    void step(Operation operation, Direction direction);
+    // Shows `access` as the selection: the results from it over its bytes in `direction`, it current.
+    void selectAccess(const Access &access, Direction direction = Direction::Forward);
+
+    // The plane centred on `t` at the current zoom; the status line names the position.
+    void goToTransition(Transition t);
+    void goToAddress(Address a);
+    // A number in the viewer's formats (parseTypedNumber): false + *error otherwise.
+    bool goToTransitionText(const QString &text, QString *error);
+    // A number in the viewer's formats, else the name of a function or data object of the history
+    // (centred on its first address): false + *error otherwise.
+    bool goToAddressText(const QString &text, QString *error);
+
+    // The functions and data objects of the open history, once read (symbolsLoaded()).
+    const QList<NamedRange> &symbols() const { return m_symbols; }
+    bool symbolsRead() const { return m_symbolsRead; }
+    QCompleter *symbolCompleter() const { return m_completer; }
+
+    // Lists every execution of the selected access's instruction in the executions panel.
+    void showExecutions();
+    // Bookmarks the selected access, else the centre of the view (with a note asked for when
+    // interactive, else none).
+    void addBookmark();
+
+signals:
+    // What the status line should say.
+    void statusMessage(const QString &message);
+    // A step ended: the access found, or nothing (statusMessage says "No earlier ..."), or an error.
+    void stepFinished(std::optional<memhist::Access> found);
+    void symbolsLoaded();
+
+private:
+    void createActions();
+    void updateActions();
+    void raisePanel(QWidget *panel);
+    void goToBookmark(const Bookmark &bookmark);
+    void askAndGo(Action which);
+
+    QPointer<PlaneWidget> m_plane;
+    QPointer<QueryPanel> m_queryPanel;
+    QWidget *m_window = nullptr;
+    QString m_path;
+    bool m_interactive = true;
+    std::optional<Access> m_selected;
+    // The access a step found, to be made current once the results' first page arrives.
+    std::optional<Access> m_pendingSelection;
+
+    QList<QAction *> m_actions; // by Action
+    JobTracker m_steps { this };
+    JobTracker m_symbolLoader { this };
+    QList<NamedRange> m_symbols;
+    bool m_symbolsRead = false;
+    QStringListModel *m_symbolNames = nullptr;
+    QCompleter *m_completer = nullptr;
+    ExecutionsPanel *m_executions = nullptr;
+    BookmarksPanel *m_bookmarks = nullptr;
+};
+
+} // namespace memhist::viewer

@@ -1,0 +1,531 @@
+// The viewer's Go menu (app/viewer/navigator.h), driven in the real main window: previous/next write
+// and read of the selected access's bytes on tests/data/csv/small.csv (exact rows, the "none"
+// messages), go to transition, address and symbol centring the plane, the executions of an
+// instruction against `memhist query --pc`, and bookmarks kept outside the history across windows and
+// exported to CSV and JSON.
+#include "bookmarks.h"
+#include "bookmarkspanel.h"
+#include "core/importers/importsession.h"
+#include "core/model/numbertext.h"
+#include "executionspanel.h"
+#include "gotodialog.h"
+#include "historyinfo.h"
+#include "mainwindow.h"
+#include "navigator.h"
+#include "programhistory.h"
+#include "testsupport.h"
+#include "widgets/plane/planewidget.h"
+#include "widgets/query/querypanel.h"
+#include "widgets/query/resultsmodel.h"
+
+#include <QAction>
+#include <QCompleter>
+#include <QFile>
+#include <QHash>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QStringListModel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <memory>
+
+using namespace memhist;
+using namespace memhist::test;
+using namespace memhist::viewer;
+
+namespace {
+
+constexpr std::uint64_t pieBias = 0x555555554000;
+
+bool importFixture(const QString &trace, const QString &output)
+{
+    QList<TraceInput> inputs;
+    QString error;
+    ImportSummary summary;
+    return recogniseTraces({ trace }, std::nullopt, &inputs, &error)
+        && importTraces(inputs, output, ImportOptions {}, {}, &summary, &error);
+}
+
+// A window showing `history`, its plane loaded and the results' first page in.
+std::unique_ptr<MainWindow> openWindow(const QString &history)
+{
+    auto window = std::make_unique<MainWindow>();
+    window->setInteractive(false);
+    window->resize(1200, 800);
+    window->show();
+    QSignalSpy planeLoaded(window->plane(), &PlaneWidget::historyLoaded);
+    window->openHistory(history);
+    if (!QTest::qWaitFor([&] { return planeLoaded.count() == 1; }, 20000))
+        return nullptr;
+    ResultsModel *model = window->queryPanel()->resultsModel();
+    if (!QTest::qWaitFor([&] { return !model->isLoading() && model->rowCount() > 0; }, 20000))
+        return nullptr;
+    return window;
+}
+
+// Makes the results row of access `rowId` current (it must be in the default query's rows).
+bool selectRow(MainWindow &window, qint64 rowId)
+{
+    ResultsModel *model = window.queryPanel()->resultsModel();
+    auto *view = window.queryPanel()->findChild<QTableView *>(QStringLiteral("resultsView"));
+    for (int row = 0; row < model->rowCount(); ++row) {
+        if (model->accessAt(row).rowId.value == rowId) {
+            view->setCurrentIndex(model->index(row, 0));
+            return window.navigator()->selectedAccess() && window.navigator()->selectedAccess()->rowId.value == rowId;
+        }
+    }
+    return false;
+}
+
+QStringList lines(const QByteArray &text)
+{
+    QStringList result = QString::fromUtf8(text).split(u'\n');
+    if (!result.isEmpty() && result.constLast().isEmpty())
+        result.removeLast();
+    return result;
+}
+
+} // namespace
+
+class TestNavigation : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        // Bookmarks and settings go to a throwaway location, not the user's.
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("memhist-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_navigation"));
+        QSettings().clear();
+        QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
+        QVERIFY(m_directory.isValid());
+        m_smallHistory = m_directory.filePath(QStringLiteral("small.memhist"));
+        QVERIFY(importFixture(QFINDTESTDATA("../data/csv/small.csv"), m_smallHistory));
+    }
+
+    void cleanupTestCase()
+    {
+        QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).removeRecursively();
+    }
+
+    void refusesADamagedBookmarksFile()
+    {
+        const QString file = m_directory.filePath(QStringLiteral("damaged.json"));
+        QFile output(file);
+        QVERIFY(output.open(QIODevice::WriteOnly));
+        output.write("{\"bookmarks\": [{\"transition\": \"2\"}]}");
+        output.close();
+        QList<Bookmark> bookmarks;
+        QString error;
+        QVERIFY(!loadBookmarks(file, &bookmarks, &error));
+        QCOMPARE(error, file + QStringLiteral(": a bookmark without a transition or an address"));
+        QVERIFY(bookmarks.isEmpty());
+
+        QVERIFY(output.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        output.write("[1, 2");
+        output.close();
+        QVERIFY(!loadBookmarks(file, &bookmarks, &error));
+        QVERIFY2(error.startsWith(file + QStringLiteral(": not a bookmarks file (")), qPrintable(error));
+
+        // No file: no bookmarks, no error.
+        QVERIFY(loadBookmarks(m_directory.filePath(QStringLiteral("none.json")), &bookmarks, &error));
+        QVERIFY(bookmarks.isEmpty());
+    }
+
+    void centringKeepsTheZoom()
+    {
+        const ViewRange view { Transition { 100 }, Transition { 200 }, Address { 0x1000 }, Address { 0x1fff } };
+        QCOMPARE(centredOnTransition(view, Transition { 1000 }),
+            (ViewRange { Transition { 950 }, Transition { 1050 }, Address { 0x1000 }, Address { 0x1fff } }));
+        // Saturates at transition 0 rather than wrapping.
+        QCOMPARE(centredOnTransition(view, Transition { 10 }),
+            (ViewRange { Transition { 0 }, Transition { 100 }, Address { 0x1000 }, Address { 0x1fff } }));
+        // Inside a region wider than the view: the span stays.
+        const QList<ViewRange> regions { { Transition { 0 }, Transition { 0 }, Address { 0 }, Address { 0xffff } } };
+        QCOMPARE(centredOnAddress(view, Address { 0x8000 }, regions),
+            (ViewRange { Transition { 100 }, Transition { 200 }, Address { 0x7801 }, Address { 0x8800 } }));
+        // A region narrower than the view: the span shrinks to it (at least 256 bytes).
+        const QList<ViewRange> small { { Transition { 0 }, Transition { 0 }, Address { 0x8000 }, Address { 0x8007 } } };
+        QCOMPARE(centredOnAddress(view, Address { 0x8004 }, small),
+            (ViewRange { Transition { 100 }, Transition { 200 }, Address { 0x7f85 }, Address { 0x8084 } }));
+        QCOMPARE(
+            noneFoundText(Operation::Write, Direction::Backward), QStringLiteral("No earlier write to these bytes"));
+        QCOMPARE(noneFoundText(Operation::Read, Direction::Forward), QStringLiteral("No later read of these bytes"));
+    }
+
+    void stepsToTheNeighbouringAccess_data()
+    {
+        QTest::addColumn<qint64>("from");
+        QTest::addColumn<int>("action");
+        QTest::addColumn<qint64>("foundRow"); // 0: none
+        QTest::addColumn<quint64>("foundTransition");
+        QTest::addColumn<QString>("status");
+        using A = Navigator::Action;
+        // small.csv: row 6 reads 8 bytes at 0x7ffc0000 at transition 2, row 7 writes them at the same
+        // transition, row 2 wrote them at 0, row 18 reads them at 12; row 16 reads 16 bytes at
+        // 0x601000 (9), row 9 wrote 8 of them (5), row 19 writes 4 at 0x601008 (12).
+        QTest::newRow("next write at the same transition")
+            << qint64(6) << int(A::NextWrite) << qint64(7) << quint64(2)
+            << "Next write to 0x7ffc0000 (8 bytes) at transition 2, row 7";
+        QTest::newRow("previous write") << qint64(6) << int(A::PreviousWrite) << qint64(2) << quint64(0)
+                                        << "Previous write to 0x7ffc0000 (8 bytes) at transition 0, row 2";
+        QTest::newRow("previous read: none")
+            << qint64(6) << int(A::PreviousRead) << qint64(0) << quint64(0) << "No earlier read of these bytes";
+        QTest::newRow("next read") << qint64(7) << int(A::NextRead) << qint64(18) << quint64(12)
+                                   << "Next read of 0x7ffc0000 (8 bytes) at transition 12, row 18";
+        QTest::newRow("next write: none")
+            << qint64(18) << int(A::NextWrite) << qint64(0) << quint64(0) << "No later write to these bytes";
+        QTest::newRow("previous write: none")
+            << qint64(2) << int(A::PreviousWrite) << qint64(0) << quint64(0) << "No earlier write to these bytes";
+        QTest::newRow("previous read of a wider access")
+            << qint64(19) << int(A::PreviousRead) << qint64(16) << quint64(9)
+            << "Previous read of 0x601000 (16 bytes) at transition 9, row 16";
+        QTest::newRow("next write to part of the bytes") << qint64(16) << int(A::NextWrite) << qint64(19) << quint64(12)
+                                                         << "Next write to 0x601008 (4 bytes) at transition 12, row 19";
+        QTest::newRow("previous write to part of the bytes")
+            << qint64(16) << int(A::PreviousWrite) << qint64(9) << quint64(5)
+            << "Previous write to 0x601000 (8 bytes) at transition 5, row 9";
+    }
+
+    void stepsToTheNeighbouringAccess()
+    {
+        QFETCH(qint64, from);
+        QFETCH(int, action);
+        QFETCH(qint64, foundRow);
+        QFETCH(quint64, foundTransition);
+        QFETCH(QString, status);
+        const auto window = openWindow(m_smallHistory);
+        QVERIFY(window);
+        Navigator *navigator = window->navigator();
+        QVERIFY(!navigator->action(Navigator::Action(action))->isEnabled());
+        QVERIFY(selectRow(*window, from));
+        QVERIFY(navigator->action(Navigator::Action(action))->isEnabled());
+
+        QSignalSpy finished(navigator, &Navigator::stepFinished);
+        navigator->action(Navigator::Action(action))->trigger();
+        QTRY_COMPARE(finished.count(), 1);
+        const auto found = finished.first().first().value<std::optional<Access>>();
+        QCOMPARE(window->hoverText(), status);
+        if (foundRow == 0) {
+            QVERIFY(!found);
+            // The selection stays.
+            QCOMPARE(navigator->selectedAccess()->rowId.value, from);
+            return;
+        }
+        QVERIFY(found);
+        QCOMPARE(found->rowId.value, foundRow);
+        QCOMPARE(found->transition.value, foundTransition);
+        // It becomes the selection: the current results row, marked on the plane and in view.
+        QTRY_VERIFY(navigator->selectedAccess() && navigator->selectedAccess()->rowId.value == foundRow);
+        QCOMPARE(*navigator->selectedAccess(), *found);
+        auto *view = window->queryPanel()->findChild<QTableView *>(QStringLiteral("resultsView"));
+        QCOMPARE(view->currentIndex().row(), 0);
+        const ViewRange visible = window->plane()->visibleRange();
+        QVERIFY(visible.firstTransition <= found->transition && found->transition <= visible.lastTransition);
+        QVERIFY(window->plane()->positionOf(found->transition, found->physical).has_value());
+    }
+
+    void shortcutsAreWindowWide()
+    {
+        const auto window = openWindow(m_smallHistory);
+        QVERIFY(window);
+        const auto shortcut = [&](Navigator::Action action) {
+            return window->navigator()->action(action)->shortcut().toString(QKeySequence::PortableText);
+        };
+        QCOMPARE(shortcut(Navigator::Action::PreviousWrite), QStringLiteral("Alt+Shift+Left"));
+        QCOMPARE(shortcut(Navigator::Action::NextWrite), QStringLiteral("Alt+Shift+Right"));
+        QCOMPARE(shortcut(Navigator::Action::PreviousRead), QStringLiteral("Ctrl+Alt+Left"));
+        QCOMPARE(shortcut(Navigator::Action::NextRead), QStringLiteral("Ctrl+Alt+Right"));
+        QCOMPARE(shortcut(Navigator::Action::GoToTransition), QStringLiteral("Ctrl+G"));
+        QCOMPARE(shortcut(Navigator::Action::GoToAddress), QStringLiteral("Ctrl+Shift+G"));
+        QVERIFY(selectRow(*window, 6));
+        // Typed while the results table has the focus, not the plane.
+        window->queryPanel()->findChild<QTableView *>(QStringLiteral("resultsView"))->setFocus();
+        QSignalSpy finished(window->navigator(), &Navigator::stepFinished);
+        QTest::keyClick(window.get(), Qt::Key_Right, Qt::AltModifier | Qt::ShiftModifier);
+        QTRY_COMPARE(finished.count(), 1);
+        QCOMPARE(finished.first().first().value<std::optional<Access>>()->rowId.value, qint64(7));
+        QTRY_VERIFY(
+            window->navigator()->selectedAccess() && window->navigator()->selectedAccess()->rowId == RowId { 7 });
+
+        // Typed on the plane, whose own Alt+Left (Back) must not take it.
+        PlaneWidget *plane = window->plane();
+        plane->setFocus();
+        const bool couldGoBack = plane->canGoBack();
+        const ViewRange view = plane->visibleRange();
+        QTest::keyClick(plane, Qt::Key_Left, Qt::ControlModifier | Qt::AltModifier);
+        QTRY_COMPARE(finished.count(), 2);
+        QCOMPARE(finished.at(1).first().value<std::optional<Access>>()->rowId.value, qint64(6));
+        QCOMPARE(plane->canGoBack(), couldGoBack);
+        QCOMPARE(plane->visibleRange(), view);
+    }
+
+    void goesToATransition()
+    {
+        const auto window = openWindow(m_smallHistory);
+        QVERIFY(window);
+        PlaneWidget *plane = window->plane();
+        const ViewRange whole = plane->visibleRange();
+        plane->setVisibleRange({ Transition { 1 }, Transition { 5 }, whole.firstAddress, whole.lastAddress });
+        const ViewRange zoomed = plane->visibleRange();
+        const std::uint64_t width = zoomed.lastTransition.value - zoomed.firstTransition.value;
+        QString error;
+        QVERIFY(window->navigator()->goToTransitionText(QStringLiteral("0x6"), &error));
+        ViewRange centred = plane->visibleRange();
+        QCOMPARE(centred.lastTransition.value - centred.firstTransition.value, width);
+        QCOMPARE(centred.firstTransition.value, 6 - width / 2);
+        QCOMPARE(centred.firstAddress, zoomed.firstAddress);
+        QCOMPARE(centred.lastAddress, zoomed.lastAddress);
+        QCOMPARE(window->hoverText(), QStringLiteral("Transition 6"));
+
+        QVERIFY(!window->navigator()->goToTransitionText(QStringLiteral("ten"), &error));
+        QCOMPARE(error, QStringLiteral("“ten” is not a transition: type a number (150218, 150,218 or 0x24aca)."));
+        QCOMPARE(plane->visibleRange(), centred);
+
+        // The dialog: a refused text keeps it open with the reason; the viewer's digit groups go.
+        GoToDialog dialog(
+            QStringLiteral("Go to Transition"), QStringLiteral("Transition:"), {},
+            [&](const QString &text, QString *why) { return window->navigator()->goToTransitionText(text, why); },
+            window.get());
+        dialog.show();
+        QTest::keyClicks(dialog.edit(), QStringLiteral("1,0,"));
+        dialog.accept();
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(dialog.errorText(),
+            QStringLiteral("“1,0,” is not a transition: type a number (150218, 150,218 or 0x24aca)."));
+        QCOMPARE(plane->visibleRange(), centred);
+        dialog.edit()->setText(QStringLiteral("9"));
+        dialog.accept();
+        QVERIFY(!dialog.isVisible());
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        centred = plane->visibleRange();
+        QCOMPARE(centred.firstTransition.value, 9 - width / 2);
+        QCOMPARE(window->hoverText(), QStringLiteral("Transition 9"));
+    }
+
+    void goesToAnAddress()
+    {
+        const auto window = openWindow(m_smallHistory);
+        QVERIFY(window);
+        PlaneWidget *plane = window->plane();
+        const ViewRange before = plane->visibleRange();
+        QString error;
+        // The viewer's own digit groups.
+        QVERIFY(window->navigator()->goToAddressText(QStringLiteral("0x60'1004"), &error));
+        const ViewRange centred = plane->visibleRange();
+        QCOMPARE(window->hoverText(), QStringLiteral("Address 0x601004"));
+        QCOMPARE(centred.firstTransition, before.firstTransition);
+        QCOMPARE(centred.lastTransition, before.lastTransition);
+        QVERIFY2(centred.firstAddress.value <= 0x601004 && 0x601004 <= centred.lastAddress.value,
+            qPrintable(
+                hexText(centred.firstAddress.value) + QStringLiteral("..") + hexText(centred.lastAddress.value)));
+        const std::uint64_t below = 0x601004 - centred.firstAddress.value;
+        const std::uint64_t above = centred.lastAddress.value - 0x601004;
+        QVERIFY2(below - above <= 1 || above - below <= 1, qPrintable(QStringLiteral("%1 %2").arg(below).arg(above)));
+
+        QTRY_VERIFY(window->navigator()->symbolsRead());
+        QVERIFY(!window->navigator()->goToAddressText(QStringLiteral("main"), &error));
+        QCOMPARE(error,
+            QStringLiteral("“main” is not an address, and this history names no functions or data objects: type an "
+                           "address (0x4a1'b140)."));
+    }
+
+    void goesToASymbolWithCompletion()
+    {
+        QVERIFY(QFile::copy(
+            QFINDTESTDATA("../data/programs/counter.c"), m_directory.filePath(QStringLiteral("counter.c"))));
+        QVERIFY(runStep(QStringLiteral("gcc"), { "-g", "-O0", "-o", "counter", "counter.c" }, m_directory.path()));
+        const QString output = m_directory.filePath(QStringLiteral("counter.memhist"));
+        CounterHistory history;
+        QVERIFY(writeCounterHistory(m_directory.filePath(QStringLiteral("counter")), pieBias, output, &history));
+
+        const auto window = openWindow(output);
+        QVERIFY(window);
+        Navigator *navigator = window->navigator();
+        QTRY_VERIFY(!navigator->symbols().isEmpty());
+        const QStringList names = qobject_cast<QStringListModel *>(navigator->symbolCompleter()->model())->stringList();
+        for (const char *name : { "bump", "counter", "main", "table" })
+            QVERIFY2(names.contains(QLatin1String(name)), qPrintable(names.join(u' ')));
+        navigator->symbolCompleter()->setCompletionPrefix(QStringLiteral("coun"));
+        QCOMPARE(navigator->symbolCompleter()->currentCompletion(), QStringLiteral("counter"));
+
+        QString error;
+        QVERIFY(navigator->goToAddressText(QStringLiteral("counter"), &error));
+        QCOMPARE(
+            window->hoverText(), QStringLiteral("counter (data object) at %1").arg(hexText(history.counterAddress)));
+        ViewRange centred = window->plane()->visibleRange();
+        QVERIFY(centred.firstAddress.value <= history.counterAddress
+            && history.counterAddress <= centred.lastAddress.value);
+        QVERIFY(navigator->goToAddressText(QStringLiteral("table+3"), &error));
+        QCOMPARE(window->hoverText(), QStringLiteral("table+3 (data object) at %1").arg(hexText(history.tableAddress)));
+        QVERIFY(!navigator->goToAddressText(QStringLiteral("nosuchname"), &error));
+        QCOMPARE(
+            error, QStringLiteral("“nosuchname” is neither an address nor a function or data object of this history."));
+    }
+
+    void listsTheExecutionsOfAnInstructionAsTheCli()
+    {
+        const QString history = m_directory.filePath(QStringLiteral("true.memhist"));
+        QVERIFY(!cliOutput({ QStringLiteral("import"), QFINDTESTDATA("../data/lackey/true.tiny.lackey"),
+                               QStringLiteral("-o"), history })
+                     .isEmpty());
+        // The access whose instruction ran most often among the first 2000.
+        const QStringList rows = lines(cliOutput({ QStringLiteral("query"), history, QStringLiteral("--context"),
+            QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("--limit"), QStringLiteral("2000") }));
+        QVERIFY(rows.size() > 100);
+        QHash<QString, int> runs;
+        for (const QString &row : rows.mid(1))
+            ++runs[row.section(u',', 6, 6)];
+        QString busiest;
+        for (auto it = runs.cbegin(); it != runs.cend(); ++it) {
+            if (busiest.isEmpty() || it.value() > runs.value(busiest))
+                busiest = it.key();
+        }
+        QStringList chosen;
+        for (const QString &row : rows.mid(1)) {
+            if (row.section(u',', 6, 6) == busiest) {
+                chosen = row.split(u',');
+                break;
+            }
+        }
+        std::uint64_t address = 0;
+        QVERIFY(parseUnsigned(chosen.at(3).toLatin1(), &address));
+        const Access access { RowId { chosen.at(0).toLongLong() }, Transition { chosen.at(1).toULongLong() },
+            chosen.at(2) == QLatin1String("W") ? Operation::Write : Operation::Read, Address { address },
+            Address { address }, std::uint32_t(chosen.at(5).toUInt()) };
+        QList<quint64> expected;
+        for (const QString &row : lines(cliOutput({ QStringLiteral("query"), history, QStringLiteral("--pc"), busiest,
+                                            QStringLiteral("--format"), QStringLiteral("csv"),
+                                            QStringLiteral("--limit"), QStringLiteral("1000000") }))
+                                      .mid(1))
+            expected << row.section(u',', 0, 0).toULongLong();
+        QVERIFY(expected.size() > 10);
+
+        const auto window = openWindow(history);
+        QVERIFY(window);
+        Navigator *navigator = window->navigator();
+        navigator->selectAccess(access);
+        QTRY_VERIFY(navigator->selectedAccess() && navigator->selectedAccess()->rowId == access.rowId);
+        ExecutionsModel *model = navigator->executionsPanel()->model();
+        model->setPageSize(7); // pages of 7, resumed after the last
+        navigator->action(Navigator::Action::Executions)->trigger();
+        QTRY_VERIFY(model->pc().has_value() && !model->isLoading());
+        QCOMPARE(hexText(model->pc()->value), busiest);
+        while (!model->isExhausted()) {
+            QVERIFY(model->canFetchMore({}));
+            const int before = model->rowCount();
+            model->fetchMore({});
+            QTRY_VERIFY(!model->isLoading());
+            QVERIFY(model->rowCount() > before || model->isExhausted());
+        }
+        QList<quint64> listed;
+        for (const Transition t : model->transitions())
+            listed << t.value;
+        QCOMPARE(listed, expected);
+        QCOMPARE(navigator->executionsPanel()
+                     ->findChild<QLabel *>(QStringLiteral("executionsHeader"))
+                     ->text()
+                     .section(QStringLiteral(" — "), 1),
+            QStringLiteral("%1 executions").arg(formatCount(expected.size())));
+
+        // Picking one centres the plane on it.
+        const ViewRange before = window->plane()->visibleRange();
+        window->plane()->setVisibleRange(
+            { Transition { 0 }, Transition { 99 }, before.firstAddress, before.lastAddress });
+        navigator->executionsPanel()->activate(int(expected.size()) - 1);
+        const ViewRange centred = window->plane()->visibleRange();
+        QCOMPARE(centred.firstTransition.value + (centred.lastTransition.value - centred.firstTransition.value) / 2,
+            expected.constLast());
+    }
+
+    void bookmarksPersistOutsideTheHistory()
+    {
+        const QByteArray historyBytes = readFile(m_smallHistory);
+        QVERIFY(!historyBytes.isEmpty());
+        QString storePath;
+        {
+            const auto window = openWindow(m_smallHistory);
+            QVERIFY(window);
+            Navigator *navigator = window->navigator();
+            BookmarksPanel *panel = navigator->bookmarksPanel();
+            QCOMPARE(panel->bookmarks().size(), 0);
+            QVERIFY(selectRow(*window, 7));
+            navigator->action(Navigator::Action::AddBookmark)->trigger();
+            panel->setNote(0, QStringLiteral("the frame's \"saved\" slot, rewritten"));
+            QVERIFY(selectRow(*window, 16));
+            navigator->addBookmark();
+            panel->setNote(1, QStringLiteral("table read"));
+            storePath = panel->storePath();
+            QVERIFY(storePath.startsWith(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)));
+            QVERIFY(QFile::exists(storePath));
+            panel->add(Bookmark {
+                Transition { 11 }, Address { 0x602000 }, std::nullopt, std::nullopt, 1, QStringLiteral("a point") });
+            panel->remove(2);
+        }
+        QCOMPARE(readFile(m_smallHistory), historyBytes);
+
+        const auto window = openWindow(m_smallHistory);
+        QVERIFY(window);
+        BookmarksPanel *panel = window->navigator()->bookmarksPanel();
+        QCOMPARE(panel->storePath(), storePath);
+        const QList<Bookmark> expected {
+            { Transition { 2 }, Address { 0x7ffc0000 }, RowId { 7 }, Operation::Write, 8,
+                QStringLiteral("the frame's \"saved\" slot, rewritten") },
+            { Transition { 9 }, Address { 0x601000 }, RowId { 16 }, Operation::Read, 16, QStringLiteral("table read") },
+        };
+        QCOMPARE(panel->bookmarks(), expected);
+
+        QString error;
+        const QString csv = m_directory.filePath(QStringLiteral("bookmarks.csv"));
+        QVERIFY2(panel->exportTo(csv, &error), qPrintable(error));
+        QCOMPARE(readFile(csv),
+            QByteArray("transition,address,rowid,operation,size,note\n"
+                       "2,0x7ffc0000,7,W,8,\"the frame's \"\"saved\"\" slot, rewritten\"\n"
+                       "9,0x601000,16,R,16,table read\n"));
+        const QString json = m_directory.filePath(QStringLiteral("bookmarks.json"));
+        QVERIFY2(panel->exportTo(json, &error), qPrintable(error));
+        QCOMPARE(readFile(json),
+            QStringLiteral("{\n"
+                           "    \"bookmarks\": [\n"
+                           "        {\n"
+                           "            \"address\": \"0x7ffc0000\",\n"
+                           "            \"note\": \"the frame's \\\"saved\\\" slot, rewritten\",\n"
+                           "            \"operation\": \"W\",\n"
+                           "            \"rowid\": \"7\",\n"
+                           "            \"size\": 8,\n"
+                           "            \"transition\": \"2\"\n"
+                           "        },\n"
+                           "        {\n"
+                           "            \"address\": \"0x601000\",\n"
+                           "            \"note\": \"table read\",\n"
+                           "            \"operation\": \"R\",\n"
+                           "            \"rowid\": \"16\",\n"
+                           "            \"size\": 16,\n"
+                           "            \"transition\": \"9\"\n"
+                           "        }\n"
+                           "    ],\n"
+                           "    \"history\": \"%1\"\n"
+                           "}\n")
+                .arg(QFileInfo(m_smallHistory).absoluteFilePath())
+                .toUtf8());
+        QCOMPARE(readFile(storePath), readFile(json));
+
+        // Going to one selects its access.
+        panel->activate(1);
+        QTRY_VERIFY(
+            window->navigator()->selectedAccess() && window->navigator()->selectedAccess()->rowId == RowId { 16 });
+    }
+
+private:
+    QTemporaryDir m_directory;
+    QString m_smallHistory;
+};
+
+QTEST_MAIN(TestNavigation)
+#include "tst_navigation.moc"
