@@ -154,6 +154,8 @@ QList<Expected> expectedPlans()
         { QStringLiteral("context/mappingAt"), D::History, { QStringLiteral("SEARCH memory_map USING INDEX idx_memory_map_1 (addr_last>?)") } },
         { QStringLiteral("context/functionsNamed"), D::History, { QStringLiteral("SCAN functions"), QStringLiteral("USE TEMP B-TREE FOR ORDER BY") } },
         { QStringLiteral("context/instructionAt"), D::History, { QStringLiteral("SEARCH instructions USING INTEGER PRIMARY KEY (rowid=?)") } },
+        { QStringLiteral("context/instructionsBefore"), D::History, { QStringLiteral("SEARCH instructions USING INTEGER PRIMARY KEY (rowid<?)") } },
+        { QStringLiteral("context/instructionsAfter"), D::History, { QStringLiteral("SEARCH instructions USING INTEGER PRIMARY KEY (rowid>?)") } },
         { QStringLiteral("context/accessValue"), D::History, { QStringLiteral("SEARCH access_values USING INTEGER PRIMARY KEY (rowid=?)") } },
         // widgets/plane/planestatements.h
         { QStringLiteral("plane/connectionPragmas"), D::History, {} },
