@@ -16,6 +16,7 @@ class QLabel;
 
 namespace memhist {
 class ChartsPanel;
+class DetailPane;
 class PlaneWidget;
 class QueryPanel;
 class SqlConsole;
@@ -87,6 +88,7 @@ public:
     QueryPanel *queryPanel() const { return m_queryPanel; }
     ChartsPanel *chartsPanel() const { return m_chartsPanel; }
     SqlConsole *sqlConsole() const { return m_sqlConsole; }
+    DetailPane *detailPane() const { return m_detailPane; }
 
 signals:
     void historyOpened(const QString &path);
@@ -128,9 +130,11 @@ private:
     QueryPanel *m_queryPanel = nullptr;
     ChartsPanel *m_chartsPanel = nullptr;
     SqlConsole *m_sqlConsole = nullptr;
+    DetailPane *m_detailPane = nullptr;
     QDockWidget *m_resultsDock = nullptr;
     QDockWidget *m_chartsDock = nullptr;
     QDockWidget *m_sqlDock = nullptr;
+    QDockWidget *m_detailDock = nullptr;
 
     QAction *m_openAction = nullptr;
     QAction *m_importAction = nullptr;
