@@ -228,6 +228,7 @@ void QueryPanel::buildLayout()
     m_copyAction->setToolTip(tr("Copy the selected rows to the clipboard as CSV (the visible columns)"));
     connect(m_copyAction, &QAction::triggered, this, &QueryPanel::copySelectedRows);
     m_view->addAction(m_copyAction);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     m_exportAction = new QAction(QIcon::fromTheme(QStringLiteral("document-save-as")), tr("Export CSV…"), this);
     m_exportAction->setObjectName(QStringLiteral("exportCsvAction"));
