@@ -35,8 +35,8 @@ int runExport(const QStringList &arguments)
         QStringLiteral("Add the columns pc, function, source, instruction, region (and value when the history has\n"
                        "values) after the six."));
     const QCommandLineOption threadsOption(QStringLiteral("threads"),
-        QStringLiteral("Add the column thread after the six: the thread that ran the access, empty where the history\n"
-                       "does not know it (on every row of a history without threads)."));
+        QStringLiteral("Add the column thread after the six: the thread that ran the access, empty where the "
+                       "history does not know it (on every row of a history without threads)."));
     parser.addOption(outputOption);
     parser.addOption(threadsOption);
     parser.addOption(contextOption);
