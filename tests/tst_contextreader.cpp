@@ -13,6 +13,7 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <random>
 
 using namespace memhist;
@@ -189,6 +190,7 @@ void tst_ContextReader::historyWithoutContext()
     QCOMPARE(reader.functionsNamed(QStringLiteral("main")).size(), 0);
     QCOMPARE(reader.namedRanges(), QList<NamedRange> {});
     QCOMPARE(reader.modules().size(), 0);
+    QCOMPARE(reader.instructionsAround(Address { 0x1000 }, 4, 4).size(), 0);
 }
 
 void tst_ContextReader::describesTheCodeOfACompiledProgram_data()
@@ -260,6 +262,31 @@ void tst_ContextReader::describesTheCodeOfACompiledProgram()
             fed[i].address < bump->address || fed[i].address >= bump->address + bump->size ? QStringLiteral("main")
                                                                                            : QStringLiteral("bump"));
     }
+
+    // The instructions around the store: those fed (main's and bump's), in address order, two on
+    // each side; around an address inside the store, the store is the nearest below.
+    std::sort(fed.begin(), fed.end(),
+        [](const ObjdumpInstruction &a, const ObjdumpInstruction &b) { return a.address < b.address; });
+    qsizetype store = 0;
+    while (store < fed.size() && fed[store].address != elfPc)
+        ++store;
+    QVERIFY(store >= 2 && store + 2 < fed.size());
+    const QList<KnownInstruction> around = reader.instructionsAround(Address { storePc }, 2, 2);
+    QCOMPARE(around.size(), 5);
+    for (qsizetype i = 0; i < around.size(); ++i) {
+        const ObjdumpInstruction &expected = fed[store - 2 + i];
+        QCOMPARE(around[i].pc, Address { expected.address + bias });
+        QCOMPARE(around[i].bytes, expected.bytes);
+        QCOMPARE(
+            comparableInstruction(around[i].text), comparableInstruction(objdumpTextAtRunTime(expected.text, bias)));
+    }
+    const QList<KnownInstruction> inside = reader.instructionsAround(Address { storePc + 1 }, 1, 1);
+    QCOMPARE(inside.size(), 2);
+    QCOMPARE(inside[0].pc, Address { storePc });
+    QCOMPARE(inside[1].pc, Address { fed[store + 1].address + bias });
+    const QList<KnownInstruction> first = reader.instructionsAround(Address { fed[0].address + bias }, 3, 1);
+    QCOMPARE(first.size(), 2);
+    QCOMPARE(first[0].pc, Address { fed[0].address + bias });
 
     const Transition at { storeTransition };
     const auto counter = nmSymbol(program, QStringLiteral("counter"));

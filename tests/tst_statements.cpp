@@ -156,6 +156,8 @@ QList<Expected> expectedPlans()
         { QStringLiteral("context/allFunctionNames"), D::History, { QStringLiteral("SCAN functions"), QStringLiteral("USE TEMP B-TREE FOR ORDER BY") } },
         { QStringLiteral("context/allDataObjectNames"), D::History, { QStringLiteral("SCAN data_objects"), QStringLiteral("USE TEMP B-TREE FOR ORDER BY") } },
         { QStringLiteral("context/instructionAt"), D::History, { QStringLiteral("SEARCH instructions USING INTEGER PRIMARY KEY (rowid=?)") } },
+        { QStringLiteral("context/instructionsBefore"), D::History, { QStringLiteral("SEARCH instructions USING INTEGER PRIMARY KEY (rowid<?)") } },
+        { QStringLiteral("context/instructionsAfter"), D::History, { QStringLiteral("SEARCH instructions USING INTEGER PRIMARY KEY (rowid>?)") } },
         { QStringLiteral("context/accessValue"), D::History, { QStringLiteral("SEARCH access_values USING INTEGER PRIMARY KEY (rowid=?)") } },
         // widgets/plane/planestatements.h
         { QStringLiteral("plane/connectionPragmas"), D::History, {} },

@@ -15,10 +15,12 @@ namespace {
 const CommandHelp help {
     QStringLiteral("export"),
     QStringLiteral("DB -o OUT.csv [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx] [--limit N]\n"
-                   "                      [--resume ROWID] [--context]"),
+                   "                      [--resume ROWID] [--threads] [--context]"),
     QStringLiteral("Write every access matching the query to a CSV file (only the first N with --limit). The file\n"
-                   "appears only once complete. --context adds the columns pc, function, source, instruction,\n"
-                   "region (and value when the history has values); import --format csv reads the six-column form."),
+                   "appears only once complete. --threads adds the column thread (the thread that ran the access,\n"
+                   "empty where unknown: the file the viewer's Export CSV writes for a history with threads);\n"
+                   "--context adds the columns pc, function, source, instruction, region (and value when the\n"
+                   "history has values); import --format csv reads the six-column form."),
 };
 
 } // namespace
@@ -32,7 +34,11 @@ int runExport(const QStringList &arguments)
     const QCommandLineOption contextOption(QStringLiteral("context"),
         QStringLiteral("Add the columns pc, function, source, instruction, region (and value when the history has\n"
                        "values) after the six."));
+    const QCommandLineOption threadsOption(QStringLiteral("threads"),
+        QStringLiteral("Add the column thread after the six: the thread that ran the access, empty where the "
+                       "history does not know it (on every row of a history without threads)."));
     parser.addOption(outputOption);
+    parser.addOption(threadsOption);
     parser.addOption(contextOption);
     QStringList positional;
     if (const auto status = parseDatabaseCommandLine(parser, arguments, help, &positional))
@@ -54,7 +60,7 @@ int runExport(const QStringList &arguments)
         const SignalGuard signalGuard(help.name, output);
         // Without --limit the export holds every match, not the query's default first 100.
         ok = exportQueryToCsv(*database, query, parser.isSet(QStringLiteral("limit")), output, &report, &error, {},
-            parser.isSet(contextOption));
+            ExportColumns { parser.isSet(threadsOption), parser.isSet(contextOption) });
     }
     if (!ok)
         return inputError(error);

@@ -10,6 +10,7 @@
 #include "recorddialog.h"
 #include "recordjob.h"
 #include "widgets/charts/chartspanel.h"
+#include "widgets/detail/detailpane.h"
 #include "widgets/plane/planewidget.h"
 #include "widgets/query/querypanel.h"
 #include "widgets/sql/sqlconsole.h"
@@ -39,7 +40,7 @@ constexpr auto geometryKey = "window/geometry";
 constexpr auto stateKey = "window/state";
 constexpr auto lastDirectoryKey = "lastDirectory";
 // Bumped when the docks change, so a saved layout of an older version is not restored over them.
-constexpr int windowStateVersion = 2;
+constexpr int windowStateVersion = 3;
 
 QIcon applicationIcon()
 {
@@ -96,6 +97,8 @@ void MainWindow::createPanels()
     m_queryPanel = new QueryPanel(this);
     m_chartsPanel = new ChartsPanel(this);
     m_sqlConsole = new SqlConsole(this);
+    m_detailPane = new DetailPane(this);
+    m_detailPane->setObjectName(QStringLiteral("detailPane"));
 
     const auto makeDock = [this](QWidget *widget, const QString &title, const QString &name) {
         auto *dock = new QDockWidget(title, this);
@@ -113,6 +116,11 @@ void MainWindow::createPanels()
     m_resultsDock = makeDock(m_queryPanel, tr("Results"), QStringLiteral("resultsDock"));
     m_chartsDock = makeDock(m_chartsPanel, tr("Charts"), QStringLiteral("chartsDock"));
     m_sqlDock = makeDock(m_sqlConsole, tr("SQL Console"), QStringLiteral("sqlDock"));
+    // Beside the results (split before they are tabbed), so that the selected row and its detail
+    // are seen together; not a tab, it keeps its title bar.
+    m_detailDock = makeDock(m_detailPane, tr("Detail"), QStringLiteral("detailDock"));
+    m_detailDock->setTitleBarWidget(nullptr);
+    splitDockWidget(m_resultsDock, m_detailDock, Qt::Horizontal);
     tabifyDockWidget(m_resultsDock, m_chartsDock);
     tabifyDockWidget(m_chartsDock, m_sqlDock);
     m_navigator = new Navigator(m_plane, m_queryPanel, this);
@@ -249,7 +257,8 @@ void MainWindow::createToolBar()
 
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(bar->toggleViewAction());
-    for (QDockWidget *dock : { m_resultsDock, m_chartsDock, m_sqlDock, m_executionsDock, m_bookmarksDock })
+    for (QDockWidget *dock :
+        { m_resultsDock, m_chartsDock, m_sqlDock, m_detailDock, m_executionsDock, m_bookmarksDock })
         m_viewMenu->addAction(dock->toggleViewAction());
 }
 
@@ -289,6 +298,7 @@ void MainWindow::connectPanels()
     connect(m_plane, &PlaneWidget::visibleRangeChanged, m_chartsPanel, &ChartsPanel::setVisibleRange);
     connect(m_queryPanel, &QueryPanel::resultsChanged, m_plane, &PlaneWidget::setMarkedAccesses);
     connect(m_queryPanel, &QueryPanel::accessSelected, m_plane, &PlaneWidget::setCurrentAccess);
+    connect(m_queryPanel, &QueryPanel::accessSelected, m_detailPane, &DetailPane::showAccess);
     connect(m_queryPanel, &QueryPanel::exportFinished, this, [this](bool ok, const QString &message) {
         if (ok)
             showStatus(message);
@@ -314,6 +324,7 @@ void MainWindow::showEvent(QShowEvent *event)
         // Done once shown, when the window has its real size.
         m_firstLayoutDone = true;
         resizeDocks({ m_resultsDock }, { std::max(240, height() * 40 / 100) }, Qt::Vertical);
+        resizeDocks({ m_detailDock }, { width() * 35 / 100 }, Qt::Horizontal);
     }
 }
 
@@ -376,6 +387,7 @@ void MainWindow::historyReady(const QString &path, const HistoryInfo &info, cons
     m_info = info;
     m_plane->setHistory(m_historyPath);
     m_queryPanel->setHistory(m_historyPath);
+    m_detailPane->setHistory(m_historyPath);
     m_chartsPanel->setHistory(m_historyPath);
     m_sqlConsole->setHistory(m_historyPath);
     m_navigator->setHistory(m_historyPath);

@@ -16,6 +16,7 @@ class QLabel;
 
 namespace memhist {
 class ChartsPanel;
+class DetailPane;
 class PlaneWidget;
 class QueryPanel;
 class SqlConsole;
@@ -90,6 +91,7 @@ public:
     SqlConsole *sqlConsole() const { return m_sqlConsole; }
     // The Go menu: steps to the previous/next write or read, go to, executions, bookmarks.
     Navigator *navigator() const { return m_navigator; }
+    DetailPane *detailPane() const { return m_detailPane; }
 
 signals:
     void historyOpened(const QString &path);
@@ -131,12 +133,14 @@ private:
     QueryPanel *m_queryPanel = nullptr;
     ChartsPanel *m_chartsPanel = nullptr;
     SqlConsole *m_sqlConsole = nullptr;
+    DetailPane *m_detailPane = nullptr;
     QDockWidget *m_resultsDock = nullptr;
     QDockWidget *m_chartsDock = nullptr;
     QDockWidget *m_sqlDock = nullptr;
     Navigator *m_navigator = nullptr;
     QDockWidget *m_executionsDock = nullptr;
     QDockWidget *m_bookmarksDock = nullptr;
+    QDockWidget *m_detailDock = nullptr;
 
     QAction *m_openAction = nullptr;
     QAction *m_importAction = nullptr;

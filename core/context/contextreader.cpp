@@ -78,6 +78,8 @@ ContextReader::ContextReader(HistoryDatabase &database)
     m_functionCandidates = m_connection.prepare(functionCandidates);
     m_lineCandidates = m_connection.prepare(sourceLineCandidates);
     m_instructionAt = m_connection.prepare(instructionAt);
+    m_instructionsBefore = m_connection.prepare(instructionsBefore);
+    m_instructionsAfter = m_connection.prepare(instructionsAfter);
     m_objectCandidates = m_connection.prepare(dataObjectCandidates);
     m_sectionCandidates = m_connection.prepare(sectionCandidates);
     m_mappingAt = m_connection.prepare(mappingAt);
@@ -249,6 +251,35 @@ CodeDescription ContextReader::describeCode(Address pc, std::optional<Transition
         m_codeDescriptions.clear();
     m_codeDescriptions.insert(pc.value, description);
     return description;
+}
+
+QList<KnownInstruction> ContextReader::instructionsAround(Address pc, int before, int after)
+{
+    QList<KnownInstruction> instructions;
+    const auto read = [](sqlite::Statement &statement) {
+        return KnownInstruction { Address { fromStored(statement.int64(0)) }, statement.blob(1), statement.text(2) };
+    };
+    if (m_instructionsBefore.isValid()) {
+        m_instructionsBefore.bind(1, toStored(pc.value));
+        m_instructionsBefore.bind(2, std::int64_t(before));
+        while (m_instructionsBefore.step() == SQLITE_ROW)
+            instructions.prepend(read(m_instructionsBefore));
+        m_instructionsBefore.reset();
+    }
+    if (m_instructionAt.isValid()) {
+        m_instructionAt.bind(1, toStored(pc.value));
+        if (m_instructionAt.step() == SQLITE_ROW)
+            instructions.append({ pc, m_instructionAt.blob(0), m_instructionAt.text(1) });
+        m_instructionAt.reset();
+    }
+    if (m_instructionsAfter.isValid()) {
+        m_instructionsAfter.bind(1, toStored(pc.value));
+        m_instructionsAfter.bind(2, std::int64_t(after));
+        while (m_instructionsAfter.step() == SQLITE_ROW)
+            instructions.append(read(m_instructionsAfter));
+        m_instructionsAfter.reset();
+    }
+    return instructions;
 }
 
 AddressDescription ContextReader::describeAddress(Address address, Transition at)

@@ -1,8 +1,8 @@
 // The read side of a history's program context (the optional tables of contextschema.h): the PC
-// of a transition, what a PC is (module, function, source line, instruction), what an accessed
-// address is (a data object, else a region), the bytes an access moved, when an instruction ran,
-// and functions by name. A history without some or all of the tables answers "unknown" (empty
-// descriptions, no PC), never an error.
+// of a transition, what a PC is (module, function, source line, instruction), the known
+// instructions around it, what an accessed address is (a data object, else a region), the bytes an
+// access moved, when an instruction ran, and functions by name. A history without some or all of the tables answers
+// "unknown" (empty descriptions, no PC), never an error.
 //
 // One reader per connection, used on that connection's thread: it keeps prepared statements and
 // small caches (the last code_trace row decoded, runs, descriptions of PCs).
@@ -58,6 +58,14 @@ struct AddressDescription
 
     // "counter", "table+0x3", else the region; empty when nothing is known.
     QString text() const;
+};
+
+// An instruction of the instructions table (one that ran, disassembled).
+struct KnownInstruction
+{
+    Address pc;
+    QByteArray bytes;
+    QString text; // Intel syntax
 };
 
 // A function of the functions table (run-time addresses).
@@ -123,6 +131,12 @@ public:
     // history has no symbols.
     QList<NamedRange> namedRanges();
 
+    // The instructions the history knows (its instructions table holds those that ran) nearest to
+    // `pc`: up to `before` below it, its own when known, up to `after` above it, in address order.
+    // Neighbours need not be adjacent: code that never ran leaves gaps (pc + bytes.size() is then
+    // not the next pc). Empty without the table.
+    QList<KnownInstruction> instructionsAround(Address pc, int before, int after);
+
     // The modules, by id.
     const QList<ModuleRow> &modules() const { return m_modules; }
 
@@ -156,6 +170,8 @@ private:
     sqlite::Statement m_functionCandidates;
     sqlite::Statement m_lineCandidates;
     sqlite::Statement m_instructionAt;
+    sqlite::Statement m_instructionsBefore;
+    sqlite::Statement m_instructionsAfter;
     sqlite::Statement m_objectCandidates;
     sqlite::Statement m_sectionCandidates;
     sqlite::Statement m_mappingAt;

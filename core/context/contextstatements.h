@@ -76,6 +76,14 @@ inline constexpr const char *allDataObjectNames
 // The instruction at PC ?1 (a rowid probe).
 inline constexpr const char *instructionAt = "SELECT bytes, text FROM instructions WHERE pc = ?1";
 
+// The instructions known below PC ?1, nearest first, at most ?2 (a rowid range). PCs are stored as
+// signed: neighbours do not cross 2^63 (user space lies below it).
+inline constexpr const char *instructionsBefore
+    = "SELECT pc, bytes, text FROM instructions WHERE pc < ?1 ORDER BY pc DESC LIMIT ?2";
+// The instructions known above PC ?1, nearest first, at most ?2 (a rowid range).
+inline constexpr const char *instructionsAfter
+    = "SELECT pc, bytes, text FROM instructions WHERE pc > ?1 ORDER BY pc LIMIT ?2";
+
 // The bytes of access ?1 (a rowid probe).
 inline constexpr const char *accessValue = "SELECT bytes FROM access_values WHERE access_id = ?1";
 
@@ -96,6 +104,8 @@ inline constexpr memhist::statements::NamedStatement contextStatements[] = {
     MEMHIST_STATEMENT(allFunctionNames),
     MEMHIST_STATEMENT(allDataObjectNames),
     MEMHIST_STATEMENT(instructionAt),
+    MEMHIST_STATEMENT(instructionsBefore),
+    MEMHIST_STATEMENT(instructionsAfter),
     MEMHIST_STATEMENT(accessValue),
 };
 

@@ -4,6 +4,7 @@
 #include "core/context/contextreader.h"
 #include "core/csv/csvaccessformat.h"
 #include "core/storage/historydatabase.h"
+#include "core/storage/threadspans.h"
 #include "core/writer/partialfile.h"
 
 #include <algorithm>
@@ -20,7 +21,7 @@ constexpr quint64 pageRows = 16384;
 } // namespace
 
 bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limitRows, const QString &outputPath,
-    ExportReport *report, QString *error, const std::function<bool(qint64)> &progress, bool withContext)
+    ExportReport *report, QString *error, const std::function<bool(qint64)> &progress, ExportColumns columns)
 {
     ExportReport localReport;
     ExportReport &counts = report ? *report : localReport;
@@ -38,11 +39,15 @@ bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limit
 
     std::optional<ContextReader> contextReader;
     std::optional<ContextColumns> context;
-    if (withContext) {
+    std::optional<ThreadSpans> threads;
+    if (columns.threads)
+        threads.emplace(database);
+    if (columns.context) {
         contextReader.emplace(database);
         context.emplace(*contextReader);
     }
-    QByteArray text = csv::header() + (context ? context->csvHeader() : QByteArray()) + '\n';
+    QByteArray text = csv::header() + (threads ? QByteArrayLiteral(",thread") : QByteArray())
+        + (context ? context->csvHeader() : QByteArray()) + '\n';
     const auto flush = [&] {
         const bool ok = file.write(text);
         text.clear();
@@ -61,8 +66,16 @@ bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limit
             *error = database.path() + QStringLiteral(": query failed: ") + queryError;
             return false;
         }
-        for (const Access &access : std::as_const(page.accesses)) {
+        const QList<std::optional<qint64>> pageThreads
+            = threads ? threads->threadsOf(page.accesses) : QList<std::optional<qint64>>();
+        for (qsizetype row = 0; row < page.accesses.size(); ++row) {
+            const Access &access = page.accesses[row];
             text += csv::formatRow(access);
+            if (threads) {
+                text += ',';
+                if (const std::optional<qint64> thread = pageThreads.value(row))
+                    text += QByteArray::number(*thread);
+            }
             if (context)
                 text += context->csvCells(access);
             text += '\n';

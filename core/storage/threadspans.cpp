@@ -3,6 +3,8 @@
 #include "core/storage/historydatabase.h"
 #include "core/storage/threadspanstatements.h"
 
+#include <algorithm>
+
 namespace memhist {
 
 ThreadSpans::ThreadSpans(HistoryDatabase &database)
@@ -23,6 +25,26 @@ std::optional<qint64> ThreadSpans::threadAt(Transition transition) const
     if (fromStored(span.int64(1)) > transition.value)
         return std::nullopt; // in a gap between spans
     return span.int64(0);
+}
+
+QList<std::optional<qint64>> ThreadSpans::threadsOf(const QList<Access> &accesses) const
+{
+    QList<std::optional<qint64>> threads;
+    if (!m_available || accesses.isEmpty())
+        return threads;
+    const auto [lowest, highest] = std::minmax_element(accesses.cbegin(), accesses.cend(),
+        [](const Access &a, const Access &b) { return a.transition < b.transition; });
+    const QList<ThreadSpan> spans = spansBetween(lowest->transition, highest->transition);
+    threads.reserve(accesses.size());
+    for (const Access &access : accesses) {
+        // Spans of one timeline never overlap: the first span ending at or after T is the only
+        // candidate.
+        const auto span = std::lower_bound(spans.cbegin(), spans.cend(), access.transition,
+            [](const ThreadSpan &s, Transition t) { return s.last < t; });
+        const bool covered = span != spans.cend() && span->first <= access.transition;
+        threads.append(covered ? std::optional<qint64>(span->threadId) : std::nullopt);
+    }
+    return threads;
 }
 
 QList<ThreadSpan> ThreadSpans::spansBetween(Transition first, Transition last) const

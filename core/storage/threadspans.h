@@ -42,6 +42,10 @@ public:
     std::optional<qint64> threadAt(Transition transition) const;
     // The spans overlapping [first, last], in time order.
     QList<ThreadSpan> spansBetween(Transition first, Transition last) const;
+    // The thread of each access, in order (none where no span covers its transition): one read of
+    // the spans under the accesses' transitions, then a binary search per access. Empty without the
+    // table.
+    QList<std::optional<qint64>> threadsOf(const QList<Access> &accesses) const;
     // One entry per thread, by thread id.
     QList<ThreadSummary> threads() const;
     // How many threads ran (without summarising each); null without the table or on a read error.

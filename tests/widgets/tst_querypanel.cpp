@@ -1,19 +1,28 @@
 // QueryPanel: typed queries give the command line's rows, bad input gives a message and no query,
 // and Export writes the complete result set byte for byte as `memhist export`.
+#include "core/writer/historywriter.h"
+#include "programhistory.h"
 #include "testsupport.h"
+#include "toolchain.h"
 #include "widgets/query/querypanel.h"
 #include "widgets/query/resultsmodel.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollBar>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -44,6 +53,40 @@ bool waitUntilExhausted(ResultsModel *model)
     return model->isExhausted() || spy.wait(10000);
 }
 
+constexpr std::uint64_t pieBias = 0x555555554000;
+
+// 3000 accesses, a third of a transition each, transitions 0..499 run by thread 101 and 500..999
+// by thread 202 (as tst_resultsmodel's history with threads).
+bool writeThreadHistory(const QString &path)
+{
+    HistoryWriter writer(path);
+    if (!writer.open())
+        return false;
+    for (int i = 0; i < 3000; ++i) {
+        Access access;
+        access.transition = Transition { std::uint64_t(i / 3) };
+        access.operation = i % 3 == 1 ? Operation::Write : Operation::Read;
+        access.physical = Address { 0x601000 + std::uint64_t((i * 13) % 512) };
+        access.linear = access.physical;
+        access.size = 1u << (i % 4);
+        if (!writer.add(access))
+            return false;
+    }
+    writer.addThreadSpan(101, Transition { 0 }, Transition { 499 });
+    writer.addThreadSpan(202, Transition { 500 }, Transition { 999 });
+    return writer.finish();
+}
+
+QList<int> allColumnsBut(std::initializer_list<int> left)
+{
+    QList<int> columns;
+    for (int column = 0; column < ResultsModel::ColumnCount; ++column) {
+        if (!std::count(left.begin(), left.end(), column))
+            columns << column;
+    }
+    return columns;
+}
+
 } // namespace
 
 class TestQueryPanel : public QObject
@@ -65,16 +108,41 @@ private slots:
     void exportMatchesCommandLine();
     void exportToUnwritablePathFails();
     void cancelledExportLeavesNoFile();
+    void contextColumnsShowTheProgram();
+    void contextColumnsHiddenWithoutContext();
+    void columnChoiceIsRemembered();
+    void exportWithThreadsMatchesCommandLineThreads();
+    void commandLineThreadsOfAHistoryWithoutThreads();
+    void anotherHistoryStartsAtTheTop();
+    void copyingSelectedRowsGivesCsv();
 
 private:
     QTemporaryDir m_dir;
     QString m_small;
     QString m_example;
+    QString m_threads;
+    QString m_counterSource;
+    QString m_counterProgram;
+    QString m_counter;
+    CounterHistory m_counterHistory;
 };
 
 void TestQueryPanel::initTestCase()
 {
+    QCoreApplication::setOrganizationName(QStringLiteral("memhist-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_querypanel"));
+    QSettings().clear();
     QVERIFY(m_dir.isValid());
+    m_threads = m_dir.filePath(QStringLiteral("threads.memhist"));
+    QVERIFY(writeThreadHistory(m_threads));
+    // counter.c compiled here, its run written by hand (programhistory.h): at the store to
+    // `counter` in bump, four writes with values (counter, table+0x3, the stack, the heap).
+    m_counterSource = m_dir.filePath(QStringLiteral("counter.c"));
+    QVERIFY(QFile::copy(QFINDTESTDATA("../data/programs/counter.c"), m_counterSource));
+    QVERIFY(runStep(QStringLiteral("gcc"), { "-g", "-O0", "-o", "counter", "counter.c" }, m_dir.path()));
+    m_counterProgram = m_dir.filePath(QStringLiteral("counter"));
+    m_counter = m_dir.filePath(QStringLiteral("counter.memhist"));
+    QVERIFY(writeCounterHistory(m_counterProgram, pieBias, m_counter, &m_counterHistory));
     m_small = m_dir.filePath(QStringLiteral("small.memhist"));
     m_example = m_dir.filePath(QStringLiteral("true.memhist"));
     QVERIFY(
@@ -432,6 +500,222 @@ void TestQueryPanel::cancelledExportLeavesNoFile()
     QVERIFY(!QFile::exists(path));
     QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("cancelled*") }, QDir::Files | QDir::Hidden), QStringList());
     QVERIFY(panel.exportAction()->isEnabled());
+}
+
+void TestQueryPanel::contextColumnsShowTheProgram()
+{
+    QueryPanel panel;
+    panel.setHistory(m_counter);
+    ResultsModel *model = panel.resultsModel();
+    QVERIFY(waitUntilExhausted(model));
+    QCOMPARE(model->rowCount(), 4);
+    QVERIFY(model->hasContext());
+    QVERIFY(model->hasValues());
+    QVERIFY(!model->hasThreads());
+
+    // The first write: `counter` written by bump at counter.c's marked line.
+    const std::uint64_t elfPc = m_counterHistory.storePc - pieBias;
+    const auto bump = nmSymbol(m_counterProgram, QStringLiteral("bump"));
+    QVERIFY(bump);
+    const auto cell = [&](int row, int column) { return model->index(row, column).data().toString(); };
+    QCOMPARE(cell(0, ResultsModel::PcColumn), QStringLiteral("0x%1").arg(m_counterHistory.storePc, 0, 16));
+    QCOMPARE(cell(0, ResultsModel::FunctionColumn),
+        QStringLiteral("bump+0x%1").arg(QString::number(elfPc - bump->address, 16)));
+    const int line = markedLine(m_counterSource, QStringLiteral("counter"));
+    QCOMPARE(cell(0, ResultsModel::SourceColumn), m_counterSource + u':' + QString::number(line));
+    QCOMPARE(cell(0, ResultsModel::SourceColumn), addr2line(m_counterProgram, elfPc));
+    QVERIFY(cell(0, ResultsModel::InstructionColumn).startsWith(QStringLiteral("mov dword ptr [rip + ")));
+    QCOMPARE(cell(0, ResultsModel::RegionColumn), QStringLiteral("counter"));
+    QCOMPARE(cell(1, ResultsModel::RegionColumn), QStringLiteral("table+0x3"));
+    QCOMPARE(cell(2, ResultsModel::RegionColumn), QStringLiteral("[stack]"));
+    QCOMPARE(cell(3, ResultsModel::RegionColumn), QStringLiteral("[heap]"));
+    QCOMPARE(cell(0, ResultsModel::ValueColumn), QStringLiteral("11111111"));
+    QCOMPARE(cell(3, ResultsModel::ValueColumn), QStringLiteral("4444444444444444"));
+
+    // Every cell exactly as `memhist query --context` prints it.
+    const QByteArray cli = cliOutput({ QStringLiteral("query"), m_counter, QStringLiteral("--context"),
+        QStringLiteral("--format"), QStringLiteral("csv") });
+    QCOMPARE(model->rowsAsCsv({ 0, 1, 2, 3 }, allColumnsBut({ ResultsModel::ThreadColumn })), cli);
+
+    // Shown: every context column; the thread column stays hidden.
+    auto *view = panel.resultsView();
+    for (int column = ResultsModel::PcColumn; column <= ResultsModel::ValueColumn; ++column)
+        QVERIFY2(!view->isColumnHidden(column), ResultsModel::columnKey(column).constData());
+    QVERIFY(view->isColumnHidden(ResultsModel::ThreadColumn));
+}
+
+void TestQueryPanel::contextColumnsHiddenWithoutContext()
+{
+    QueryPanel panel;
+    panel.setHistory(m_small);
+    ResultsModel *model = panel.resultsModel();
+    QVERIFY(waitUntilExhausted(model));
+    QVERIFY(!model->hasContext());
+    QCOMPARE(model->columnCount(), int(ResultsModel::ColumnCount));
+    for (int column = ResultsModel::ThreadColumn; column <= ResultsModel::ValueColumn; ++column) {
+        QVERIFY(panel.resultsView()->isColumnHidden(column));
+        QCOMPARE(model->index(0, column).data().toString(), QString());
+    }
+    for (int column = ResultsModel::RowIdColumn; column <= ResultsModel::SizeColumn; ++column)
+        QVERIFY(!panel.resultsView()->isColumnHidden(column));
+    // The menu offers them, disabled.
+    std::unique_ptr<QMenu> menu(panel.createColumnsMenu(nullptr));
+    QCOMPARE(menu->actions().size(), int(ResultsModel::ColumnCount));
+    auto *function = menu->findChild<QAction *>(QStringLiteral("column-function"));
+    QVERIFY(function);
+    QVERIFY(!function->isEnabled());
+    QCOMPARE(function->text(), QStringLiteral("Function (not in this history)"));
+    QVERIFY(menu->findChild<QAction *>(QStringLiteral("column-address"))->isEnabled());
+}
+
+void TestQueryPanel::columnChoiceIsRemembered()
+{
+    QSettings().clear();
+    {
+        QueryPanel panel;
+        panel.setHistory(m_counter);
+        QVERIFY(waitUntilExhausted(panel.resultsModel()));
+        std::unique_ptr<QMenu> menu(panel.createColumnsMenu(nullptr));
+        auto *function = menu->findChild<QAction *>(QStringLiteral("column-function"));
+        auto *linear = menu->findChild<QAction *>(QStringLiteral("column-linear"));
+        QVERIFY(function && linear);
+        QVERIFY(function->isEnabled());
+        QVERIFY(function->isChecked());
+        function->trigger();
+        linear->trigger();
+        QVERIFY(panel.resultsView()->isColumnHidden(ResultsModel::FunctionColumn));
+        QVERIFY(panel.resultsView()->isColumnHidden(ResultsModel::LinearColumn));
+        QVERIFY(!panel.resultsView()->isColumnHidden(ResultsModel::SourceColumn));
+    }
+    QCOMPARE(QSettings().value(QStringLiteral("results/hiddenColumns")).toStringList(),
+        QStringList({ QStringLiteral("function"), QStringLiteral("linear") }));
+    {
+        // The next run: still hidden, and shown again from the menu.
+        QueryPanel panel;
+        panel.setHistory(m_counter);
+        QVERIFY(waitUntilExhausted(panel.resultsModel()));
+        QVERIFY(panel.resultsView()->isColumnHidden(ResultsModel::FunctionColumn));
+        QVERIFY(panel.resultsView()->isColumnHidden(ResultsModel::LinearColumn));
+        QVERIFY(!panel.isColumnWanted(ResultsModel::FunctionColumn));
+        std::unique_ptr<QMenu> menu(panel.createColumnsMenu(nullptr));
+        auto *function = menu->findChild<QAction *>(QStringLiteral("column-function"));
+        QVERIFY(!function->isChecked());
+        function->trigger();
+        QVERIFY(!panel.resultsView()->isColumnHidden(ResultsModel::FunctionColumn));
+    }
+    QCOMPARE(QSettings().value(QStringLiteral("results/hiddenColumns")).toStringList(),
+        QStringList({ QStringLiteral("linear") }));
+    QSettings().clear();
+}
+
+void TestQueryPanel::exportWithThreadsMatchesCommandLineThreads()
+{
+    QueryPanel panel;
+    panel.setHistory(m_threads);
+    QVERIFY(waitUntilExhausted(panel.resultsModel()) || panel.resultsModel()->rowCount() > 0);
+    QVERIFY(!panel.resultsView()->isColumnHidden(ResultsModel::ThreadColumn));
+    const QString ours = m_dir.filePath(QStringLiteral("panel-threads.csv"));
+    const QString theirs = m_dir.filePath(QStringLiteral("cli-threads.csv"));
+    QSignalSpy finishedSpy(&panel, &QueryPanel::exportFinished);
+    panel.exportTo(ours);
+    QVERIFY(finishedSpy.wait(30000));
+    QCOMPARE(finishedSpy.size(), 1);
+    QCOMPARE(finishedSpy.at(0).at(0).toBool(), true);
+    QVERIFY(
+        !cliOutput({ QStringLiteral("export"), m_threads, QStringLiteral("-o"), theirs, QStringLiteral("--threads") })
+             .isEmpty());
+    const QByteArray exported = readFile(ours);
+    QCOMPARE(exported, readFile(theirs));
+    const QList<QByteArray> lines = exported.split('\n');
+    QCOMPARE(lines.size(), 3002); // header, 3000 rows, the empty piece after the last newline
+    QCOMPARE(lines[0], QByteArray("rowid,transition,operation,address,linear,size,thread"));
+    QCOMPARE(lines[1], QByteArray("1,0,R,0x601000,0x601000,1,101"));
+    // The last access of thread 101 and the first of thread 202.
+    QCOMPARE(lines[1500], QByteArray("1500,499,R,0x60101f,0x60101f,8,101"));
+    QCOMPARE(lines[1501], QByteArray("1501,500,R,0x60102c,0x60102c,1,202"));
+    // The default export stays the six columns of DESIGN.md §3.
+    const QString six = m_dir.filePath(QStringLiteral("cli-six.csv"));
+    QVERIFY(!cliOutput({ QStringLiteral("export"), m_threads, QStringLiteral("-o"), six }).isEmpty());
+    QCOMPARE(
+        readFile(six).left(readFile(six).indexOf('\n')), QByteArray("rowid,transition,operation,address,linear,size"));
+}
+
+void TestQueryPanel::commandLineThreadsOfAHistoryWithoutThreads()
+{
+    const QString out = m_dir.filePath(QStringLiteral("small-threads.csv"));
+    QVERIFY(!cliOutput({ QStringLiteral("export"), m_small, QStringLiteral("-o"), out, QStringLiteral("--threads"),
+                           QStringLiteral("--limit"), QStringLiteral("3") })
+                 .isEmpty());
+    QCOMPARE(readFile(out),
+        QByteArray("rowid,transition,operation,address,linear,size,thread\n"
+                   "2,0,W,0x7ffc0000,0x7ffc0000,8,\n"
+                   "4,1,R,0x601000,0x601000,4,\n"
+                   "6,2,R,0x7ffc0000,0x7ffc0000,8,\n"));
+}
+
+void TestQueryPanel::anotherHistoryStartsAtTheTop()
+{
+    QueryPanel panel;
+    panel.resize(700, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    ResultsModel *model = panel.resultsModel();
+    QSignalSpy pageSpy(model, &ResultsModel::pageLoaded);
+    panel.setHistory(m_example);
+    QTableView *view = panel.resultsView();
+    // Three pages in, scrolled to the end.
+    while (model->rowCount() < 1500) {
+        QVERIFY(pageSpy.wait(10000));
+        view->scrollToBottom();
+    }
+    QTRY_VERIFY(view->verticalScrollBar()->value() > 0);
+    view->horizontalScrollBar()->setValue(view->horizontalScrollBar()->maximum());
+
+    // File ▸ Open of another history (the main window calls setHistory).
+    pageSpy.clear();
+    panel.setHistory(m_threads);
+    QVERIFY(pageSpy.wait(10000));
+    QCOMPARE(model->rowCount(), 500);
+    QCoreApplication::processEvents();
+    QCOMPARE(view->verticalScrollBar()->value(), 0);
+    QCOMPARE(view->horizontalScrollBar()->value(), 0);
+    QCOMPARE(view->rowAt(0), 0);
+}
+
+void TestQueryPanel::copyingSelectedRowsGivesCsv()
+{
+    QueryPanel panel;
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setHistory(m_small);
+    QVERIFY(waitUntilExhausted(panel.resultsModel()));
+    QTableView *view = panel.resultsView();
+    QCOMPARE(view->selectionMode(), QAbstractItemView::ExtendedSelection);
+    // The default query (reads and writes): rows 2, 4, 6, 7, 8, ... Three rows picked out of order
+    // with Ctrl+click.
+    const auto rowRect = [&](int row) { return view->visualRect(panel.resultsModel()->index(row, 1)); };
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rowRect(4).center());
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::ControlModifier, rowRect(0).center());
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::ControlModifier, rowRect(2).center());
+    QCOMPARE(view->selectionModel()->selectedRows().size(), 3);
+    QApplication::clipboard()->clear();
+    view->setFocus();
+    QTest::keySequence(view, QKeySequence::Copy);
+    const QByteArray expected = "rowid,transition,operation,address,linear,size\n"
+                                "2,0,W,0x7ffc0000,0x7ffc0000,8\n"
+                                "6,2,R,0x7ffc0000,0x7ffc0000,8\n"
+                                "8,3,R,0x601004,,4\n";
+    QCOMPARE(QApplication::clipboard()->text().toUtf8(), expected);
+    QCOMPARE(panel.selectedRowsAsCsv(), expected);
+    // The visible columns only: without Linear.
+    panel.setColumnWanted(ResultsModel::LinearColumn, false);
+    QCOMPARE(panel.selectedRowsAsCsv(),
+        QByteArray("rowid,transition,operation,address,size\n"
+                   "2,0,W,0x7ffc0000,8\n"
+                   "6,2,R,0x7ffc0000,8\n"
+                   "8,3,R,0x601004,4\n"));
+    panel.setColumnWanted(ResultsModel::LinearColumn, true);
+    QSettings().clear();
 }
 
 QTEST_MAIN(TestQueryPanel)

@@ -3,10 +3,13 @@
 #include "core/export/csvexport.h"
 #include "core/model/numbertext.h"
 #include "core/storage/historydatabase.h"
+#include "core/storage/threadspans.h"
 #include "widgets/query/resultsmodel.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -19,19 +22,27 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QScrollBar>
+#include <QSettings>
 #include <QStyle>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace memhist {
 
 namespace {
 
 constexpr std::uint64_t lastAddress = ~std::uint64_t(0);
+
+// The keys (ResultsModel::columnKey) of the columns the user hid, across runs.
+const QString hiddenColumnsKey = QStringLiteral("results/hiddenColumns");
 
 // Empty text is the default; otherwise decimal or 0x hex over the full 64-bit range, as on the
 // command line.
@@ -63,6 +74,8 @@ QueryPanel::QueryPanel(QWidget *parent)
     : QWidget(parent)
     , m_model(new ResultsModel(this))
 {
+    for (const QString &key : QSettings().value(hiddenColumnsKey).toStringList())
+        m_unwantedColumns.insert(key.toUtf8());
     buildLayout();
 
     connect(m_model, &ResultsModel::pageLoaded, this, [this] {
@@ -78,7 +91,7 @@ QueryPanel::QueryPanel(QWidget *parent)
                 m_view->setColumnWidth(column, std::max(m_view->columnWidth(column), digits + padding));
             m_columnsSized = true;
         }
-        m_view->setColumnHidden(ResultsModel::ThreadColumn, !m_model->hasThreads());
+        updateColumnVisibility();
         updateStatus();
         emit resultsChanged(m_model->loadedAccesses());
     });
@@ -100,6 +113,8 @@ QueryPanel::QueryPanel(QWidget *parent)
             else
                 emit accessSelected(std::nullopt);
         });
+
+    connect(m_model, &QAbstractItemModel::headerDataChanged, this, &QueryPanel::updateColumnVisibility);
 
     m_export.onProgress([this](const JobProgress &progress) {
         if (m_progressDialog)
@@ -187,7 +202,7 @@ void QueryPanel::buildLayout()
     m_view->setObjectName(QStringLiteral("resultsView"));
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->setAlternatingRowColors(true);
     m_view->setWordWrap(false);
     m_view->setShowGrid(false);
@@ -198,7 +213,22 @@ void QueryPanel::buildLayout()
     m_view->verticalHeader()->setDefaultSectionSize(
         QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont)).height() + 6);
     m_view->horizontalHeader()->setHighlightSections(false);
-    m_view->setColumnHidden(ResultsModel::ThreadColumn, true);
+    m_view->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view->horizontalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {
+        QMenu *menu = createColumnsMenu(this);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(m_view->horizontalHeader()->mapToGlobal(position));
+    });
+    updateColumnVisibility();
+
+    m_copyAction = new QAction(QIcon::fromTheme(QStringLiteral("edit-copy")), tr("Copy Rows as CSV"), this);
+    m_copyAction->setObjectName(QStringLiteral("copyRowsAction"));
+    m_copyAction->setShortcut(QKeySequence::Copy);
+    m_copyAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_copyAction->setToolTip(tr("Copy the selected rows to the clipboard as CSV (the visible columns)"));
+    connect(m_copyAction, &QAction::triggered, this, &QueryPanel::copySelectedRows);
+    m_view->addAction(m_copyAction);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     m_exportAction = new QAction(QIcon::fromTheme(QStringLiteral("document-save-as")), tr("Export CSV…"), this);
     m_exportAction->setObjectName(QStringLiteral("exportCsvAction"));
@@ -229,6 +259,9 @@ void QueryPanel::setHistory(const QString &path)
 {
     m_historyPath = path;
     m_model->setHistory(path);
+    // Another history starts at its first row and first column, wherever the previous one was.
+    m_view->verticalScrollBar()->setValue(0);
+    m_view->horizontalScrollBar()->setValue(0);
     m_exportAction->setEnabled(!path.isEmpty() && !isExporting());
     if (path.isEmpty()) {
         updateStatus();
@@ -345,6 +378,77 @@ void QueryPanel::updateStatus()
     m_statusLabel->setText(text);
 }
 
+bool QueryPanel::isColumnWanted(int column) const
+{
+    return !m_unwantedColumns.contains(ResultsModel::columnKey(column));
+}
+
+void QueryPanel::setColumnWanted(int column, bool wanted)
+{
+    const QByteArray key = ResultsModel::columnKey(column);
+    if (key.isEmpty() || wanted == isColumnWanted(column))
+        return;
+    if (wanted)
+        m_unwantedColumns.remove(key);
+    else
+        m_unwantedColumns.insert(key);
+    QStringList keys;
+    for (const QByteArray &hidden : std::as_const(m_unwantedColumns))
+        keys << QString::fromUtf8(hidden);
+    keys.sort();
+    QSettings().setValue(hiddenColumnsKey, keys);
+    updateColumnVisibility();
+}
+
+QMenu *QueryPanel::createColumnsMenu(QWidget *parent)
+{
+    auto *menu = new QMenu(tr("Columns"), parent);
+    for (int column = 0; column < ResultsModel::ColumnCount; ++column) {
+        const QString title = m_model->headerData(column, Qt::Horizontal).toString();
+        const bool available = m_model->hasColumnData(column);
+        QAction *action = menu->addAction(available ? title : tr("%1 (not in this history)").arg(title));
+        action->setObjectName(QStringLiteral("column-") + QString::fromLatin1(ResultsModel::columnKey(column)));
+        action->setCheckable(true);
+        action->setChecked(isColumnWanted(column));
+        action->setEnabled(available);
+        connect(action, &QAction::toggled, this, [this, column](bool checked) { setColumnWanted(column, checked); });
+    }
+    return menu;
+}
+
+void QueryPanel::updateColumnVisibility()
+{
+    for (int column = 0; column < ResultsModel::ColumnCount; ++column)
+        m_view->setColumnHidden(column, !m_model->hasColumnData(column) || !isColumnWanted(column));
+}
+
+QByteArray QueryPanel::selectedRowsAsCsv() const
+{
+    QList<int> rows;
+    for (const QModelIndex &index : m_view->selectionModel()->selectedRows())
+        rows << index.row();
+    std::sort(rows.begin(), rows.end());
+    QList<int> columns;
+    const QHeaderView *header = m_view->horizontalHeader();
+    for (int visual = 0; visual < header->count(); ++visual) {
+        const int column = header->logicalIndex(visual);
+        if (!m_view->isColumnHidden(column))
+            columns << column;
+    }
+    return m_model->rowsAsCsv(rows, columns);
+}
+
+void QueryPanel::copySelectedRows()
+{
+    if (!m_view->selectionModel()->hasSelection())
+        return;
+    auto *mime = new QMimeData;
+    const QByteArray csv = selectedRowsAsCsv();
+    mime->setText(QString::fromUtf8(csv));
+    mime->setData(QStringLiteral("text/csv"), csv);
+    QApplication::clipboard()->setMimeData(mime);
+}
+
 void QueryPanel::exportInteractively()
 {
     if (m_historyPath.isEmpty() || isExporting())
@@ -378,7 +482,8 @@ void QueryPanel::startExport(const QString &csvPath, bool interactive)
     m_exportAction->setEnabled(false);
 
     // The export thread opens its own read-only connection (one connection per thread) and writes
-    // every match: limitRows is false, exactly as `memhist export` without --limit.
+    // every match: limitRows is false, exactly as `memhist export` without --limit (and with
+    // --threads when the history records threads).
     const auto run = [historyPath = m_historyPath, query = m_currentQuery, csvPath](const JobTicket &ticket) {
         ExportOutcome outcome;
         QString error;
@@ -388,10 +493,15 @@ void QueryPanel::startExport(const QString &csvPath, bool interactive)
             return outcome;
         }
         ExportReport report;
-        outcome.ok = exportQueryToCsv(*database, query, false, csvPath, &report, &error, [&](qint64 written) {
-            ticket.report({ -1, written, csvPath });
-            return !ticket.cancelled();
-        });
+        ExportColumns columns;
+        columns.threads = ThreadSpans(*database).available();
+        outcome.ok = exportQueryToCsv(
+            *database, query, false, csvPath, &report, &error,
+            [&](qint64 written) {
+                ticket.report({ -1, written, csvPath });
+                return !ticket.cancelled();
+            },
+            columns);
         outcome.rows = report.rows;
         outcome.message = outcome.ok ? tr("Exported %1 to %2").arg(rowsText(report.rows), csvPath) : error;
         return outcome;

@@ -1,11 +1,13 @@
 // The query panel: inputs for a half-axis query (T, [A, B], direction, operations), the results as
-// an infinitely scrolling table, and the export of the complete result set to CSV.
+// an infinitely scrolling table (with the program context of each access, columns the user can
+// hide), rows copied as CSV, and the export of the complete result set to CSV.
 #pragma once
 
 #include "core/query/halfaxisquery.h"
 #include "widgets/common/jobtracker.h"
 
 #include <QPointer>
+#include <QSet>
 #include <QWidget>
 #include <optional>
 
@@ -14,6 +16,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QProgressDialog;
 class QPushButton;
 class QTableView;
@@ -53,6 +56,22 @@ public:
     bool isExporting() const { return m_export.isRunning(); }
 
     ResultsModel *resultsModel() const { return m_model; }
+    QTableView *resultsView() const { return m_view; }
+
+    // Whether the user wants `column` of ResultsModel shown (the header's context menu); remembered
+    // in QSettings across runs. A column the history has nothing for (thread, context, value) stays
+    // hidden whatever the choice.
+    bool isColumnWanted(int column) const;
+    void setColumnWanted(int column, bool wanted);
+    // The header's context menu: one checkable action per column (objectName "column-KEY", e.g.
+    // "column-function"), those the history has nothing for disabled. The caller owns it.
+    QMenu *createColumnsMenu(QWidget *parent);
+
+    // "Copy" (Ctrl+C in the table): the selected rows, in row order, as CSV with a header line:
+    // the visible columns, in the table's order, named and formatted as the export writes them.
+    QAction *copyAction() const { return m_copyAction; }
+    QByteArray selectedRowsAsCsv() const;
+    void copySelectedRows();
 
 signals:
     // The current row of the results changed; nothing when no row is current.
@@ -80,6 +99,7 @@ private:
     void exportInteractively();
     void startExport(const QString &csvPath, bool interactive);
     void finishExport(const ExportOutcome &outcome);
+    void updateColumnVisibility();
 
     QString m_historyPath;
     HalfAxisQuery m_currentQuery;
@@ -99,6 +119,8 @@ private:
     QTableView *m_view = nullptr;
     QLabel *m_statusLabel = nullptr;
     QAction *m_exportAction = nullptr;
+    QAction *m_copyAction = nullptr;
+    QSet<QByteArray> m_unwantedColumns; // keys (ResultsModel::columnKey) the user hid
 
     // The export in flight. Its row count reaches the dialog at most 10 times a second however fast
     // rows go.

@@ -39,6 +39,7 @@ void ResultsModel::startOver()
     beginResetModel();
     m_accesses.clear();
     m_threads.clear();
+    m_context.clear();
     m_resumePoint.reset();
     m_loading = false;
     m_exhausted = false;
@@ -51,8 +52,10 @@ void ResultsModel::setHistory(const QString &path)
     m_historyPath = path;
     m_query.reset();
     m_hasThreads = false;
+    m_hasContext = false;
+    m_hasValues = false;
     startOver();
-    emit headerDataChanged(Qt::Horizontal, ThreadColumn, ThreadColumn);
+    emit headerDataChanged(Qt::Horizontal, ThreadColumn, ValueColumn);
 }
 
 void ResultsModel::setQuery(const HalfAxisQuery &query)
@@ -92,9 +95,12 @@ void ResultsModel::receivePage(const ResultsPage &page)
         emit queryFailed(page.error);
         return;
     }
-    if (page.threadsAvailable != m_hasThreads) {
+    if (page.threadsAvailable != m_hasThreads || page.contextAvailable != m_hasContext
+        || page.valuesAvailable != m_hasValues) {
         m_hasThreads = page.threadsAvailable;
-        emit headerDataChanged(Qt::Horizontal, ThreadColumn, ThreadColumn);
+        m_hasContext = page.contextAvailable;
+        m_hasValues = page.valuesAvailable;
+        emit headerDataChanged(Qt::Horizontal, ThreadColumn, ValueColumn);
     }
     m_exhausted = page.exhausted;
     if (!page.accesses.isEmpty()) {
@@ -104,6 +110,8 @@ void ResultsModel::receivePage(const ResultsPage &page)
         m_accesses.append(page.accesses);
         if (m_hasThreads)
             m_threads.append(page.threads);
+        if (m_hasContext)
+            m_context.append(page.context);
         endInsertRows();
     }
     emit pageLoaded(int(m_accesses.size()), m_exhausted);
@@ -147,6 +155,13 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
             const std::optional<qint64> thread = m_hasThreads ? m_threads.value(index.row()) : std::nullopt;
             return thread ? QString::number(*thread) : QString();
         }
+        case PcColumn:
+        case FunctionColumn:
+        case SourceColumn:
+        case InstructionColumn:
+        case RegionColumn:
+        case ValueColumn:
+            return contextCell(index.row(), column);
         case ColumnCount:
             break;
         }
@@ -159,6 +174,11 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
                                     : tr("%1 bytes, %2 to %3")
                                           .arg(QString::number(access.size), hexText(access.physical.value),
                                               hexText(access.lastByte().value));
+        if (column >= FunctionColumn && column <= RegionColumn) {
+            // Long names and instructions are cut by the column's width.
+            const QString text = contextCell(index.row(), column);
+            return text.isEmpty() ? QVariant() : QVariant(text);
+        }
         return {};
     case Qt::FontRole:
         // Digits of equal width line up down the column.
@@ -166,9 +186,13 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
     case Qt::TextAlignmentRole:
         if (column == OperationColumn)
             return QVariant::fromValue(Qt::AlignCenter);
+        if (column >= FunctionColumn && column <= RegionColumn)
+            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     case AccessRole:
         return QVariant::fromValue(access);
+    case CsvRole:
+        return csvCell(index.row(), column);
     default:
         return {};
     }
@@ -194,9 +218,23 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
             return tr("Size");
         case ThreadColumn:
             return tr("Thread");
+        case PcColumn:
+            return tr("PC");
+        case FunctionColumn:
+            return tr("Function");
+        case SourceColumn:
+            return tr("Source");
+        case InstructionColumn:
+            return tr("Instruction");
+        case RegionColumn:
+            return tr("Region");
+        case ValueColumn:
+            return tr("Value");
         case ColumnCount:
             break;
         }
+    } else if (role == CsvRole) {
+        return columnKey(section);
     } else if (role == Qt::ToolTipRole) {
         switch (Columns(section)) {
         case RowIdColumn:
@@ -213,13 +251,116 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
             return tr("Bytes accessed");
         case ThreadColumn:
             return m_hasThreads ? tr("The thread that ran the transition") : tr("This history records no threads");
+        case PcColumn:
+            return tr("The address of the instruction that made the access");
+        case FunctionColumn:
+            return tr("The function holding that instruction, and the instruction's offset in it");
+        case SourceColumn:
+            return tr("The source line of that instruction (file:line)");
+        case InstructionColumn:
+            return tr("The instruction's disassembly");
+        case RegionColumn:
+            return tr("What the address is: a global or static object, else the region holding it");
+        case ValueColumn:
+            return m_hasValues ? tr("The bytes read or written, in memory order")
+                               : tr("This history records no values");
         case ColumnCount:
             break;
         }
     } else if (role == Qt::TextAlignmentRole) {
-        return QVariant::fromValue(section == OperationColumn ? Qt::AlignCenter : Qt::AlignRight | Qt::AlignVCenter);
+        if (section == OperationColumn)
+            return QVariant::fromValue(Qt::AlignCenter);
+        if (section >= FunctionColumn && section <= RegionColumn)
+            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     }
     return {};
+}
+
+bool ResultsModel::hasColumnData(int column) const
+{
+    switch (column) {
+    case ThreadColumn:
+        return m_hasThreads;
+    case PcColumn:
+    case FunctionColumn:
+    case SourceColumn:
+    case InstructionColumn:
+    case RegionColumn:
+        return m_hasContext;
+    case ValueColumn:
+        return m_hasContext && m_hasValues;
+    default:
+        return column >= 0 && column < ColumnCount;
+    }
+}
+
+QByteArray ResultsModel::columnKey(int column)
+{
+    // The names of csv::header(), "thread" (ExportColumns) and ContextColumns::names().
+    static const QByteArray keys[ColumnCount] = { "rowid", "transition", "operation", "address", "linear", "size",
+        "thread", "pc", "function", "source", "instruction", "region", "value" };
+    return column >= 0 && column < ColumnCount ? keys[column] : QByteArray();
+}
+
+QString ResultsModel::contextCell(int row, int column) const
+{
+    if (!m_hasContext)
+        return {};
+    // The cells of a row are pc, function, source, instruction, region (and value).
+    return m_context.value(row).value(column - PcColumn);
+}
+
+QByteArray ResultsModel::csvCell(int row, int column) const
+{
+    const Access &access = m_accesses.at(row);
+    switch (Columns(column)) {
+    case RowIdColumn:
+        return QByteArray::number(qint64(access.rowId.value));
+    case TransitionColumn:
+        return QByteArray::number(quint64(access.transition.value));
+    case OperationColumn:
+        return QByteArray(1, csv::operationLetter(access.operation));
+    case AddressColumn:
+        return hexBytes(access.physical.value);
+    case LinearColumn:
+        return access.linear ? hexBytes(access.linear->value) : QByteArray();
+    case SizeColumn:
+        return QByteArray::number(access.size);
+    case ThreadColumn: {
+        const std::optional<qint64> thread = m_hasThreads ? m_threads.value(row) : std::nullopt;
+        return thread ? QByteArray::number(*thread) : QByteArray();
+    }
+    case PcColumn:
+    case FunctionColumn:
+    case SourceColumn:
+    case InstructionColumn:
+    case RegionColumn:
+    case ValueColumn:
+        return csv::quoteField(contextCell(row, column).toUtf8());
+    case ColumnCount:
+        break;
+    }
+    return {};
+}
+
+QByteArray ResultsModel::rowsAsCsv(const QList<int> &rows, const QList<int> &columns) const
+{
+    QByteArray text;
+    for (qsizetype i = 0; i < columns.size(); ++i)
+        text += (i > 0 ? "," : "") + columnKey(columns[i]);
+    text += '\n';
+    for (const int row : rows) {
+        if (row < 0 || row >= m_accesses.size())
+            continue;
+        for (qsizetype i = 0; i < columns.size(); ++i) {
+            if (i > 0)
+                text += ',';
+            text += csvCell(row, columns[i]);
+        }
+        text += '\n';
+    }
+    return text;
 }
 
 bool ResultsModel::canFetchMore(const QModelIndex &parent) const

@@ -30,11 +30,23 @@ public:
         // Empty for every row when the history has no thread_spans table (hasThreads() is false);
         // views hide it then.
         ThreadColumn,
+        // The program context, as `memhist query --context` prints it (ContextColumns): empty for
+        // every row when the history has no context tables (hasContext() is false), and the value
+        // when it has no values (hasValues() is false); views hide them then.
+        PcColumn,
+        FunctionColumn,
+        SourceColumn,
+        InstructionColumn,
+        RegionColumn,
+        ValueColumn,
         ColumnCount
     };
     enum Roles {
         // The row's memhist::Access, in a QVariant.
         AccessRole = Qt::UserRole + 1,
+        // The cell as the CSV export writes it (QByteArray, RFC 4180-quoted where needed); in
+        // headerData, the column's CSV name ("rowid", "thread", "pc").
+        CsvRole,
     };
 
     explicit ResultsModel(QObject *parent = nullptr);
@@ -61,6 +73,18 @@ public:
     bool hasFailed() const { return m_failed; }
     // The history records which thread ran each transition.
     bool hasThreads() const { return m_hasThreads; }
+    // The history has program context tables / the bytes of its accesses.
+    bool hasContext() const { return m_hasContext; }
+    bool hasValues() const { return m_hasValues; }
+    // The column has something to show for this history (the thread, context and value columns
+    // depend on the history's optional tables; the others always do).
+    bool hasColumnData(int column) const;
+    // The column's stable name, for settings and CSV ("rowid", "transition", ..., "value").
+    static QByteArray columnKey(int column);
+
+    // `rows` (in this order) as CSV: a header line and one line per row, each of `columns` in
+    // order, as the export formats them (the six of DESIGN.md §3, then thread, then the context).
+    QByteArray rowsAsCsv(const QList<int> &rows, const QList<int> &columns) const;
 
     QList<memhist::Access> loadedAccesses() const { return m_accesses; }
     memhist::Access accessAt(int row) const { return m_accesses.at(row); }
@@ -96,9 +120,15 @@ private:
     bool m_exhausted = false;
     bool m_failed = false;
     bool m_hasThreads = false;
+    bool m_hasContext = false;
+    bool m_hasValues = false;
 
     QList<Access> m_accesses;
     QList<std::optional<qint64>> m_threads; // parallel to m_accesses when m_hasThreads
+    QList<QStringList> m_context; // parallel to m_accesses when m_hasContext
+
+    QByteArray csvCell(int row, int column) const;
+    QString contextCell(int row, int column) const;
 };
 
 } // namespace memhist

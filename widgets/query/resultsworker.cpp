@@ -1,9 +1,10 @@
 #include "widgets/query/resultsworker.h"
 
+#include "core/context/contextcolumns.h"
+#include "core/context/contextreader.h"
+#include "core/context/contextschema.h"
 #include "core/storage/historydatabase.h"
 #include "core/storage/threadspans.h"
-
-#include <algorithm>
 
 namespace memhist {
 
@@ -22,12 +23,17 @@ bool ResultsWorker::openConnection(const QString &path, QString *error)
         return false;
     m_engine = std::make_unique<HalfAxisQueryEngine>(*m_database);
     m_threads = std::make_unique<ThreadSpans>(*m_database);
+    m_contextReader = std::make_unique<ContextReader>(*m_database);
+    if (!m_contextReader->parts().isEmpty())
+        m_contextColumns = std::make_unique<ContextColumns>(*m_contextReader);
     return true;
 }
 
 void ResultsWorker::closeConnection()
 {
-    // The engine and the thread reader use the database's connection: they go before it.
+    // The engine and the readers use the database's connection: they go before it.
+    m_contextColumns.reset();
+    m_contextReader.reset();
     m_threads.reset();
     m_engine.reset();
     m_database.reset();
@@ -47,18 +53,16 @@ ResultsPage ResultsWorker::fetchPage(const QString &historyPath, const HalfAxisQ
     result.accesses = std::move(page.accesses);
     result.exhausted = page.exhausted;
     result.threadsAvailable = m_threads->available();
-    if (result.threadsAvailable && !result.accesses.isEmpty()) {
-        // One read of the spans under the whole page, then a binary search per row: spans of one
-        // timeline never overlap, so the first span ending at or after T is the only candidate.
-        const auto [lowest, highest] = std::minmax_element(result.accesses.cbegin(), result.accesses.cend(),
-            [](const Access &a, const Access &b) { return a.transition < b.transition; });
-        const QList<ThreadSpan> spans = m_threads->spansBetween(lowest->transition, highest->transition);
-        result.threads.reserve(result.accesses.size());
+    result.threads = m_threads->threadsOf(result.accesses);
+    if (m_contextColumns) {
+        result.contextAvailable = true;
+        result.valuesAvailable = m_contextReader->has(contextschema::part::values);
+        result.context.reserve(result.accesses.size());
         for (const Access &access : std::as_const(result.accesses)) {
-            const auto span = std::lower_bound(spans.cbegin(), spans.cend(), access.transition,
-                [](const ThreadSpan &s, Transition t) { return s.last < t; });
-            const bool covered = span != spans.cend() && span->first <= access.transition;
-            result.threads.append(covered ? std::optional<qint64>(span->threadId) : std::nullopt);
+            QStringList cells;
+            for (const QByteArray &cell : m_contextColumns->cells(access))
+                cells << QString::fromUtf8(cell);
+            result.context.append(std::move(cells));
         }
     }
     return result;

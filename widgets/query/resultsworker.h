@@ -12,6 +12,8 @@
 
 namespace memhist {
 
+class ContextColumns;
+class ContextReader;
 class HistoryDatabase;
 class ThreadSpans;
 
@@ -21,8 +23,14 @@ struct ResultsPage
     QList<Access> accesses;
     // Parallel to accesses when the history records threads; empty otherwise.
     QList<std::optional<qint64>> threads;
+    // Parallel to accesses when the history has program context: the cells of ContextColumns (pc,
+    // function, source, instruction, region, and value when valuesAvailable), as `memhist query
+    // --context` prints them; empty otherwise.
+    QList<QStringList> context;
     bool exhausted = false;
     bool threadsAvailable = false;
+    bool contextAvailable = false;
+    bool valuesAvailable = false;
     QString error; // non-empty: the query failed, nothing else is valid
 };
 
@@ -43,6 +51,8 @@ private:
     std::unique_ptr<HistoryDatabase> m_database;
     std::unique_ptr<HalfAxisQueryEngine> m_engine;
     std::unique_ptr<ThreadSpans> m_threads;
+    std::unique_ptr<ContextReader> m_contextReader; // one per connection: it caches per history
+    std::unique_ptr<ContextColumns> m_contextColumns;
 };
 
 } // namespace memhist
