@@ -12,6 +12,11 @@ HalfAxisQuery clickQuery(Transition transition, Address address, const std::opti
     query.at = transition;
     query.operations = settings.operations;
     if (access) {
+        // From the picked access's own transition, not the cursor's: zoomed out, the pick radius
+        // spans many transitions, and the accesses between the cursor and the picked one would be
+        // left out or let in. Forward the picked access is in the first transition answered,
+        // backward in the last (with the other accesses of its instruction).
+        query.at = access->transition;
         query.first = access->physical;
         // An access that would wrap past 2^64 cannot be stored; clamp anyway rather than trust it.
         const std::uint64_t room = std::numeric_limits<std::uint64_t>::max() - access->physical.value;

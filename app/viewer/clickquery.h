@@ -21,7 +21,8 @@ struct ClickQuerySettings
     quint64 windowBytes = 64;
 };
 
-// From `transition` over `access`'s bytes when there is one, else over
+// From `access`'s transition over its bytes when there is one (`transition`, where the cursor is, may
+// be many transitions away from it when zoomed out), else from `transition` over
 // [address - windowBytes, address + windowBytes], clamped to the address space.
 HalfAxisQuery clickQuery(Transition transition, Address address, const std::optional<Access> &access,
     Qt::KeyboardModifiers modifiers, const ClickQuerySettings &settings);

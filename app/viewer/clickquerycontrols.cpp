@@ -15,20 +15,27 @@ constexpr auto windowBytesKey = "clickQuery/windowBytes";
 constexpr auto operationsKey = "clickQuery/operations";
 constexpr int defaultWindowBytes = 64;
 
+// Every tooltip of the section says both gestures: the status line is not the only place.
+QString withGestures(const QString &tip, const QString &gestures)
+{
+    return tip + u'\n' + gestures;
+}
+
 } // namespace
 
 ClickQueryControls::ClickQueryControls(QWidget *window)
     : QObject(window)
 {
-    // Which operations a click on the plane asks for. Executes are left to the query panel: a
-    // click asks "who read or wrote this", and code addresses are rarely what was clicked.
-    const QString clickTip = tr("Click on the plane: accesses from the clicked transition on; Ctrl+click: before it");
+    // Which operations a click on the plane asks for: reads, writes or both, and executes on top
+    // when Executes is checked (a click on code: when did this instruction run).
+    const QString clickTip
+        = tr("Click on the plane: the accesses from the clicked one on; Ctrl+click: the accesses before it");
     m_operationsGroup = new QActionGroup(window);
     m_operationsGroup->setExclusive(true);
-    const auto makeOperation = [&](const QString &text, const QString &tip) {
+    const auto makeOperation = [this, &clickTip](const QString &text, const QString &tip) {
         QAction *action = m_operationsGroup->addAction(text);
         action->setCheckable(true);
-        action->setToolTip(tip);
+        action->setToolTip(withGestures(tip, clickTip));
         action->setStatusTip(clickTip);
         return action;
     };
@@ -36,8 +43,16 @@ ClickQueryControls::ClickQueryControls(QWidget *window)
     m_writesAction = makeOperation(tr("Writes"), tr("A click on the plane queries writes only"));
     m_bothAction = makeOperation(tr("Reads + Writes"), tr("A click on the plane queries reads and writes"));
     m_bothAction->setChecked(true);
-    connect(m_operationsGroup, &QActionGroup::triggered, this,
-        [this] { QSettings().setValue(QLatin1String(operationsKey), int(settings().operations.toInt())); });
+    const auto rememberOperations
+        = [this] { QSettings().setValue(QLatin1String(operationsKey), int(settings().operations.toInt())); };
+    connect(m_operationsGroup, &QActionGroup::triggered, this, rememberOperations);
+    m_executesAction = new QAction(tr("Executes"), window);
+    m_executesAction->setObjectName(QStringLiteral("clickExecutes"));
+    m_executesAction->setCheckable(true);
+    m_executesAction->setToolTip(
+        withGestures(tr("A click on the plane also queries executes (when the code there ran)"), clickTip));
+    m_executesAction->setStatusTip(clickTip);
+    connect(m_executesAction, &QAction::triggered, this, rememberOperations);
 
     m_windowSpin = new QSpinBox(window);
     m_windowSpin->setObjectName(QStringLiteral("queryWindow"));
@@ -46,7 +61,8 @@ ClickQueryControls::ClickQueryControls(QWidget *window)
     m_windowSpin->setSuffix(tr(" B"));
     m_windowSpin->setValue(defaultWindowBytes);
     m_windowSpin->setAccelerated(true);
-    m_windowSpin->setToolTip(tr("Address window around a clicked point where no access is under the cursor"));
+    m_windowSpin->setToolTip(
+        withGestures(tr("Address window around a clicked point where no access is under the cursor"), clickTip));
     m_windowSpin->setStatusTip(clickTip);
     connect(m_windowSpin, &QSpinBox::valueChanged, this,
         [](int value) { QSettings().setValue(QLatin1String(windowBytesKey), value); });
@@ -62,6 +78,8 @@ ClickQuerySettings ClickQueryControls::settings() const
         settings.operations = Operation::Write;
     else
         settings.operations = Operations(Operation::Read) | Operation::Write;
+    if (m_executesAction->isChecked())
+        settings.operations |= Operation::Execute;
     return settings;
 }
 
@@ -71,6 +89,7 @@ void ClickQueryControls::setSettings(const ClickQuerySettings &settings)
     const bool reads = settings.operations.testFlag(Operation::Read);
     const bool writes = settings.operations.testFlag(Operation::Write);
     (reads && !writes ? m_readsAction : writes && !reads ? m_writesAction : m_bothAction)->setChecked(true);
+    m_executesAction->setChecked(settings.operations.testFlag(Operation::Execute));
 }
 
 void ClickQueryControls::restoreSettings()
@@ -91,6 +110,7 @@ void ClickQueryControls::addTo(QToolBar *bar)
     clickLabel->setStatusTip(m_bothAction->statusTip());
     bar->addWidget(clickLabel);
     bar->addActions(m_operationsGroup->actions());
+    bar->addAction(m_executesAction);
     auto *windowLabel = new QLabel(tr("  within "), bar);
     windowLabel->setBuddy(m_windowSpin);
     bar->addWidget(windowLabel);

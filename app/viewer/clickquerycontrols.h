@@ -27,7 +27,8 @@ public:
     // The settings the user left last time (or the defaults: reads and writes, 64 bytes).
     void restoreSettings();
 
-    // "Click queries" Reads | Writes | Reads + Writes "within" ± N B, at the end of `bar`.
+    // "Click queries" Reads | Writes | Reads + Writes, Executes (a toggle that adds them) "within"
+    // ± N B, at the end of `bar`.
     void addTo(QToolBar *bar);
 
 private:
@@ -35,6 +36,7 @@ private:
     QAction *m_readsAction = nullptr;
     QAction *m_writesAction = nullptr;
     QAction *m_bothAction = nullptr;
+    QAction *m_executesAction = nullptr;
     QSpinBox *m_windowSpin = nullptr;
 };
 

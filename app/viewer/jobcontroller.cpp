@@ -4,6 +4,7 @@
 #include "importoutput.h"
 #include "jobprogresswidget.h"
 #include "recordjob.h"
+#include "viewermessages.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -65,7 +66,7 @@ void JobController::openPath(const QString &path)
     if (QFileInfo(path).isFile() && isSqliteDatabase(path))
         openHistory(path);
     else
-        importTraces({ path }, false);
+        importTraces({ path }, false); // refuses a .memhist that is no history (importTraces)
 }
 
 void JobController::openHistory(const QString &path, const QString &openedStatus)
@@ -82,7 +83,7 @@ void JobController::openHistory(const QString &path, const QString &openedStatus
             if (read.ok)
                 emit historyReady(QFileInfo(path).absoluteFilePath(), read.info, openedStatus);
             else
-                emit failed(tr("Cannot open the history"), read.error);
+                emit failed(tr("Cannot open the history"), openHistoryMessage(path, read.error));
         });
 }
 
@@ -96,12 +97,20 @@ void JobController::importTraces(const QStringList &traces, bool askForOutput)
         emit failed(tr("Cannot import now"), tr("Another import or recording is running; wait for it or cancel it."));
         return;
     }
+    // A file named like a history that does not start as one is no trace either: say so, rather
+    // than that its trace format is unknown.
+    for (const QString &trace : traces) {
+        if (QFileInfo(trace).isFile() && trace.endsWith(QLatin1String(".memhist")) && !isSqliteDatabase(trace)) {
+            emit failed(tr("Cannot open the history"), notAHistoryMessage(trace));
+            return;
+        }
+    }
     // Reads at most the first 64 KiB of each trace: cheap enough here, and it lets us refuse an
     // unknown file before asking where its history should go.
     QList<TraceInput> inputs;
     QString error;
     if (!recogniseTraces(traces, std::nullopt, &inputs, &error)) {
-        emit failed(tr("Cannot import"), error);
+        emit failed(tr("Cannot import"), importMessage(error));
         return;
     }
     ImportChoice choice { defaultImportOutput(traces.constFirst()), {} };
@@ -151,6 +160,11 @@ void JobController::importDone(const ImportResult &result)
                           rateText(result.seconds > 0 ? double(stats.accesses) / result.seconds : 0));
         for (const QString &warning : result.summary.warnings)
             message += QStringLiteral("\nwarning: ") + warning;
+        if (!result.summary.warnings.isEmpty()) {
+            emit importWarned(output, result.summary.warnings);
+            emit logged(tr("Import into %1: warnings").arg(QDir::toNativeSeparators(output)),
+                result.summary.warnings.join(u'\n'));
+        }
         // Shown once the history has opened, so that "Opened …" does not replace it.
         openHistory(output, message);
     } else if (result.cancelled) {
@@ -198,8 +212,13 @@ void JobController::recordDone(bool ok, const QString &message)
     m_progress->setToolTip(QString());
     const QString output = job ? job->request().outputPath : QString();
     const bool cancelled = job && job->wasCancelled();
-    if (job)
+    if (job) {
+        const QString printed = job->output().trimmed();
+        emit logged(tr("Recording of %1: what the program and memhist record printed")
+                        .arg(QDir::toNativeSeparators(job->request().program)),
+            printed.isEmpty() ? tr("(nothing)") : printed);
         job->deleteLater();
+    }
     m_recordJob = nullptr;
     if (ok) {
         const QString status = cancelled ? tr("Recording stopped; kept what was recorded: %1").arg(message) : message;

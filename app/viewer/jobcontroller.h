@@ -69,6 +69,10 @@ signals:
     void statusChanged(const QString &message);
     void importFinished(bool ok, const QString &message);
     void recordFinished(bool ok, const QString &message);
+    // The import into `historyPath` succeeded with these warnings (sent before historyReady()).
+    void importWarned(const QString &historyPath, const QStringList &warnings);
+    // Something to keep in the window's log: a recorded program's output, an import's warnings.
+    void logged(const QString &heading, const QString &text);
 
 private:
     void importDone(const ImportResult &result);

@@ -3,12 +3,16 @@
 #include "bookmarkspanel.h"
 #include "clickquerycontrols.h"
 #include "executionspanel.h"
+#include "filefilters.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
+#include "messagelog.h"
+#include "mouseandkeys.h"
 #include "navigator.h"
 #include "recentfiles.h"
 #include "recorddialog.h"
 #include "recordjob.h"
+#include "statuspanel.h"
 #include "widgets/charts/chartspanel.h"
 #include "widgets/detail/detailpane.h"
 #include "widgets/plane/planewidget.h"
@@ -23,6 +27,7 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -30,6 +35,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTableView>
 #include <QToolBar>
 
 namespace memhist::viewer {
@@ -40,7 +46,9 @@ constexpr auto geometryKey = "window/geometry";
 constexpr auto stateKey = "window/state";
 constexpr auto lastDirectoryKey = "lastDirectory";
 // Bumped when the docks change, so a saved layout of an older version is not restored over them.
-constexpr int windowStateVersion = 3;
+constexpr int windowStateVersion = 4;
+// Rows of the results table in the first layout.
+constexpr int firstLayoutRows = 12;
 
 QIcon applicationIcon()
 {
@@ -48,11 +56,6 @@ QIcon applicationIcon()
     for (const int size : { 32, 64, 128, 256 })
         icon.addFile(QStringLiteral(":/icons/memhist-%1.png").arg(size), QSize(size, size));
     return icon;
-}
-
-QString defaultHoverText()
-{
-    return MainWindow::tr("Click a point: its accesses from then on · Ctrl+click: the accesses before it");
 }
 
 QString lastDirectory()
@@ -95,6 +98,9 @@ void MainWindow::createPanels()
     setCentralWidget(m_plane);
 
     m_queryPanel = new QueryPanel(this);
+    // A history opens with no query: one of everything would scatter meaningless markers. The
+    // table's status line says how to start one.
+    m_queryPanel->setRunsDefaultQuery(false);
     m_chartsPanel = new ChartsPanel(this);
     m_sqlConsole = new SqlConsole(this);
     m_detailPane = new DetailPane(this);
@@ -129,6 +135,9 @@ void MainWindow::createPanels()
     m_bookmarksDock = makeDock(m_navigator->bookmarksPanel(), tr("Bookmarks"), QStringLiteral("bookmarksDock"));
     tabifyDockWidget(m_sqlDock, m_executionsDock);
     tabifyDockWidget(m_executionsDock, m_bookmarksDock);
+    m_log = new MessageLog(this);
+    m_logDock = makeDock(m_log, tr("Log"), QStringLiteral("logDock"));
+    tabifyDockWidget(m_bookmarksDock, m_logDock);
     setTabPosition(Qt::BottomDockWidgetArea, QTabWidget::North);
     m_resultsDock->raise();
 }
@@ -162,15 +171,22 @@ void MainWindow::createActions()
     m_quitAction->setMenuRole(QAction::QuitRole);
     connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
 
+    createNavigationActions();
+    m_clickControls = new ClickQueryControls(this);
+}
+
+void MainWindow::createNavigationActions()
+{
+    QStyle *s = style();
     m_backAction = new QAction(
         QIcon::fromTheme(QStringLiteral("go-previous"), s->standardIcon(QStyle::SP_ArrowBack)), tr("&Back"), this);
-    m_backAction->setShortcut(QKeySequence::Back);
+    m_backAction->setShortcuts(QKeySequence::Back); // Alt+Left and Backspace on Linux
     m_backAction->setStatusTip(tr("Return to the previous view of the plane"));
     connect(m_backAction, &QAction::triggered, m_plane, &PlaneWidget::back);
 
     m_forwardAction = new QAction(
         QIcon::fromTheme(QStringLiteral("go-next"), s->standardIcon(QStyle::SP_ArrowForward)), tr("&Forward"), this);
-    m_forwardAction->setShortcut(QKeySequence::Forward);
+    m_forwardAction->setShortcuts(QKeySequence::Forward);
     m_forwardAction->setStatusTip(tr("Go to the next view of the plane"));
     connect(m_forwardAction, &QAction::triggered, m_plane, &PlaneWidget::forward);
 
@@ -179,14 +195,23 @@ void MainWindow::createActions()
     m_homeAction->setShortcut(QKeySequence(Qt::Key_Home));
     m_homeAction->setStatusTip(tr("Show the whole history"));
     connect(m_homeAction, &QAction::triggered, m_plane, &PlaneWidget::home);
-    // These keys belong to the plane (the results table and the SQL editor use Home and Alt+arrows
-    // for themselves): shown in the menu, active while the plane has the focus.
-    for (QAction *action : { m_backAction, m_forwardAction, m_homeAction }) {
-        action->setShortcutContext(Qt::WidgetShortcut);
-        m_plane->addAction(action);
-    }
 
-    m_clickControls = new ClickQueryControls(this);
+    m_zoomInAction = new QAction(QIcon::fromTheme(QStringLiteral("zoom-in")), tr("Zoom &In"), this);
+    m_zoomInAction->setShortcuts({ QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal), QKeySequence::ZoomIn });
+    m_zoomInAction->setStatusTip(tr("Zoom into the middle of the plane"));
+    connect(m_zoomInAction, &QAction::triggered, m_plane, &PlaneWidget::zoomIn);
+    m_zoomOutAction = new QAction(QIcon::fromTheme(QStringLiteral("zoom-out")), tr("Zoom &Out"), this);
+    m_zoomOutAction->setShortcuts({ QKeySequence(Qt::Key_Minus), QKeySequence::ZoomOut });
+    m_zoomOutAction->setStatusTip(tr("Zoom out around the middle of the plane"));
+    connect(m_zoomOutAction, &QAction::triggered, m_plane, &PlaneWidget::zoomOut);
+
+    // Window-wide: they work with the focus in the results table or a chart too. A text field
+    // that uses a key itself (Home, Backspace and + in the query panel's fields or the SQL editor)
+    // keeps it: it takes the shortcut-override event first.
+    for (QAction *action : { m_backAction, m_forwardAction, m_homeAction, m_zoomInAction, m_zoomOutAction }) {
+        action->setShortcutContext(Qt::WindowShortcut);
+        addAction(action);
+    }
 }
 
 void MainWindow::createMenus()
@@ -213,6 +238,8 @@ void MainWindow::createMenus()
     m_viewMenu->addAction(m_backAction);
     m_viewMenu->addAction(m_forwardAction);
     m_viewMenu->addAction(m_homeAction);
+    m_viewMenu->addAction(m_zoomInAction);
+    m_viewMenu->addAction(m_zoomOutAction);
     m_viewMenu->addSeparator();
     const auto addPanelAction = [this](QDockWidget *dock, Panel panel, Qt::Key key) {
         QAction *action = m_viewMenu->addAction(dock->windowTitle());
@@ -222,6 +249,7 @@ void MainWindow::createMenus()
     addPanelAction(m_resultsDock, Panel::Results, Qt::Key_1);
     addPanelAction(m_chartsDock, Panel::Charts, Qt::Key_2);
     addPanelAction(m_sqlDock, Panel::Sql, Qt::Key_3);
+    addPanelAction(m_logDock, Panel::Log, Qt::Key_4);
 
     QMenu *go = menuBar()->addMenu(tr("&Go"));
     for (QAction *action : m_navigator->menuActions()) {
@@ -232,6 +260,10 @@ void MainWindow::createMenus()
     }
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *keys = help->addAction(tr("&Mouse and Keys"), this, &MainWindow::showMouseAndKeys);
+    keys->setObjectName(QStringLiteral("mouseAndKeysAction"));
+    keys->setShortcut(QKeySequence::HelpContents);
+    help->addSeparator();
     QAction *about = help->addAction(tr("&About memhist viewer"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
@@ -258,26 +290,17 @@ void MainWindow::createToolBar()
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(bar->toggleViewAction());
     for (QDockWidget *dock :
-        { m_resultsDock, m_chartsDock, m_sqlDock, m_detailDock, m_executionsDock, m_bookmarksDock })
+        { m_resultsDock, m_chartsDock, m_sqlDock, m_detailDock, m_executionsDock, m_bookmarksDock, m_logDock })
         m_viewMenu->addAction(dock->toggleViewAction());
 }
 
 void MainWindow::createStatusBar()
 {
-    m_hoverLabel = new QLabel(defaultHoverText(), this);
-    m_hoverLabel->setObjectName(QStringLiteral("hoverLabel"));
-    // Ignored: long hover texts and messages are clipped rather than pushing the summary away.
-    m_hoverLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_hoverLabel->setMinimumWidth(160);
-    m_hoverLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_summaryLabel = new QLabel(tr("No history open: File ▸ Open, or drop a .memhist or a trace here"), this);
-    m_summaryLabel->setObjectName(QStringLiteral("summaryLabel"));
-    m_summaryLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status = new StatusPanel(this);
     m_jobProgress = new JobProgressWidget(this);
     m_jobProgress->setObjectName(QStringLiteral("jobProgress"));
-    statusBar()->addWidget(m_hoverLabel, 1);
+    statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_jobProgress);
-    statusBar()->addPermanentWidget(m_summaryLabel);
 
     m_jobs = new JobController(m_jobProgress, this);
     m_jobs->setImportChooser(
@@ -287,14 +310,19 @@ void MainWindow::createStatusBar()
     connect(m_jobs, &JobController::statusChanged, this, &MainWindow::showStatus);
     connect(m_jobs, &JobController::importFinished, this, &MainWindow::importFinished);
     connect(m_jobs, &JobController::recordFinished, this, &MainWindow::recordFinished);
+    connect(m_jobs, &JobController::importWarned, this, [this](const QString &history, const QStringList &warnings) {
+        m_warnedHistory = QFileInfo(history).absoluteFilePath();
+        m_pendingWarnings = warnings;
+    });
+    connect(m_jobs, &JobController::logged, m_log, &MessageLog::append);
 }
 
 void MainWindow::connectPanels()
 {
     connect(m_plane, &PlaneWidget::pointClicked, this, &MainWindow::runClickQuery);
     connect(m_plane, &PlaneWidget::navigationChanged, this, &MainWindow::updateNavigation);
-    connect(m_plane, &PlaneWidget::hoverTextChanged, this,
-        [this](const QString &text) { m_hoverLabel->setText(text.isEmpty() ? defaultHoverText() : text); });
+    connect(
+        m_plane, &PlaneWidget::hoverTextChanged, this, [this](const QString &text) { m_status->setHoverText(text); });
     connect(m_plane, &PlaneWidget::visibleRangeChanged, m_chartsPanel, &ChartsPanel::setVisibleRange);
     connect(m_queryPanel, &QueryPanel::resultsChanged, m_plane, &PlaneWidget::setMarkedAccesses);
     connect(m_queryPanel, &QueryPanel::accessSelected, m_plane, &PlaneWidget::setCurrentAccess);
@@ -320,12 +348,33 @@ void MainWindow::showEvent(QShowEvent *event)
 {
     QMainWindow::showEvent(event);
     if (!m_layoutRestored && !m_firstLayoutDone) {
-        // The first layout: the plane gets about three fifths of the height, the panels the rest.
-        // Done once shown, when the window has its real size.
+        // The first layout, once shown (when the window has its real size) and laid out.
         m_firstLayoutDone = true;
-        resizeDocks({ m_resultsDock }, { std::max(240, height() * 40 / 100) }, Qt::Vertical);
         resizeDocks({ m_detailDock }, { width() * 35 / 100 }, Qt::Horizontal);
+        QMetaObject::invokeMethod(
+            this, [this] { fitFirstLayout(0); }, Qt::QueuedConnection);
     }
+}
+
+void MainWindow::fitFirstLayout(int pass)
+{
+    // The results table gets firstLayoutRows rows, no more: the plane gets the rest of the height,
+    // but at least half of the window.
+    const auto *table = m_queryPanel->findChild<QTableView *>(QStringLiteral("resultsView"));
+    if (!table || !table->isVisible()) {
+        resizeDocks({ m_resultsDock }, { std::max(240, height() * 40 / 100) }, Qt::Vertical);
+        return;
+    }
+    // The height resizeDocks() is given and the table's differ by what the dock area holds besides
+    // the rows (tabs, fields, header, status line): the same at any height. A first pass measures
+    // it; the second, after the layout has applied the first, corrects by what is still missing.
+    const int missing = firstLayoutRows * table->verticalHeader()->defaultSectionSize() - table->viewport()->height();
+    const int request = (pass == 0 ? m_resultsDock->height() : m_firstLayoutRequest) + missing;
+    m_firstLayoutRequest = std::min(request, height() / 2);
+    resizeDocks({ m_resultsDock }, { m_firstLayoutRequest }, Qt::Vertical);
+    if (pass == 0 && missing != 0)
+        QMetaObject::invokeMethod(
+            this, [this] { fitFirstLayout(1); }, Qt::QueuedConnection);
 }
 
 // --- Settings of click-to-query ------------------------------------------------------------------
@@ -357,7 +406,10 @@ void MainWindow::runClickQuery(
 
 void MainWindow::showPanel(Panel panel)
 {
-    QDockWidget *dock = panel == Panel::Results ? m_resultsDock : panel == Panel::Charts ? m_chartsDock : m_sqlDock;
+    QDockWidget *dock = panel == Panel::Results ? m_resultsDock
+        : panel == Panel::Charts                ? m_chartsDock
+        : panel == Panel::Sql                   ? m_sqlDock
+                                                : m_logDock;
     dock->show();
     dock->raise();
 }
@@ -367,6 +419,8 @@ void MainWindow::updateNavigation()
     m_backAction->setEnabled(m_plane->canGoBack());
     m_forwardAction->setEnabled(m_plane->canGoForward());
     m_homeAction->setEnabled(!m_historyPath.isEmpty());
+    m_zoomInAction->setEnabled(!m_historyPath.isEmpty());
+    m_zoomOutAction->setEnabled(!m_historyPath.isEmpty());
 }
 
 // --- Opening -------------------------------------------------------------------------------------
@@ -391,12 +445,16 @@ void MainWindow::historyReady(const QString &path, const HistoryInfo &info, cons
     m_chartsPanel->setHistory(m_historyPath);
     m_sqlConsole->setHistory(m_historyPath);
     m_navigator->setHistory(m_historyPath);
-    m_summaryLabel->setText(describeHistory(info));
-    m_summaryLabel->setToolTip(QDir::toNativeSeparators(m_historyPath) + QStringLiteral("\n")
-        + formatCount(info.summary.fileBytes) + tr(" bytes") + QStringLiteral("\n") + info.sourcePaths.join(u'\n'));
+    m_status->setSummary(describeHistory(info),
+        QDir::toNativeSeparators(m_historyPath) + QStringLiteral("\n") + formatCount(info.summary.fileBytes)
+            + tr(" bytes") + QStringLiteral("\n") + info.sourcePaths.join(u'\n'));
     setWindowTitle(tr("%1 — memhist viewer").arg(QFileInfo(path).fileName()));
     setWindowFilePath(m_historyPath);
     m_recentFiles->add(m_historyPath);
+    // The warnings stay until another history opens; only the import that made this one has any.
+    m_status->setImportWarnings(m_warnedHistory == m_historyPath ? m_pendingWarnings : QStringList());
+    m_warnedHistory.clear();
+    m_pendingWarnings.clear();
     updateNavigation();
     showStatus(openedStatus.isEmpty() ? tr("Opened %1").arg(QFileInfo(m_historyPath).fileName()) : openedStatus);
     emit historyOpened(m_historyPath);
@@ -404,8 +462,8 @@ void MainWindow::historyReady(const QString &path, const HistoryInfo &info, cons
 
 void MainWindow::openInteractively()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open History or Trace"), lastDirectory(),
-        tr("memhist histories (*.memhist);;Traces (*.csv *.lackey *.gz *.log *.trace *.zip);;All files (*)"));
+    const QString path
+        = QFileDialog::getOpenFileName(this, tr("Open History or Trace"), lastDirectory(), openFileFilters());
     if (path.isEmpty())
         return;
     rememberDirectory(path);
@@ -439,8 +497,8 @@ std::optional<ImportChoice> MainWindow::chooseImport(const QStringList &traces, 
 
 void MainWindow::importInteractively()
 {
-    const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Import Traces (in this order)"), lastDirectory(),
-        tr("Traces (*.csv *.lackey *.gz *.log *.trace *.zip);;All files (*)"));
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Import Traces (in this order)"), lastDirectory(), importFileFilters());
     if (paths.isEmpty())
         return;
     rememberDirectory(paths.constFirst());
@@ -546,8 +604,7 @@ void MainWindow::showStatus(const QString &message)
 {
     // In the hover text's place (the next hover replaces it) rather than QStatusBar::showMessage(),
     // which would paint over the summary.
-    m_hoverLabel->setText(message.section(u'\n', 0, 0));
-    m_hoverLabel->setToolTip(message);
+    m_status->setHoverText(message);
 }
 
 QString MainWindow::summaryText() const
@@ -557,7 +614,19 @@ QString MainWindow::summaryText() const
 
 QString MainWindow::hoverText() const
 {
-    return m_hoverLabel->text();
+    return m_status->hoverText();
+}
+
+QStringList MainWindow::importWarnings() const
+{
+    return m_status->importWarnings();
+}
+
+void MainWindow::showMouseAndKeys()
+{
+    auto *dialog = new MouseAndKeysDialog(menuBar(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
 }
 
 void MainWindow::showAbout()

@@ -12,7 +12,6 @@
 #include <optional>
 
 class QDockWidget;
-class QLabel;
 
 namespace memhist {
 class ChartsPanel;
@@ -26,6 +25,8 @@ namespace memhist::viewer {
 
 class ClickQueryControls;
 class JobController;
+class MessageLog;
+class StatusPanel;
 class JobProgressWidget;
 class Navigator;
 class RecentFiles;
@@ -39,6 +40,7 @@ public:
         Results,
         Charts,
         Sql,
+        Log,
     };
 
     explicit MainWindow(QWidget *parent = nullptr);
@@ -73,6 +75,9 @@ public:
     // The status line's description of the open history (describeHistory()).
     QString summaryText() const;
     QString hoverText() const;
+    // The warnings of the import that made the open history; empty for any other. Shown in the
+    // status line until another history opens, and kept in the Log panel.
+    QStringList importWarnings() const;
     // The last error shown to the user (also in a message box), for tests and scripts.
     QString lastError() const { return m_lastError; }
     bool isJobRunning() const;
@@ -92,6 +97,9 @@ public:
     // The Go menu: steps to the previous/next write or read, go to, executions, bookmarks.
     Navigator *navigator() const { return m_navigator; }
     DetailPane *detailPane() const { return m_detailPane; }
+    MessageLog *messageLog() const { return m_log; }
+    // Help ▸ Mouse and Keys (not modal: the user tries the keys with the page open).
+    void showMouseAndKeys();
 
 signals:
     void historyOpened(const QString &path);
@@ -108,11 +116,15 @@ protected:
 private:
     void createPanels();
     void createActions();
+    // Back, Forward, Home, Zoom In and Zoom Out: window-wide keys (the plane need not have focus).
+    void createNavigationActions();
     void createMenus();
     void createToolBar();
     void createStatusBar();
     void connectPanels();
     void restoreSettings();
+    // The first layout (no saved one): the results table shows 12 rows, the plane gets the rest.
+    void fitFirstLayout(int pass);
 
     void openInteractively();
     void importInteractively();
@@ -141,6 +153,8 @@ private:
     QDockWidget *m_executionsDock = nullptr;
     QDockWidget *m_bookmarksDock = nullptr;
     QDockWidget *m_detailDock = nullptr;
+    QDockWidget *m_logDock = nullptr;
+    MessageLog *m_log = nullptr;
 
     QAction *m_openAction = nullptr;
     QAction *m_importAction = nullptr;
@@ -150,22 +164,27 @@ private:
     QAction *m_backAction = nullptr;
     QAction *m_forwardAction = nullptr;
     QAction *m_homeAction = nullptr;
+    QAction *m_zoomInAction = nullptr;
+    QAction *m_zoomOutAction = nullptr;
     ClickQueryControls *m_clickControls = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     RecentFiles *m_recentFiles = nullptr;
 
-    QLabel *m_hoverLabel = nullptr;
-    QLabel *m_summaryLabel = nullptr;
+    StatusPanel *m_status = nullptr;
     JobProgressWidget *m_jobProgress = nullptr;
     JobController *m_jobs = nullptr;
 
     QString m_historyPath;
     std::optional<HistoryInfo> m_info;
+    // The warnings of the import running or just done, for the history it writes.
+    QString m_warnedHistory;
+    QStringList m_pendingWarnings;
     QString m_lastError;
     bool m_interactive = true;
     bool m_layoutRestored = false;
     bool m_firstLayoutDone = false;
+    int m_firstLayoutRequest = 0;
 };
 
 } // namespace memhist::viewer

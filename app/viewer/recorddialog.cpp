@@ -27,6 +27,7 @@ constexpr auto programKey = "record/program";
 constexpr auto argumentsKey = "record/arguments";
 constexpr auto limitKey = "record/limit";
 constexpr auto maxMillionsKey = "record/maxMillions";
+constexpr auto withExecuteKey = "record/withExecute";
 
 } // namespace
 
@@ -90,6 +91,7 @@ RecordDialog::RecordDialog(QWidget *parent)
     , m_arguments(new QLineEdit(this))
     , m_limit(new QCheckBox(tr("Stop after"), this))
     , m_maxMillions(new QSpinBox(this))
+    , m_withExecute(new QCheckBox(tr("Also store instruction fetches as executes (--with-exec)"), this))
     , m_output(new QLineEdit(this))
     , m_problem(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
@@ -101,6 +103,7 @@ RecordDialog::RecordDialog(QWidget *parent)
     m_arguments->setObjectName(QStringLiteral("argumentsEdit"));
     m_limit->setObjectName(QStringLiteral("limitCheck"));
     m_maxMillions->setObjectName(QStringLiteral("maxMillionsSpin"));
+    m_withExecute->setObjectName(QStringLiteral("withExecuteCheck"));
     m_output->setObjectName(QStringLiteral("outputEdit"));
     m_problem->setObjectName(QStringLiteral("problemLabel"));
     m_program->setPlaceholderText(tr("/usr/bin/ls"));
@@ -125,11 +128,13 @@ RecordDialog::RecordDialog(QWidget *parent)
     form->addRow(tr("&Program:"), withBrowseButton(m_program, browseProgram));
     form->addRow(tr("&Arguments:"), m_arguments);
     form->addRow(tr("Length:"), limitRow);
+    form->addRow(QString(), m_withExecute);
     form->addRow(tr("&History:"), withBrowseButton(m_output, browseOutput));
 
     auto *note
         = new QLabel(tr("The program runs under Valgrind through <tt>memhist record</tt>, about 50 times "
-                        "slower than usual. The status bar's Cancel button stops it and keeps what was recorded."),
+                        "slower than usual. The status bar's Cancel button stops it and keeps what was recorded. "
+                        "What it prints is kept in the Log panel (View ▸ Log)."),
             this);
     note->setWordWrap(true);
 
@@ -150,6 +155,7 @@ RecordDialog::RecordDialog(QWidget *parent)
     m_limit->setChecked(settings.value(QLatin1String(limitKey), false).toBool());
     m_maxMillions->setValue(settings.value(QLatin1String(maxMillionsKey), 10).toInt());
     m_maxMillions->setEnabled(m_limit->isChecked());
+    m_withExecute->setChecked(settings.value(QLatin1String(withExecuteKey), false).toBool());
     connect(m_limit, &QCheckBox::toggled, m_maxMillions, &QWidget::setEnabled);
     connect(m_program, &QLineEdit::textChanged, this, [this] {
         updateOutputFromProgram();
@@ -164,10 +170,14 @@ RecordDialog::RecordDialog(QWidget *parent)
         settings.setValue(QLatin1String(argumentsKey), m_arguments->text());
         settings.setValue(QLatin1String(limitKey), m_limit->isChecked());
         settings.setValue(QLatin1String(maxMillionsKey), m_maxMillions->value());
+        settings.setValue(QLatin1String(withExecuteKey), m_withExecute->isChecked());
     });
     updateOutputFromProgram();
     validate();
     resize(560, sizeHint().height());
+    // The program first: withBrowseButton() moved its field after the arguments in the focus chain.
+    setTabOrder(m_program, m_arguments);
+    m_program->setFocus(Qt::OtherFocusReason);
 }
 
 RecordRequest RecordDialog::request() const
@@ -183,6 +193,7 @@ RecordRequest RecordDialog::request() const
     request.arguments = splitShellWords(m_arguments->text());
     if (m_limit->isChecked())
         request.maxInstructions = quint64(m_maxMillions->value()) * 1000000u;
+    request.withExecute = m_withExecute->isChecked();
     request.outputPath = m_output->text().trimmed();
     return request;
 }

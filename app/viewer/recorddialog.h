@@ -1,5 +1,6 @@
-// File > Record Program...: which program to run, with which arguments, for how long, and where
-// the history goes.
+// File > Record Program...: which program to run, with which arguments, for how long, whether
+// instruction fetches are stored too, and where the history goes — the choices of `memhist record`
+// (which has no --skip-instructions: a recording starts with the program).
 #pragma once
 
 #include "recordjob.h"
@@ -37,6 +38,7 @@ private:
     QLineEdit *m_arguments;
     QCheckBox *m_limit;
     QSpinBox *m_maxMillions;
+    QCheckBox *m_withExecute;
     QLineEdit *m_output;
     QLabel *m_problem;
     QDialogButtonBox *m_buttons;

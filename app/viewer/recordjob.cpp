@@ -56,6 +56,8 @@ QStringList recordArguments(const RecordRequest &request)
     QStringList arguments { QStringLiteral("record"), QStringLiteral("-o"), request.outputPath };
     if (request.maxInstructions)
         arguments << QStringLiteral("--max-instructions") << QString::number(*request.maxInstructions);
+    if (request.withExecute)
+        arguments << QStringLiteral("--with-exec");
     arguments << QStringLiteral("--") << request.program << request.arguments;
     return arguments;
 }
@@ -134,6 +136,10 @@ void RecordJob::readOutput()
     m_stderr += err;
     if (m_stderr.size() > maxStderrChars)
         m_stderr.remove(0, m_stderr.size() - maxStderrChars);
+    // Kept for the log the window shows after the recording (the program's output is the user's).
+    m_output += out + err;
+    if (m_output.size() > maxOutputChars)
+        m_output.remove(0, m_output.size() - maxOutputChars);
     // Progress lines end in \r on a terminal; memhist record prints them only to a TTY, so what
     // arrives here are whole lines: the program's output, warnings and the final summary.
     const QStringList lines

@@ -1,6 +1,6 @@
-// Runs `memhist record -o OUT [--max-instructions N] -- PROGRAM ARGS...` in the background and
-// reports when it ends. Cancelling sends SIGINT, on which memhist record stops the program and keeps
-// what it recorded so far.
+// Runs `memhist record -o OUT [--max-instructions N] [--with-exec] -- PROGRAM ARGS...` in the
+// background and reports when it ends, keeping what the program and memhist record printed. Cancelling sends SIGINT, on
+// which memhist record stops the program and keeps what it recorded so far.
 #pragma once
 
 #include <QElapsedTimer>
@@ -17,6 +17,8 @@ struct RecordRequest
     QString program;
     QStringList arguments;
     std::optional<quint64> maxInstructions;
+    // Also store instruction fetches as executes (--with-exec).
+    bool withExecute = false;
     QString outputPath;
 };
 
@@ -38,6 +40,10 @@ public:
     void start();
     void cancel();
     bool wasCancelled() const { return m_cancelled; }
+    // Everything the program and memhist record printed (stdout and stderr, in the order read), its
+    // last maxOutputChars characters when it printed more.
+    QString output() const { return m_output; }
+    static constexpr qsizetype maxOutputChars = 1024 * 1024;
 
 signals:
     // Every second while it runs: the time spent and the last line memhist record printed.
@@ -61,6 +67,7 @@ private:
     // The end of stderr, where memhist record's summary or error is; bounded, since the
     // recorded program writes there too.
     QString m_stderr;
+    QString m_output;
     bool m_cancelled = false;
 };
 

@@ -143,6 +143,12 @@ QString traceFormatName(TraceFormat format)
     return {};
 }
 
+QStringList traceFilePatterns()
+{
+    return { QStringLiteral("*.csv"), QStringLiteral("*.lackey"), QStringLiteral("*.log"), QStringLiteral("*.trace"),
+        QStringLiteral("*.gz"), QStringLiteral("*.zip"), QStringLiteral("*.sz") };
+}
+
 QStringList traceFormatNames()
 {
     QStringList names;

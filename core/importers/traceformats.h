@@ -21,6 +21,9 @@ enum class TraceFormat {
 QString traceFormatName(TraceFormat format);
 // All names, in the order above, for messages and --help.
 QStringList traceFormatNames();
+// The file name patterns traces usually have, for file dialogs (recognition reads the content, never
+// the name): csv, Lackey and Tenet logs, drmemtrace files compressed with gzip, zip or snappy (.sz).
+QStringList traceFilePatterns();
 // The format named `name`, or false.
 bool parseTraceFormat(const QString &name, TraceFormat *format);
 

@@ -113,6 +113,47 @@ private slots:
         QCOMPARE(controls.settings().windowBytes, quint64(32));
     }
 
+    // Issue 13 item 4d: Executes adds executes to whichever of the three is chosen, and is remembered.
+    void executesAddToTheChoice()
+    {
+        const int all = int(allOperations().toInt());
+        const int writesAndExecutes = int((Operations(Operation::Write) | Operation::Execute).toInt());
+        {
+            QWidget window;
+            ClickQueryControls controls(&window);
+            QAction *executes = actionNamed(window, QStringLiteral("Executes"));
+            QVERIFY(executes);
+            QVERIFY(executes->isCheckable());
+            QVERIFY(!executes->isChecked());
+            QCOMPARE(executes->toolTip(),
+                QStringLiteral("A click on the plane also queries executes (when the code there ran)\nClick on the "
+                               "plane: the accesses from the clicked one on; Ctrl+click: the accesses before it"));
+            for (const QString &name :
+                { QStringLiteral("Reads"), QStringLiteral("Writes"), QStringLiteral("Reads + Writes") })
+                QVERIFY(actionNamed(window, name)
+                            ->toolTip()
+                            .endsWith(QStringLiteral("; Ctrl+click: the accesses before it")));
+            QVERIFY(window.findChild<QSpinBox *>(QStringLiteral("queryWindow"))
+                        ->toolTip()
+                        .endsWith(QStringLiteral("; Ctrl+click: the accesses before it")));
+            executes->trigger();
+            QCOMPARE(operationsOf(controls.settings()), all);
+            actionNamed(window, QStringLiteral("Writes"))->trigger();
+            QCOMPARE(operationsOf(controls.settings()), writesAndExecutes);
+            controls.setSettings({ Operation::Read, 8 });
+            QVERIFY(!executes->isChecked());
+            controls.setSettings({ Operations(Operation::Read) | Operation::Execute, 8 });
+            QVERIFY(executes->isChecked());
+            QCOMPARE(
+                operationsOf(controls.settings()), int((Operations(Operation::Read) | Operation::Execute).toInt()));
+        }
+        // The user's last pick (Writes + Executes) is what the next window starts with.
+        QWidget window;
+        ClickQueryControls controls(&window);
+        controls.restoreSettings();
+        QCOMPARE(operationsOf(controls.settings()), writesAndExecutes);
+    }
+
     void addsItsSectionToAToolbar()
     {
         QWidget window;
@@ -131,7 +172,8 @@ private slots:
         }
         QCOMPARE(texts,
             (QStringList { QStringLiteral("Click queries "), QStringLiteral("Reads"), QStringLiteral("Writes"),
-                QStringLiteral("Reads + Writes"), QStringLiteral("  within "), QStringLiteral("queryWindow") }));
+                QStringLiteral("Reads + Writes"), QStringLiteral("Executes"), QStringLiteral("  within "),
+                QStringLiteral("queryWindow") }));
     }
 };
 

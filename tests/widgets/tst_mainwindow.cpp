@@ -3,24 +3,37 @@
 // window's CSV export against `memhist export`, and File > Record Program running the real
 // `memhist record` (valgrind) in the background.
 #include "clickquery.h"
+#include "core/charts/chartdata.h"
 #include "core/checker/historychecker.h"
 #include "core/importers/importsession.h"
+#include "core/importers/traceformats.h"
 #include "core/storage/historydatabase.h"
+#include "elidedlabel.h"
+#include "filefilters.h"
 #include "historyinfo.h"
 #include "mainwindow.h"
+#include "messagelog.h"
+#include "mouseandkeys.h"
 #include "recorddialog.h"
 #include "recordjob.h"
 #include "testsupport.h"
+#include "viewermessages.h"
+#include "widgets/charts/chartspanel.h"
 #include "widgets/plane/planewidget.h"
 #include "widgets/query/querypanel.h"
+#include "widgets/query/resultsmodel.h"
+#include "widgets/sql/sqlconsole.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDropEvent>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
@@ -31,8 +44,10 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTimer>
 #include <functional>
 #include <memory>
@@ -143,6 +158,54 @@ void whenRecordDialogShown(MainWindow &window, std::function<void(RecordDialog *
         fill(dialog);
     });
     poll->start();
+}
+
+// A history of 10,000 transitions whose plane, shown whole, puts several transitions in a pixel:
+// one read of 8 bytes at 0x1000..0x11ff per transition, and on the 8 bytes at 0x9000 a read at
+// transition 500, a write at 1000 and a read at 2000 (rows 502, 1003 and 2004: each after the
+// transition's first read).
+constexpr quint64 overviewTarget = 0x9000;
+
+QString writeOverviewTrace(const QTemporaryDir &directory)
+{
+    const QString path = directory.filePath(QStringLiteral("overview.csv"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    QByteArray text = "rowid,transition,operation,address,linear,size\n";
+    qint64 row = 0;
+    const auto add = [&](qint64 transition, char operation, quint64 address) {
+        text += QByteArray::number(++row) + ',' + QByteArray::number(transition) + ',' + operation + ",0x"
+            + QByteArray::number(address, 16) + ",0x" + QByteArray::number(address, 16) + ",8\n";
+    };
+    for (qint64 t = 0; t < 10000; ++t) {
+        add(t, 'R', 0x1000 + quint64(t % 64) * 8);
+        if (t == 500 || t == 2000)
+            add(t, 'R', overviewTarget);
+        if (t == 1000)
+            add(t, 'W', overviewTarget);
+    }
+    file.write(text);
+    return file.error() == QFile::NoError ? path : QString();
+}
+
+// Opens `path` in `window` (shown) and waits until the plane has drawn it.
+bool openAndWait(MainWindow &window, const QString &path)
+{
+    QSignalSpy opened(&window, &MainWindow::historyOpened);
+    window.openPath(path);
+    if (!QTest::qWaitFor([&] { return opened.count() == 1 && window.plane()->isHistoryLoaded(); }, 30000))
+        return false;
+    return true;
+}
+
+QAction *actionWithShortcut(const QWidget &window, const QKeySequence &keys)
+{
+    for (QAction *action : window.findChildren<QAction *>()) {
+        if (action->shortcuts().contains(keys))
+            return action;
+    }
+    return nullptr;
 }
 
 } // namespace
@@ -608,6 +671,498 @@ private slots:
         qputenv("PATH", savedPath);
         QCOMPARE(QFileInfo(found).canonicalFilePath(), cli.canonicalFilePath());
         QVERIFY(entries(empty).isEmpty());
+    }
+
+    // 4a: zoomed out, the pick radius spans many transitions; the query starts at the picked
+    // access's transition, not the cursor's.
+    void clickAtOverviewQueriesFromThePickedAccess_data()
+    {
+        QTest::addColumn<bool>("backward");
+        QTest::addColumn<QList<qint64>>("expectedRows");
+        // The write at 1000 is the first row forward, and included backward, though the cursor is
+        // after it (forward) or before it (backward).
+        QTest::newRow("click right of the write: forward from it") << false << QList<qint64> { 1003, 2004 };
+        QTest::newRow("Ctrl+click left of the write: backward from it") << true << QList<qint64> { 1003, 502 };
+    }
+
+    void clickAtOverviewQueriesFromThePickedAccess()
+    {
+        QFETCH(bool, backward);
+        QFETCH(QList<qint64>, expectedRows);
+        QTemporaryDir directory;
+        const QString trace = writeOverviewTrace(directory);
+        QVERIFY(!trace.isEmpty());
+        const QString history = directory.filePath(QStringLiteral("overview.memhist"));
+        QVERIFY(importFixture(trace, history));
+
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1280, 820);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(openAndWait(window, history));
+        PlaneWidget *plane = window.plane();
+        QTRY_VERIFY(plane->showsAccesses());
+        window.setClickQuerySettings({ Operations(Operation::Read) | Operation::Write, 0 });
+
+        const std::optional<QPointF> onTheWrite
+            = plane->positionOf(Transition { 1000 }, Address { overviewTarget + 4 });
+        QVERIFY(onTheWrite);
+        // 1.5 pixels beside the write: within the pick radius, and more than one transition away.
+        const QPointF cursor = *onTheWrite + QPointF(backward ? -1.5 : 1.5, 0);
+        const std::optional<Access> picked = plane->accessAt(cursor);
+        QVERIFY(picked);
+        QCOMPARE(picked->rowId.value, 1003);
+        QCOMPARE(picked->transition, Transition { 1000 });
+
+        QSignalSpy clicked(plane, &PlaneWidget::pointClicked);
+        QSignalSpy results(window.queryPanel(), &QueryPanel::resultsChanged);
+        QTest::mouseClick(plane, Qt::LeftButton,
+            backward ? Qt::KeyboardModifiers(backwardModifier) : Qt::KeyboardModifiers(Qt::NoModifier),
+            cursor.toPoint());
+        QCOMPARE(clicked.count(), 1);
+        const Transition cursorTransition = clicked.first().at(0).value<Transition>();
+        // The defect: the cursor's transition is many transitions from the picked access's.
+        if (backward)
+            QVERIFY2(cursorTransition.value + 2 < 1000, qPrintable(QString::number(cursorTransition.value)));
+        else
+            QVERIFY2(cursorTransition.value > 1000 + 2, qPrintable(QString::number(cursorTransition.value)));
+        QTRY_VERIFY(!results.isEmpty() && !results.constLast().first().value<QList<Access>>().isEmpty());
+        QCOMPARE(rowIds(results.constLast().first().value<QList<Access>>()), expectedRows);
+        const HalfAxisQuery query = window.queryPanel()->currentQuery();
+        QCOMPARE(query.at, std::optional<Transition>(Transition { 1000 }));
+        QCOMPARE(query.first, Address { overviewTarget });
+        QCOMPARE(query.last, Address { overviewTarget + 7 });
+    }
+
+    // 4b: the hover text is elided with the whole in its tooltip; the click hint stays beside it;
+    // Help ▸ Mouse and Keys lists the gestures and the real shortcuts.
+    void statusLineKeepsTheHintAndTheWholeHoverText()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *hint = window.findChild<QLabel *>(QStringLiteral("clickHintLabel"));
+        QVERIFY(hint);
+        const QString hintText
+            = QStringLiteral("Click: the accesses from then on · Ctrl+click: those before it · F1: mouse and keys");
+        QCOMPARE(hint->text(), hintText);
+        QVERIFY(hint->isVisible());
+        QCOMPARE(hint->width() >= hint->sizeHint().width(), true); // not cut
+
+        auto *hover = window.findChild<ElidedLabel *>(QStringLiteral("hoverLabel"));
+        QVERIFY(hover);
+        QVERIFY(openAndWait(window, m_smallHistory));
+        const QString longText = QStringLiteral("transition 123,456 · address 0x7ffc'0000 · ") + QString(400, u'x');
+        QMetaObject::invokeMethod(window.plane(), "hoverTextChanged", Q_ARG(QString, longText));
+        QCOMPARE(hover->text(), longText);
+        QCOMPARE(window.hoverText(), longText);
+        QVERIFY(hover->isElided());
+        QVERIFY(hover->shownText().endsWith(u'…'));
+        QVERIFY(hover->shownText().startsWith(QStringLiteral("transition 123,456 · address 0x7ffc'0000 · ")));
+        QCOMPARE(hover->toolTip(), longText);
+        // The hint is still there, whole, beside it.
+        QCOMPARE(hint->text(), hintText);
+        QVERIFY(hint->isVisible());
+        QVERIFY(hint->width() >= hint->sizeHint().width());
+        QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summaryLabel"))->text(), smallSummary);
+
+        const QString shortText = QStringLiteral("transition 2 · address 0x7ffc'0003");
+        QMetaObject::invokeMethod(window.plane(), "hoverTextChanged", Q_ARG(QString, shortText));
+        QVERIFY(!hover->isElided());
+        QCOMPARE(hover->shownText(), shortText);
+        QCOMPARE(hover->toolTip(), QString());
+    }
+
+    void mouseAndKeysListsEveryShortcutOfTheWindow()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        auto *helpAction = window.findChild<QAction *>(QStringLiteral("mouseAndKeysAction"));
+        QVERIFY(helpAction);
+        QCOMPARE(helpAction->shortcut(), QKeySequence(QKeySequence::HelpContents));
+        helpAction->trigger();
+        auto *dialog = window.findChild<MouseAndKeysDialog *>(QStringLiteral("mouseAndKeysDialog"));
+        QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
+
+        // Every shortcut it lists is an action of the window with that shortcut and that name.
+        QStringList listed;
+        for (const HelpEntry &entry : dialog->shortcuts()) {
+            QVERIFY(!entry.shortcuts.isEmpty());
+            for (const QKeySequence &keys : entry.shortcuts) {
+                QAction *action = actionWithShortcut(window, keys);
+                QVERIFY2(action, qPrintable(entry.keys + QStringLiteral(" ") + entry.what));
+                QVERIFY2(entry.what.endsWith(action->text().remove(u'&').remove(u'…')), qPrintable(entry.what));
+            }
+            listed << entry.what + QStringLiteral(": ") + entry.keys;
+        }
+        // ... and every action of the menus with a shortcut is listed.
+        int withShortcuts = 0;
+        const std::function<void(const QMenu *)> count = [&](const QMenu *menu) {
+            for (QAction *action : menu->actions()) {
+                if (action->menu())
+                    count(action->menu());
+                else if (!action->isSeparator() && !action->shortcuts().isEmpty())
+                    ++withShortcuts;
+            }
+        };
+        for (QAction *action : window.menuBar()->actions())
+            count(action->menu());
+        QCOMPARE(dialog->shortcuts().size(), withShortcuts);
+        const auto native = [](const QKeySequence &keys) { return keys.toString(QKeySequence::NativeText); };
+        const auto bindings = [&](QKeySequence::StandardKey key) {
+            QStringList texts;
+            for (const QKeySequence &keys : QKeySequence::keyBindings(key))
+                texts << native(keys);
+            return texts.join(QStringLiteral(", "));
+        };
+        QCOMPARE(bindings(QKeySequence::Back), QStringLiteral("Alt+Left, Backspace"));
+        for (const QString &expected :
+            { QStringLiteral("View ▸ Home: Home"), QStringLiteral("View ▸ Back: %1").arg(bindings(QKeySequence::Back)),
+                QStringLiteral("View ▸ Forward: %1").arg(bindings(QKeySequence::Forward)),
+                QStringLiteral("View ▸ Zoom In: +, =, %1").arg(native(QKeySequence(QKeySequence::ZoomIn))),
+                QStringLiteral("View ▸ Zoom Out: -, %1").arg(native(QKeySequence(QKeySequence::ZoomOut))),
+                QStringLiteral("View ▸ Log: Ctrl+4"), QStringLiteral("File ▸ Record Program: Ctrl+R") })
+            QVERIFY2(listed.contains(expected), qPrintable(expected + QStringLiteral(" not in ") + listed.join(u'|')));
+
+        QStringList gestures;
+        for (const HelpEntry &entry : dialog->gestures())
+            gestures << entry.keys;
+        QCOMPARE(gestures,
+            (QStringList { QStringLiteral("Click"), QStringLiteral("Ctrl+click"), QStringLiteral("Hover"),
+                QStringLiteral("Wheel"), QStringLiteral("Ctrl+wheel"), QStringLiteral("Shift+wheel"),
+                QStringLiteral("Drag"), QStringLiteral("Right drag, Shift+drag"),
+                QStringLiteral("Mouse back and forward buttons") }));
+        QCOMPARE(dialog->gestures().at(1).what, QStringLiteral("The accesses before it, newest first"));
+        // The page shows them: each entry once, in a table.
+        const QString page = dialog->findChild<QTextBrowser *>(QStringLiteral("mouseAndKeysText"))->toPlainText();
+        QCOMPARE(page.count(QStringLiteral("The accesses before it, newest first")), 1);
+        QCOMPARE(page.count(QStringLiteral("Zoom to the rectangle")), 1);
+        QVERIFY2(page.contains(QStringLiteral("\nCtrl+R\nFile ▸ Record Program\n")), qPrintable(page));
+    }
+
+    // 4c: an import's warnings stay in the status line until another history opens, and in the log.
+    void importWarningsStayUntilTheNextOpen()
+    {
+        QTemporaryDir directory;
+        QFile whole(testData(QStringLiteral("lackey/true.tiny.lackey")));
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        QList<QByteArray> lines = whole.readAll().split('\n');
+        // Cut the last access line after " L 04a", dropping what follows it.
+        qsizetype last = lines.size() - 1;
+        while (last >= 0 && !lines.at(last).startsWith(" L ") && !lines.at(last).startsWith(" S "))
+            --last;
+        QVERIFY(last > 0);
+        const QByteArray cut = lines.mid(0, last).join('\n') + '\n' + lines.at(last).left(6);
+        const QString trace = directory.filePath(QStringLiteral("cut.lackey"));
+        QFile file(trace);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(cut);
+        file.close();
+        const QString warning
+            = QStringLiteral("%1:%2: the last line is cut (\" L 04a\"): the trace ends early (was the "
+                             "tracer killed?); imported the complete lines before it")
+                  .arg(trace)
+                  .arg(last + 1);
+
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1600, 1000);
+        window.show();
+        QSignalSpy imported(&window, &MainWindow::importFinished);
+        QSignalSpy opened(&window, &MainWindow::historyOpened);
+        window.openPath(trace);
+        QTRY_COMPARE_WITH_TIMEOUT(imported.count(), 1, 30000);
+        QVERIFY2(imported.first().at(0).toBool(), qPrintable(imported.first().at(1).toString()));
+        QTRY_COMPARE(opened.count(), 1);
+        QCOMPARE(window.importWarnings(), QStringList { warning });
+        auto *warnings = window.findChild<QWidget *>(QStringLiteral("importWarnings"));
+        QVERIFY(warnings->isVisible());
+        auto *warningsLabel = window.findChild<ElidedLabel *>(QStringLiteral("importWarningsLabel"));
+        QCOMPARE(warningsLabel->text(), QStringLiteral("Import warning: ") + warning);
+        // Too long for the line: elided, the whole in its tooltip; the summary beside it stays whole.
+        QVERIFY(warningsLabel->isElided());
+        QCOMPARE(warningsLabel->toolTip(), QStringLiteral("Import warning: ") + warning);
+        auto *summary = window.findChild<QLabel *>(QStringLiteral("summaryLabel"));
+        QVERIFY(summary->width() >= summary->sizeHint().width());
+        QVERIFY(warnings->toolTip().startsWith(warning + QStringLiteral("\n")));
+        QVERIFY(window.messageLog()->text().contains(
+            QStringLiteral("Import into %1: warnings\n%2\n")
+                .arg(QDir::toNativeSeparators(directory.filePath(QStringLiteral("cut.memhist"))), warning)));
+
+        // Hovering replaces the hover text, not the warning.
+        QMetaObject::invokeMethod(window.plane(), "hoverTextChanged", Q_ARG(QString, QStringLiteral("transition 1")));
+        QVERIFY(warnings->isVisible());
+        QCOMPARE(window.importWarnings(), QStringList { warning });
+
+        // Another history: its own (no) warnings.
+        QVERIFY(openAndWait(window, m_smallHistory) || window.historyPath() == m_smallHistory);
+        QTRY_COMPARE(window.historyPath(), QFileInfo(m_smallHistory).absoluteFilePath());
+        QVERIFY(window.importWarnings().isEmpty());
+        QVERIFY(warnings->isHidden());
+    }
+
+    // 4d: the toolbar's Executes makes clicks query executes too.
+    void clickQueriesIncludeExecutesWhenAsked()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(openAndWait(window, m_smallHistory));
+        auto *executes = window.findChild<QAction *>(QStringLiteral("clickExecutes"));
+        QVERIFY(executes);
+        QCOMPARE(executes->text(), QStringLiteral("Executes"));
+        QVERIFY(executes->isCheckable());
+        QVERIFY(!executes->isChecked());
+        window.setClickQuerySettings({ Operations(Operation::Read) | Operation::Write, 2 });
+        executes->trigger();
+        QCOMPARE(window.clickQuerySettings().operations, allOperations());
+
+        // Around 0x401006 from transition 0: rows 3 and 5 execute there; nothing reads or writes it.
+        QSignalSpy results(window.queryPanel(), &QueryPanel::resultsChanged);
+        window.runClickQuery(Transition { 0 }, Address { 0x401006 }, std::nullopt, Qt::NoModifier);
+        QTRY_VERIFY(!results.isEmpty() && !results.constLast().first().value<QList<Access>>().isEmpty());
+        QCOMPARE(rowIds(results.constLast().first().value<QList<Access>>()), (QList<qint64> { 3, 5 }));
+        QCOMPARE(window.queryPanel()->currentQuery().operations, allOperations());
+    }
+
+    // 4f: Home, Back, Forward and +/- act on the plane wherever the focus is in the window.
+    void navigationKeysWorkFromTheResultsTable()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(openAndWait(window, m_smallHistory));
+        PlaneWidget *plane = window.plane();
+        // The focus first: a table that takes it may select a row, which the plane brings into view.
+        auto *table = window.queryPanel()->findChild<QTableView *>(QStringLiteral("resultsView"));
+        QVERIFY(table);
+        table->setFocus();
+        QTRY_VERIFY(table->hasFocus());
+        plane->home();
+        const ViewRange whole = plane->visibleRange();
+        QCOMPARE(whole, (ViewRange { Transition { 0 }, Transition { 13 }, Address { 0 }, Address { ~quint64(0) } }));
+        plane->setVisibleRange({ Transition { 2 }, Transition { 5 }, Address { 0x601000 }, Address { 0x60100f } });
+        const ViewRange zoomed = plane->visibleRange();
+        QVERIFY(!(zoomed == whole));
+        QTest::keyClick(table, Qt::Key_Home);
+        QCOMPARE(plane->visibleRange(), whole);
+        QVERIFY(table->hasFocus());
+        QTest::keySequence(table, QKeySequence::Back);
+        QCOMPARE(plane->visibleRange(), zoomed);
+        QTest::keySequence(table, QKeySequence::Forward);
+        QCOMPARE(plane->visibleRange(), whole);
+        QTest::keyClick(table, Qt::Key_Plus);
+        const ViewRange zoomedIn = plane->visibleRange();
+        QVERIFY(zoomedIn.lastTransition.value - zoomedIn.firstTransition.value
+            < whole.lastTransition.value - whole.firstTransition.value);
+        QTest::keyClick(table, Qt::Key_Minus);
+        QCOMPARE(plane->visibleRange(), whole);
+        QTest::keyClick(table, Qt::Key_Backspace);
+        QCOMPARE(plane->visibleRange(), zoomedIn);
+        QVERIFY(table->hasFocus());
+
+        // A text field keeps the keys it uses: + is typed into the SQL editor.
+        window.showPanel(MainWindow::Panel::Sql);
+        auto *editor = window.sqlConsole()->findChild<QWidget *>(QStringLiteral("statementEditor"));
+        editor->setFocus();
+        QTRY_VERIFY(editor->hasFocus());
+        window.sqlConsole()->setStatement(QString());
+        QTest::keyClick(editor, Qt::Key_Plus);
+        QCOMPARE(window.sqlConsole()->statement(), QStringLiteral("+"));
+        QCOMPARE(plane->visibleRange(), zoomedIn);
+    }
+
+    // 4i: messages say what to do in the viewer, and tell a damaged history from no history.
+    void openingErrorsSayWhatTheFileIs()
+    {
+        QTemporaryDir directory;
+        const QString text = directory.filePath(QStringLiteral("notes.memhist"));
+        QFile file(text);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("these are notes, not a history\n");
+        file.close();
+        const QString truncated = directory.filePath(QStringLiteral("cut.memhist"));
+        QFile history(m_smallHistory);
+        QVERIFY(history.open(QIODevice::ReadOnly));
+        QFile cut(truncated);
+        QVERIFY(cut.open(QIODevice::WriteOnly));
+        cut.write(history.read(60000));
+        cut.close();
+        const QString unknown = directory.filePath(QStringLiteral("notes.txt"));
+        QFile other(unknown);
+        QVERIFY(other.open(QIODevice::WriteOnly));
+        other.write("hello\n");
+        other.close();
+
+        MainWindow window;
+        window.setInteractive(false);
+        QSignalSpy errors(&window, &MainWindow::errorShown);
+        window.openPath(text);
+        QCOMPARE(errors.count(), 1);
+        QCOMPARE(window.lastError(),
+            QStringLiteral("%1 is not a memhist history: it does not start with the SQLite header that every "
+                           "history has.")
+                .arg(text));
+        // Dropped or chosen in File ▸ Open, the same.
+        window.handleDroppedPaths({ text });
+        QCOMPARE(errors.count(), 2);
+        QCOMPARE(window.lastError(), notAHistoryMessage(text));
+
+        window.openPath(truncated);
+        QTRY_COMPARE(errors.count(), 3);
+        QCOMPARE(window.lastError(),
+            QStringLiteral("%1 is a damaged or truncated history (truncated: the header says 15 pages of 16384 bytes "
+                           "(245760 bytes), the file has 60000 bytes). Run 'memhist check %1' to see what is wrong, "
+                           "then record or import it again.")
+                .arg(truncated));
+        QCOMPARE(openHistoryMessage(truncated,
+                     truncated + QStringLiteral(": not a SQLite database (database disk image is malformed)")),
+            QStringLiteral("%1 is a damaged or truncated history (not a SQLite database (database disk image is "
+                           "malformed)). Run 'memhist check %1' to see what is wrong, then record or import it again.")
+                .arg(truncated));
+        // Not a history at all: the core's message as it is.
+        QCOMPARE(openHistoryMessage(text, text + QStringLiteral(": not a SQLite database (file is not a database)")),
+            text + QStringLiteral(": not a SQLite database (file is not a database)"));
+
+        window.openPath(unknown);
+        QCOMPARE(errors.count(), 4);
+        QCOMPARE(window.lastError(),
+            QStringLiteral("%1: cannot recognise the trace format (known formats: csv, lackey, drmemtrace, tenet). "
+                           "The viewer recognises a trace by its content, whatever its name: choose a whole trace "
+                           "in one of these formats, or a history (.memhist).")
+                .arg(unknown));
+        QVERIFY(!window.lastError().contains(QStringLiteral("--format")));
+        QCOMPARE(entries(directory),
+            (QStringList {
+                QStringLiteral("cut.memhist"), QStringLiteral("notes.memhist"), QStringLiteral("notes.txt") }));
+    }
+
+    // 4l: the file dialogs' filters, from the one list of trace patterns.
+    void fileDialogFilters()
+    {
+        QCOMPARE(traceFilePatterns(),
+            (QStringList { QStringLiteral("*.csv"), QStringLiteral("*.lackey"), QStringLiteral("*.log"),
+                QStringLiteral("*.trace"), QStringLiteral("*.gz"), QStringLiteral("*.zip"), QStringLiteral("*.sz") }));
+        QCOMPARE(openFileFilters(),
+            QStringLiteral("Histories and traces (*.memhist *.csv *.lackey *.log *.trace *.gz *.zip *.sz);;"
+                           "Histories (*.memhist);;Traces (*.csv *.lackey *.log *.trace *.gz *.zip *.sz);;"
+                           "All files (*)"));
+        QCOMPARE(importFileFilters(),
+            QStringLiteral("Traces (*.csv *.lackey *.log *.trace *.gz *.zip *.sz);;All files (*)"));
+    }
+
+    // 4m: the Record dialog starts in Program, offers --with-exec, and the program's output is kept.
+    void recordDialogStartsInProgramAndOffersExecutes()
+    {
+        QSettings().remove(QStringLiteral("record"));
+        QWidget parent;
+        RecordDialog dialog(&parent);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        QCOMPARE(QApplication::focusWidget(), dialog.findChild<QLineEdit *>(QStringLiteral("programEdit")));
+        auto *withExecute = dialog.findChild<QCheckBox *>(QStringLiteral("withExecuteCheck"));
+        QVERIFY(withExecute);
+        QCOMPARE(withExecute->text(), QStringLiteral("Also store instruction fetches as executes (--with-exec)"));
+        QVERIFY(!withExecute->isChecked());
+        dialog.findChild<QLineEdit *>(QStringLiteral("programEdit"))->setText(QStringLiteral("/bin/echo"));
+        dialog.findChild<QLineEdit *>(QStringLiteral("outputEdit"))->setText(QStringLiteral("/tmp/x.memhist"));
+        QCOMPARE(dialog.request().withExecute, false);
+        withExecute->setChecked(true);
+        const RecordRequest request = dialog.request();
+        QCOMPARE(request.withExecute, true);
+        QCOMPARE(recordArguments(request),
+            (QStringList { QStringLiteral("record"), QStringLiteral("-o"), QStringLiteral("/tmp/x.memhist"),
+                QStringLiteral("--with-exec"), QStringLiteral("--"), QStringLiteral("/bin/echo") }));
+    }
+
+    void recordingKeepsTheProgramsOutputInTheLog()
+    {
+        QTemporaryDir directory;
+        RecordRequest request;
+        request.program = QStringLiteral("/bin/echo");
+        request.arguments = { QStringLiteral("hello from the recorded program") };
+        request.withExecute = true;
+        request.outputPath = directory.filePath(QStringLiteral("echo.memhist"));
+        MainWindow window;
+        window.setInteractive(false);
+        window.setMemhistCli(QStringLiteral(MEMHIST_CLI_PATH));
+        window.show();
+        QSignalSpy recorded(&window, &MainWindow::recordFinished);
+        QSignalSpy opened(&window, &MainWindow::historyOpened);
+        window.record(request);
+        QTRY_COMPARE_WITH_TIMEOUT(recorded.count(), 1, 60000);
+        QVERIFY2(recorded.first().at(0).toBool(), qPrintable(recorded.first().at(1).toString()));
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 30000);
+        const QString log = window.messageLog()->text();
+        QVERIFY2(
+            log.contains(QStringLiteral("] Recording of /bin/echo: what the program and memhist record printed\n")),
+            qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("\nhello from the recorded program\n")), qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("memhist record: ")), qPrintable(log));
+        // --with-exec: the history holds executes.
+        QVERIFY(window.historyInfo());
+        QVERIFY(window.historyInfo()->summary.executes > 0);
+    }
+
+    // 4n: the first layout gives the plane about three fifths and the results table at least 12
+    // rows; a history opens with no query and no markers; the charts say what they plotted.
+    void firstLayoutGivesThePlaneItsShare()
+    {
+        QSettings().clear();
+        MainWindow window;
+        QSignalSpy results(window.queryPanel(), &QueryPanel::resultsChanged);
+        window.setInteractive(false);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(openAndWait(window, m_smallHistory));
+        QTRY_VERIFY(window.plane()->height() > 0);
+        auto *table = window.queryPanel()->findChild<QTableView *>(QStringLiteral("resultsView"));
+        const int rowHeight = table->verticalHeader()->defaultSectionSize();
+        const int visibleRows = table->viewport()->height() / rowHeight;
+        const double planeShare = double(window.plane()->height()) / window.height();
+        QCOMPARE(visibleRows, 12);
+        // No query ran: an empty table that says how to start one, no markers on the plane.
+        QVERIFY(!window.queryPanel()->hasQuery());
+        QCOMPARE(window.queryPanel()->resultsModel()->rowCount(), 0);
+        QCOMPARE(window.queryPanel()->findChild<QLabel *>(QStringLiteral("statusLabel"))->text(),
+            QStringLiteral("No query yet: click the plane (Ctrl+click: the accesses before a point), or fill in the "
+                           "fields above and Run"));
+        QVERIFY(!window.queryPanel()->exportAction()->isEnabled());
+        QTest::qWait(200); // a query would have delivered its first page by now
+        QCOMPARE(results.size(), 1);
+        QVERIFY(results.first().first().value<QList<Access>>().isEmpty());
+        // The rest is the plane's: the query panel's three lines of fields and its status line
+        // leave it a little under half of the window.
+        QVERIFY2(planeShare >= 0.45, qPrintable(QString::number(planeShare)));
+    }
+
+    void chartsFooterSaysWhatWasPlotted()
+    {
+        ChartData data;
+        data.range = { Transition { 0 }, Transition { 13 }, Address { 0x601000 }, Address { 0x60100f } };
+        data.reads = { 3, 1, 0 };
+        data.writes = { 1, 0, 1 };
+        data.accessesInRange = 20;
+        data.rowsRead = 20;
+        QCOMPARE(ChartsPanel::footerText(data, 7),
+            QStringLiteral("Transitions 0–13 · addresses 0x601000–0x60100f · plotted 4 reads and 2 writes of the "
+                           "visible addresses, counted exactly in the 20 accesses of these transitions · 7 ms"));
+        data.estimated = true;
+        data.accessesInRange = 5000000;
+        data.rowsRead = 128000;
+        data.reads = { 1500.4, 2000.3 };
+        data.writes = { 10.2 };
+        QCOMPARE(ChartsPanel::footerText(data, 12),
+            QStringLiteral("Transitions 0–13 · addresses 0x601000–0x60100f · plotted about 3,501 reads and 10 writes "
+                           "of the visible addresses, estimated from 128,000 of the 5,000,000 accesses of these "
+                           "transitions · 12 ms"));
     }
 
 private:

@@ -6,9 +6,11 @@
 #include "widgets/sql/sqlresultsmodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -158,6 +160,10 @@ private slots:
     void anotherHistoryDropsTheRunningStatement();
     void eachConsoleHasItsOwnConnection();
     void missingHistory();
+    void addressColumns_data();
+    void addressColumns();
+    void hexAddressesToggle();
+    void resultsGetTheRoom();
 
 private:
     QTemporaryDir m_dir;
@@ -434,6 +440,15 @@ void TestSqlConsole::stopInterruptsALongGroupBy()
     QVERIFY(!console.isRunning());
     QVERIFY(!stop->isEnabled());
     QVERIFY(run->isEnabled());
+    // The user's Stop is a neutral note, not a red error (issue 13 item 4j).
+    auto *note = console.findChild<QLabel *>(QStringLiteral("messageLabel"));
+    QVERIFY(note->isVisible());
+    QCOMPARE(note->text(), QStringLiteral("Stopped: the statement was interrupted, as asked"));
+    QVERIFY(!console.messageIsError());
+    QCOMPARE(note->palette().color(QPalette::WindowText), QPalette().color(QPalette::WindowText));
+    QVERIFY(console.findChild<QLabel *>(QStringLiteral("statusLabel"))
+                ->text()
+                .startsWith(QStringLiteral("Stopped after ")));
 
     // The connection is usable again, and the interrupt does not linger.
     console.setStatement(QStringLiteral("SELECT count(*) FROM accesses"));
@@ -536,6 +551,76 @@ void TestSqlConsole::missingHistory()
     QVERIFY(console.lastError().startsWith(QStringLiteral("Cannot open ") + missing));
     QVERIFY(!console.runStatement());
     QCOMPARE(finishedSpy.size(), 2);
+}
+
+void TestSqlConsole::addressColumns_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<bool>("address");
+    QTest::newRow("phy_first") << QStringLiteral("phy_first") << true;
+    QTest::newRow("phy_last") << QStringLiteral("phy_last") << true;
+    QTest::newRow("linear") << QStringLiteral("linear") << true;
+    QTest::newRow("table prefix") << QStringLiteral("a.phy_first") << true;
+    QTest::newRow("pc") << QStringLiteral("PC") << true;
+    QTest::newRow("alias with addr") << QStringLiteral("first_address") << true;
+    QTest::newRow("transition") << QStringLiteral("transition") << false;
+    QTest::newRow("size") << QStringLiteral("size") << false;
+    QTest::newRow("rowid") << QStringLiteral("rowid") << false;
+    QTest::newRow("count of addresses") << QStringLiteral("count(DISTINCT phy_first)") << false;
+    QTest::newRow("operation") << QStringLiteral("operation") << false;
+}
+
+void TestSqlConsole::addressColumns()
+{
+    QFETCH(QString, name);
+    QTEST(SqlResultsModel::isAddressColumn(name), "address");
+}
+
+void TestSqlConsole::hexAddressesToggle()
+{
+    SqlConsole console;
+    console.setHistory(m_small);
+    auto *hex = console.findChild<QCheckBox *>(QStringLiteral("hexCheck"));
+    QVERIFY(hex);
+    QCOMPARE(hex->text(), QStringLiteral("Addresses in hex"));
+    QVERIFY(hex->isChecked()); // as the rest of the viewer shows addresses
+    console.setStatement(QStringLiteral("SELECT rowid, transition, phy_first, linear, size FROM accesses "
+                                        "WHERE rowid IN (2, 8, 12) ORDER BY rowid"));
+    const auto [ok, message] = runAndWait(console);
+    QVERIFY2(ok, qPrintable(message));
+    QCOMPARE(rows(console.resultsModel()),
+        (QList<QStringList> { { QStringLiteral("2"), QStringLiteral("0"), QStringLiteral("0x7ffc0000"),
+                                  QStringLiteral("0x7ffc0000"), QStringLiteral("8") },
+            { QStringLiteral("8"), QStringLiteral("3"), QStringLiteral("0x601004"), QString(), QStringLiteral("4") },
+            { QStringLiteral("12"), QStringLiteral("7"), QStringLiteral("0xfffffffffffffff8"),
+                QStringLiteral("0xfffffffffffffff8"), QStringLiteral("8") } }));
+    QSignalSpy changed(console.resultsModel(), &QAbstractItemModel::dataChanged);
+    hex->setChecked(false);
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(rows(console.resultsModel()),
+        (QList<QStringList> { { QStringLiteral("2"), QStringLiteral("0"), QStringLiteral("2147221504"),
+                                  QStringLiteral("2147221504"), QStringLiteral("8") },
+            { QStringLiteral("8"), QStringLiteral("3"), QStringLiteral("6295556"), QString(), QStringLiteral("4") },
+            { QStringLiteral("12"), QStringLiteral("7"), QStringLiteral("-8"), QStringLiteral("-8"),
+                QStringLiteral("8") } }));
+}
+
+void TestSqlConsole::resultsGetTheRoom()
+{
+    // The dock's height in the first layout of a 1600x1000 window: the editor keeps its few lines,
+    // the results table the rest.
+    SqlConsole console;
+    console.resize(1600, 380);
+    console.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&console));
+    console.setHistory(m_big);
+    console.setStatement(QStringLiteral("SELECT * FROM accesses"));
+    QVERIFY(runAndWait(console).first);
+    auto *view = console.findChild<QTableView *>(QStringLiteral("sqlResultsView"));
+    auto *editor = console.findChild<QPlainTextEdit *>(QStringLiteral("statementEditor"));
+    QCOMPARE(editor->height(), editor->minimumHeight());
+    const int visibleRows = view->viewport()->height() / view->verticalHeader()->defaultSectionSize();
+    QVERIFY2(visibleRows >= 11, qPrintable(QString::number(visibleRows)));
 }
 
 QTEST_MAIN(TestSqlConsole)

@@ -20,6 +20,7 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace memhist {
 
@@ -408,17 +409,30 @@ void ChartsPanel::showData()
     if (data.emptyHistory) {
         m_statusLabel->setText(tr("The history holds no accesses"));
     } else if (hasData) {
-        const QString rows = data.estimated
-            ? tr("estimated from %1 of the %2 accesses of these transitions")
-                  .arg(locale.toString(data.rowsRead), locale.toString(data.accessesInRange))
-            : tr("exact: all %1 accesses of these transitions read").arg(locale.toString(data.accessesInRange));
-        m_statusLabel->setText(
-            tr("Transitions %1–%2 · addresses %3–%4 · %5 · %6 ms")
-                .arg(locale.toString(qulonglong(data.range.firstTransition.value)),
-                    locale.toString(qulonglong(data.range.lastTransition.value)),
-                    hexText(data.range.firstAddress.value), hexText(data.range.lastAddress.value), rows)
-                .arg(m_lastMilliseconds));
+        m_statusLabel->setText(footerText(data, m_lastMilliseconds));
     }
+}
+
+QString ChartsPanel::footerText(const ChartData &data, qint64 milliseconds)
+{
+    // What the charts plotted: the reads and writes of the visible addresses (not every access of
+    // these transitions, which is what was read to count them).
+    const QLocale locale;
+    const auto sum = [](const QList<double> &values) { return std::accumulate(values.cbegin(), values.cend(), 0.0); };
+    const auto count = [&](double value) { return locale.toString(qlonglong(std::llround(value))); };
+    const QString plotted = data.estimated
+        ? tr("plotted about %1 reads and %2 writes of the visible addresses, estimated from %3 of the %4 accesses "
+             "of these transitions")
+              .arg(count(sum(data.reads)), count(sum(data.writes)), locale.toString(data.rowsRead),
+                  locale.toString(data.accessesInRange))
+        : tr("plotted %1 reads and %2 writes of the visible addresses, counted exactly in the %3 accesses of these "
+             "transitions")
+              .arg(count(sum(data.reads)), count(sum(data.writes)), locale.toString(data.accessesInRange));
+    return tr("Transitions %1–%2 · addresses %3–%4 · %5 · %6 ms")
+        .arg(locale.toString(qulonglong(data.range.firstTransition.value)),
+            locale.toString(qulonglong(data.range.lastTransition.value)), hexText(data.range.firstAddress.value),
+            hexText(data.range.lastAddress.value), plotted)
+        .arg(milliseconds);
 }
 
 } // namespace memhist

@@ -44,6 +44,9 @@ public:
     // How long the last computation shown took, in milliseconds.
     qint64 lastComputeMilliseconds() const { return m_lastMilliseconds; }
     bool isComputing() const { return m_jobs.isRunning(); }
+    // The footer under the charts for `data`: the range, what was plotted (the reads and writes of
+    // the visible addresses, exact or estimated) and how long it took.
+    static QString footerText(const ChartData &data, qint64 milliseconds);
 
 signals:
     void chartsUpdated();

@@ -393,6 +393,18 @@ void PlaneWidget::home()
         setViewport(m_state.extent().bounds, true);
 }
 
+void PlaneWidget::zoomIn()
+{
+    if (hasHistory())
+        setViewport(m_state.zoomed(QPointF(0.5, 0.5), keyZoomFactor, keyZoomFactor), true);
+}
+
+void PlaneWidget::zoomOut()
+{
+    if (hasHistory())
+        setViewport(m_state.zoomed(QPointF(0.5, 0.5), 1 / keyZoomFactor, 1 / keyZoomFactor), true);
+}
+
 void PlaneWidget::back()
 {
     if (m_state.back())

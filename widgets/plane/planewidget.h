@@ -111,6 +111,9 @@ public slots:
     void home();
     void back();
     void forward();
+    // What + and - do: zoom both axes at the centre, one step of the zoom history.
+    void zoomIn();
+    void zoomOut();
 
 signals:
     void historyLoaded();

@@ -267,13 +267,24 @@ void QueryPanel::setHistory(const QString &path)
         updateStatus();
         return;
     }
-    runQuery(HalfAxisQuery {});
+    if (m_runsDefaultQuery) {
+        runQuery(HalfAxisQuery {});
+        return;
+    }
+    m_hasQuery = false;
+    m_currentQuery = HalfAxisQuery {};
+    fillInputs(m_currentQuery);
+    m_exportAction->setEnabled(false);
+    updateStatus();
+    emit resultsChanged({});
 }
 
 void QueryPanel::runQuery(const HalfAxisQuery &query)
 {
     fillInputs(query);
     m_inputErrorLabel->hide();
+    m_hasQuery = true;
+    m_exportAction->setEnabled(!m_historyPath.isEmpty() && !isExporting());
     m_currentQuery = query;
     m_lastExportMessage.clear();
     m_columnsSized = false;
@@ -291,6 +302,8 @@ void QueryPanel::runFromInputs()
         return;
     }
     m_inputErrorLabel->hide();
+    m_hasQuery = true;
+    m_exportAction->setEnabled(!m_historyPath.isEmpty() && !isExporting());
     m_currentQuery = *query;
     m_lastExportMessage.clear();
     m_columnsSized = false;
@@ -365,6 +378,9 @@ void QueryPanel::updateStatus()
     const int rows = m_model->rowCount();
     if (m_historyPath.isEmpty())
         text = tr("No history open");
+    else if (!m_hasQuery)
+        text = tr("No query yet: click the plane (Ctrl+click: the accesses before a point), or fill in the fields "
+                  "above and Run");
     else if (m_model->hasFailed())
         text = tr("%1 loaded; the query failed").arg(rowsText(rows));
     else if (m_model->isExhausted())

@@ -37,6 +37,12 @@ public:
     // reads and writes, forward from transition 0, every address.
     void setHistory(const QString &path);
     QString history() const { return m_historyPath; }
+    // Whether setHistory() runs the default query (true, the default) or leaves the table empty,
+    // its status line saying how to start one: the viewer's window, where a query of everything
+    // would scatter meaningless markers over the plane.
+    void setRunsDefaultQuery(bool run) { m_runsDefaultQuery = run; }
+    // A query has run (or runs) on the current history.
+    bool hasQuery() const { return m_hasQuery; }
 
     // Shows `query` in the inputs and runs it. A resume point, which the inputs cannot show, is
     // kept: the results start after that row.
@@ -87,6 +93,9 @@ private:
         qint64 rows = 0;
         QString message;
     };
+
+    bool m_runsDefaultQuery = true;
+    bool m_hasQuery = false;
 
     void buildLayout();
     void runFromInputs();

@@ -4,6 +4,7 @@
 #include "widgets/sql/sqlresultsmodel.h"
 #include "widgets/sql/sqlworker.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -17,6 +18,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <utility>
 
 namespace memhist {
 
@@ -58,6 +60,12 @@ SqlConsole::SqlConsole(QWidget *parent)
     m_stopButton->setToolTip(tr("Interrupt the running statement"));
     connect(m_stopButton, &QPushButton::clicked, this, &SqlConsole::stop);
 
+    // Addresses as the rest of the viewer shows them; remembered by the console for its next result.
+    m_hexCheck = new QCheckBox(tr("Addresses in hex"), this);
+    m_hexCheck->setObjectName(QStringLiteral("hexCheck"));
+    m_hexCheck->setToolTip(tr("Show the integers of address columns (phy_first, phy_last, linear, pc, …) as 0x hex"));
+    m_hexCheck->setChecked(true);
+
     m_editor = new QPlainTextEdit(this);
     m_editor->setObjectName(QStringLiteral("statementEditor"));
     m_editor->setFont(fixed);
@@ -80,6 +88,8 @@ SqlConsole::SqlConsole(QWidget *parent)
     m_messageLabel->hide();
 
     m_model = new SqlResultsModel(this);
+    m_model->setHexAddresses(m_hexCheck->isChecked());
+    connect(m_hexCheck, &QCheckBox::toggled, m_model, &SqlResultsModel::setHexAddresses);
     connect(m_model, &SqlResultsModel::fetchRequested, this, &SqlConsole::requestMoreRows);
     m_view = new QTableView(this);
     m_view->setObjectName(QStringLiteral("sqlResultsView"));
@@ -98,6 +108,7 @@ SqlConsole::SqlConsole(QWidget *parent)
     auto *top = new QWidget(this);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_examplesCombo);
+    buttons->addWidget(m_hexCheck);
     buttons->addStretch(1);
     buttons->addWidget(m_stopButton);
     buttons->addWidget(m_runButton);
@@ -112,7 +123,9 @@ SqlConsole::SqlConsole(QWidget *parent)
     splitter->addWidget(m_view);
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({ QFontMetrics(fixed).lineSpacing() * 8 + 60, 400 });
+    // The editor starts at its few lines, the results get the rest: a statement is short, its
+    // answer is what is read.
+    splitter->setSizes({ top->minimumSizeHint().height(), 4000 });
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(splitter, 1);
     layout->addWidget(m_statusLabel);
@@ -148,6 +161,7 @@ void SqlConsole::setHistory(const QString &path)
     m_thread->cancel();
     m_model->clear();
     m_historyPath = path;
+    m_stopRequested = false;
     m_historyOpen = false;
     m_openFailed = false;
     m_lastError.clear();
@@ -220,6 +234,15 @@ void SqlConsole::showError(const QString &message)
     palette.setColor(QPalette::WindowText, dark ? QColor(0xff, 0x8a, 0x80) : QColor(0xb7, 0x1c, 0x1c));
     m_messageLabel->setPalette(palette);
     m_lastError = message;
+    m_messageIsError = true;
+    m_messageLabel->setText(message);
+    m_messageLabel->show();
+}
+
+void SqlConsole::showNote(const QString &message)
+{
+    m_messageLabel->setPalette(QPalette());
+    m_messageIsError = false;
     m_messageLabel->setText(message);
     m_messageLabel->show();
 }
@@ -242,6 +265,7 @@ bool SqlConsole::runStatement()
 
     m_messageLabel->hide();
     m_lastError.clear();
+    m_stopRequested = false;
     // The previous result goes now: its rows are not this statement's.
     m_model->clear();
     m_runTimer.start();
@@ -256,8 +280,10 @@ bool SqlConsole::runStatement()
 
 void SqlConsole::stop()
 {
-    if (m_running || m_model->isFetching())
+    if (m_running || m_model->isFetching()) {
+        m_stopRequested = true;
         m_thread->worker().interrupt();
+    }
 }
 
 void SqlConsole::requestMoreRows()
@@ -276,9 +302,14 @@ void SqlConsole::requestMoreRows()
 void SqlConsole::receiveBatch(const SqlBatch &batch)
 {
     // Only batches of the statement the console shows arrive here: the ticket drops the others.
+    // SQLite ends an interrupted statement with "interrupted": after the user's Stop, that is no error.
+    const bool stopRequested = std::exchange(m_stopRequested, false);
+    const bool stopped = !batch.ok && stopRequested && batch.error == QLatin1String("interrupted");
     if (!batch.first) {
         m_model->appendRows(batch.rows, batch.ok && batch.more);
-        if (!batch.ok)
+        if (stopped)
+            showNote(tr("Stopped: no more rows fetched"));
+        else if (!batch.ok)
             showError(tr("Error while fetching more rows: %1").arg(batch.error));
         updateButtons();
         updateRowStatus();
@@ -291,8 +322,14 @@ void SqlConsole::receiveBatch(const SqlBatch &batch)
         // SQLite's own words ("attempt to write a readonly database", "no such table: x").
         const QString message = tr("Error: %1").arg(batch.error);
         m_model->clear();
-        showError(message);
-        m_statusLabel->setText(tr("Failed after %1 ms").arg(milliseconds));
+        if (stopped) {
+            m_lastError = message;
+            showNote(tr("Stopped: the statement was interrupted, as asked"));
+            m_statusLabel->setText(tr("Stopped after %1 ms").arg(milliseconds));
+        } else {
+            showError(message);
+            m_statusLabel->setText(tr("Failed after %1 ms").arg(milliseconds));
+        }
         emit statementFinished(false, message);
         return;
     }

@@ -16,6 +16,7 @@
 #include <QWidget>
 #include <memory>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPlainTextEdit;
@@ -64,6 +65,8 @@ public:
     SqlResultsModel *resultsModel() const { return m_model; }
     // SQLite's message for the last failure, empty after a success.
     QString lastError() const { return m_lastError; }
+    // Whether the message under the editor is an error (red) or a note (a user's Stop).
+    bool messageIsError() const { return m_messageIsError; }
 
 signals:
     void statementFinished(bool ok, const QString &message);
@@ -76,6 +79,8 @@ private:
     void setRunning(bool running);
     void updateButtons();
     void showError(const QString &message);
+    // A neutral message in the error's place: what the user asked for happened (Stop).
+    void showNote(const QString &message);
     void updateRowStatus();
 
     QString m_historyPath;
@@ -83,6 +88,8 @@ private:
     bool m_historyOpen = false; // the worker reported the current history open
     bool m_openFailed = false;
     bool m_running = false;
+    bool m_stopRequested = false; // the user's Stop, until the statement or fetch it stopped ends
+    bool m_messageIsError = false;
     QElapsedTimer m_runTimer;
     QString m_lastError;
 
@@ -94,6 +101,7 @@ private:
     QPlainTextEdit *m_editor = nullptr;
     QPushButton *m_runButton = nullptr;
     QPushButton *m_stopButton = nullptr;
+    QCheckBox *m_hexCheck = nullptr;
     QLabel *m_messageLabel = nullptr;
     QTableView *m_view = nullptr;
     QLabel *m_statusLabel = nullptr;

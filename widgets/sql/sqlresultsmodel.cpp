@@ -1,5 +1,9 @@
 #include "widgets/sql/sqlresultsmodel.h"
 
+#include "core/model/numbertext.h"
+
+#include <QRegularExpression>
+
 namespace memhist {
 
 SqlResultsModel::SqlResultsModel(QObject *parent)
@@ -10,6 +14,9 @@ void SqlResultsModel::setResult(const QStringList &columns, const QList<QVariant
 {
     beginResetModel();
     m_columns = columns;
+    m_addressColumns.clear();
+    for (const QString &column : columns)
+        m_addressColumns << isAddressColumn(column);
     m_rows = rows;
     m_more = more;
     m_fetchPending = false;
@@ -39,6 +46,23 @@ void SqlResultsModel::clear()
     setResult({}, {}, false);
 }
 
+void SqlResultsModel::setHexAddresses(bool hex)
+{
+    if (hex == m_hexAddresses)
+        return;
+    m_hexAddresses = hex;
+    if (!m_rows.isEmpty() && !m_columns.isEmpty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), { Qt::DisplayRole });
+}
+
+bool SqlResultsModel::isAddressColumn(const QString &name)
+{
+    static const QRegularExpression pattern(
+        QStringLiteral("^(phy|phy_.*|.*_phy|linear|physical|pc|pc_.*|.*_pc|.*addr.*)$"),
+        QRegularExpression::CaseInsensitiveOption);
+    return pattern.match(name.section(u'.', -1)).hasMatch();
+}
+
 int SqlResultsModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());
@@ -56,6 +80,11 @@ QVariant SqlResultsModel::data(const QModelIndex &index, int role) const
     const QVariant &value = m_rows.at(index.row()).at(index.column());
     switch (role) {
     case Qt::DisplayRole:
+        // SQLite hands 64-bit addresses over as signed integers: their bits are the address.
+        if (m_hexAddresses && m_addressColumns.value(index.column())
+            && (value.typeId() == QMetaType::LongLong || value.typeId() == QMetaType::Int))
+            return hexText(std::uint64_t(value.toLongLong()));
+        return value;
     case Qt::EditRole:
         return value;
     case Qt::TextAlignmentRole: {

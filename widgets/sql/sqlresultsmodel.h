@@ -24,6 +24,14 @@ public:
     void endFetching();
     void clear();
 
+    // Shows the integers of address columns (isAddressColumn()) as 0x hex, as the rest of the
+    // viewer shows addresses; off: as SQLite gives them (decimal).
+    void setHexAddresses(bool hex);
+    bool hexAddresses() const { return m_hexAddresses; }
+    // Named like an address: phy_first, phy_last, linear, pc, or anything with "addr" or a "pc"
+    // word in it (after any "table." prefix, case-insensitive).
+    static bool isAddressColumn(const QString &name);
+
     bool hasMore() const { return m_more; }
     bool isFetching() const { return m_fetchPending; }
     QStringList columnNames() const { return m_columns; }
@@ -46,6 +54,8 @@ private:
     QList<QVariantList> m_rows;
     bool m_more = false;
     bool m_fetchPending = false;
+    bool m_hexAddresses = false;
+    QList<bool> m_addressColumns; // per column: isAddressColumn()
 };
 
 } // namespace memhist
