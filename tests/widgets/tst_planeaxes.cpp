@@ -208,6 +208,9 @@ private slots:
             << all
             << std::vector<RangeLabel> { { 224, 240, 227, QStringLiteral("next") },
                    { 240, 256, 243, QStringLiteral("low") } };
+        QTest::newRow("a section wins over a taller mapping") << std::vector<NamedRange> {
+            { 0x1000, 0x1fff, QStringLiteral("[anon]") }, { 0x1780, 0x18ff, QStringLiteral("libc.so.6 .bss"), 1 }
+        } << all << std::vector<RangeLabel> { { 112, 136, 119, QStringLiteral("libc.so.6 .bss") } };
         QTest::newRow("a range outside the view has none")
             << std::vector<NamedRange> { { 0x1800, 0x1fff, QStringLiteral("high") } }
             << PlaneViewport { 0, 100, 0, 1024 } << std::vector<RangeLabel> {};

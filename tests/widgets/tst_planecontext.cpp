@@ -75,7 +75,8 @@ private:
         QSignalSpy rendered(plane.get(), &PlaneWidget::renderFinished);
         QSignalSpy named(plane.get(), &PlaneWidget::addressNamesRead);
         plane->setHistory(path);
-        if (!loaded.wait(10000) || (rendered.isEmpty() && !rendered.wait(10000)) || (named.isEmpty() && !named.wait(10000)))
+        if (!loaded.wait(10000) || (rendered.isEmpty() && !rendered.wait(10000))
+            || (named.isEmpty() && !named.wait(10000)))
             return nullptr;
         return plane;
     }
@@ -129,7 +130,8 @@ private slots:
         auto plane = openedPlane(m_path);
         QVERIFY(plane);
         QVERIFY(zoomTo(*plane, m_history.storeTransition, address));
-        const std::optional<QPointF> at = plane->positionOf(Transition { m_history.storeTransition }, Address { address });
+        const std::optional<QPointF> at
+            = plane->positionOf(Transition { m_history.storeTransition }, Address { address });
         QVERIFY(at);
         const std::optional<Access> access = plane->accessAt(*at);
         QVERIFY(access);
@@ -141,8 +143,8 @@ private slots:
             QStringLiteral("csv"), QStringLiteral("--limit"), QStringLiteral("4") });
         const QStringList row = csvRowAt(csv, address);
         QCOMPARE(row.size(), 12); // rowid..size, pc, function, source, instruction, region, value
-        const QString expectedContext = QStringLiteral("instruction %1 · in %2 · at %3 · accessed: %4")
-                                            .arg(row[9], row[7], row[8], row[10]);
+        const QString expectedContext
+            = QStringLiteral("instruction %1 · in %2 · at %3 · accessed: %4").arg(row[9], row[7], row[8], row[10]);
 
         QSignalSpy hovered(plane.get(), &PlaneWidget::hoverTextChanged);
         QTest::mouseMove(plane.get(), at->toPoint());
@@ -165,7 +167,8 @@ private slots:
         };
         QVERIFY(has(names->regions, { programHeapFirst, programHeapLast, QStringLiteral("[heap]") }));
         QVERIFY(has(names->regions, { programStackFirst, programStackLast, QStringLiteral("[stack]") }));
-        QVERIFY(has(names->symbols, { m_history.counterAddress, m_history.counterAddress + 3, QStringLiteral("counter") }));
+        QVERIFY(
+            has(names->symbols, { m_history.counterAddress, m_history.counterAddress + 3, QStringLiteral("counter") }));
         QVERIFY(names->threads.isEmpty());
 
         // The whole history: the fold gives each of its few used ranges a good share of the axis.

@@ -167,9 +167,9 @@ QList<QPoint> markerPositions(const QList<Access> &marked, const PixelMapping &m
 std::vector<RangeLabel> rangeLabels(
     const std::vector<NamedRange> &ranges, const PixelMapping &mapping, const AddressFold &fold, int lineHeight)
 {
-    std::vector<RangeLabel> candidates;
+    std::vector<std::pair<int, RangeLabel>> candidates; // with their priority
     if (fold.isEmpty() || lineHeight <= 0)
-        return candidates;
+        return {};
     const double height = mapping.pixels().height();
     const PlaneViewport &view = mapping.view();
     const std::uint64_t lowest = fold.toAddress(std::max(view.bottom, 0.0));
@@ -183,12 +183,15 @@ std::vector<RangeLabel> rangeLabels(
             continue;
         const int y0 = int(std::floor(top));
         const int y1 = int(std::ceil(bottom));
-        candidates.push_back({ y0, y1, (y0 + y1 - lineHeight) / 2, range.name });
+        candidates.push_back({ range.priority, { y0, y1, (y0 + y1 - lineHeight) / 2, range.name } });
     }
-    std::stable_sort(candidates.begin(), candidates.end(),
-        [](const RangeLabel &a, const RangeLabel &b) { return a.bottom - a.top > b.bottom - b.top; });
+    std::stable_sort(candidates.begin(), candidates.end(), [](const auto &a, const auto &b) {
+        if (a.first != b.first)
+            return a.first > b.first;
+        return a.second.bottom - a.second.top > b.second.bottom - b.second.top;
+    });
     std::vector<RangeLabel> placed;
-    for (const RangeLabel &label : candidates) {
+    for (const auto &[priority, label] : candidates) {
         const bool clashes = std::any_of(placed.begin(), placed.end(), [&](const RangeLabel &other) {
             return label.labelTop < other.labelTop + lineHeight + 2 && other.labelTop < label.labelTop + lineHeight + 2;
         });

@@ -89,7 +89,7 @@ struct RangeLabel
 };
 
 // The labels of `ranges` in `mapping`: each range whose visible part is at least `lineHeight`
-// pixels tall (it fits its name), taller ones first (then lower addresses), leaving out a label
+// pixels tall (it fits its name), by priority, then taller ones first (then lower addresses), leaving out a label
 // that would come closer than 2 pixels to one already placed. In top-to-bottom order.
 std::vector<RangeLabel> rangeLabels(
     const std::vector<NamedRange> &ranges, const PixelMapping &mapping, const AddressFold &fold, int lineHeight);

@@ -60,7 +60,7 @@ AddressNames readAddressNames(HistoryDatabase &database, ContextReader &reader, 
             sectioned.insert(module);
             const QString owner = moduleNames.value(module);
             names.regions.push_back({ fromStored(sections.int64(2)), fromStored(sections.int64(3)),
-                owner.isEmpty() ? sections.text(1) : owner + u' ' + sections.text(1) });
+                owner.isEmpty() ? sections.text(1) : owner + u' ' + sections.text(1), 1 });
         }
     }
     if (reader.has("map")) {

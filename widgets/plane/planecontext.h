@@ -30,6 +30,9 @@ struct NamedRange
     std::uint64_t first = 0;
     std::uint64_t last = 0; // inclusive
     QString name;
+    // Labels of higher priority are placed first: a module's section names the bytes an anonymous
+    // mapping also covers (a .bss past the file's end) better than "[anon]".
+    int priority = 0;
     friend bool operator==(const NamedRange &, const NamedRange &) = default;
 };
 
