@@ -17,32 +17,54 @@ constexpr int bayer[4][4] = { { 0, 8, 2, 10 }, { 12, 4, 14, 6 }, { 3, 11, 1, 9 }
 OperationRaster::OperationRaster(int width, int height)
     : m_width(std::max(width, 0))
     , m_height(std::max(height, 0))
-    , m_weights(std::size_t(m_width) * std::size_t(m_height) * 3, 0.0f)
+    , m_blocksWide((m_width + 3) / 4)
+    , m_marks(std::size_t(m_width) * std::size_t(m_height), 0)
+    , m_weights(std::size_t(m_blocksWide) * std::size_t((m_height + 3) / 4) * 3, 0.0f)
+    , m_rowSpans(std::size_t(m_height), { m_width, 0 })
 { }
 
 void OperationRaster::add(int x0, int x1, int y0, int y1, int op, float weight)
 {
-    if (!(weight > 0) || op < 0 || op > 2)
+    if (op < 0 || op > 2)
         return;
+    std::array<float, 3> weights {};
+    weights[std::size_t(op)] = weight;
+    add(x0, x1, y0, y1, weights);
+}
+
+void OperationRaster::add(int x0, int x1, int y0, int y1, const std::array<float, 3> &weights)
+{
+    std::uint8_t bits = 0;
+    for (int op = 0; op < 3; ++op) {
+        if (weights[std::size_t(op)] > 0)
+            bits |= std::uint8_t(1u << op);
+    }
     x0 = std::max(x0, 0);
     y0 = std::max(y0, 0);
     x1 = std::min(x1, m_width);
     y1 = std::min(y1, m_height);
+    if (!bits || x1 <= x0 || y1 <= y0)
+        return;
     for (int y = y0; y < y1; ++y) {
-        float *cell = m_weights.data() + index(x0, y) + std::size_t(op);
-        for (int x = x0; x < x1; ++x, cell += 3)
-            *cell += weight;
+        std::uint8_t *row = m_marks.data() + std::size_t(y) * std::size_t(m_width);
+        for (int x = x0; x < x1; ++x)
+            row[x] |= bits;
+        auto &[first, end] = m_rowSpans[std::size_t(y)];
+        first = std::min(first, x0);
+        end = std::max(end, x1);
     }
-}
-
-std::uint8_t OperationRaster::operationsAt(int x, int y) const
-{
-    std::uint8_t mask = 0;
-    for (int op = 0; op < 3; ++op) {
-        if (weight(x, y, op) > 0)
-            mask |= std::uint8_t(1u << op);
+    // Each block gets the weight of the pixels of the rectangle it holds.
+    for (int by = y0 >> 2; by <= (y1 - 1) >> 2; ++by) {
+        const int rows = std::min(y1, by * 4 + 4) - std::max(y0, by * 4);
+        for (int bx = x0 >> 2; bx <= (x1 - 1) >> 2; ++bx) {
+            const float pixels = float(rows * (std::min(x1, bx * 4 + 4) - std::max(x0, bx * 4)));
+            float *block = m_weights.data() + blockIndex(bx * 4, by * 4);
+            for (int op = 0; op < 3; ++op) {
+                if (bits & (1u << op))
+                    block[op] += weights[std::size_t(op)] * pixels;
+            }
+        }
     }
-    return mask;
 }
 
 int OperationRaster::ditheredOperation(const std::array<float, 3> &weights, int x, int y)
@@ -87,22 +109,38 @@ void OperationRaster::paint(QImage &image, const PlaneColors &colors, int alpha)
         blends.insert(key, result);
         return result;
     };
-    QRgb lastUnder = 0;
-    int lastOp = -1;
-    QRgb lastResult = 0;
+    // Row by row, in runs of one mask over one colour (a slice band): a run of one operation is
+    // one blend and a fill, a run of several dithers pixel by pixel.
     for (int y = 0; y < m_height; ++y) {
+        const auto [first, end] = m_rowSpans[std::size_t(y)];
         auto *line = reinterpret_cast<QRgb *>(image.scanLine(y));
-        const float *cell = m_weights.data() + index(0, y);
-        for (int x = 0; x < m_width; ++x, cell += 3) {
-            if (cell[0] == 0 && cell[1] == 0 && cell[2] == 0)
+        const std::uint8_t *marks = m_marks.data() + std::size_t(y) * std::size_t(m_width);
+        for (int x = first; x < end;) {
+            const std::uint8_t mask = marks[x];
+            if (!mask) {
+                ++x;
                 continue;
-            const int op = ditheredOperation({ cell[0], cell[1], cell[2] }, x, y);
-            if (op != lastOp || line[x] != lastUnder) {
-                lastUnder = line[x];
-                lastOp = op;
-                lastResult = blendOf(lastUnder, op);
             }
-            line[x] = lastResult;
+            const QRgb under = line[x];
+            int runEnd = x + 1;
+            while (runEnd < end && marks[runEnd] == mask && line[runEnd] == under)
+                ++runEnd;
+            if (mask == 1 || mask == 2 || mask == 4) {
+                std::fill(line + x, line + runEnd, blendOf(under, mask == 1 ? 0 : mask == 2 ? 1 : 2));
+            } else {
+                QRgb blended[3] = {};
+                for (int op = 0; op < 3; ++op) {
+                    if (mask & (1u << op))
+                        blended[op] = blendOf(under, op);
+                }
+                for (; x < runEnd; ++x) {
+                    const float *block = m_weights.data() + blockIndex(x, y);
+                    const int op = ditheredOperation(
+                        { mask & 1 ? block[0] : 0.0f, mask & 2 ? block[1] : 0.0f, mask & 4 ? block[2] : 0.0f }, x, y);
+                    line[x] = blended[op];
+                }
+            }
+            x = runEnd;
         }
     }
 }

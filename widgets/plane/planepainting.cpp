@@ -16,6 +16,44 @@ int toPixel(double value)
     return int(std::clamp(value, -1.0e7, 1.0e7));
 }
 
+// Marks rows [y0, y1) in `rows`, tracking the touched span so that clearing is cheap.
+struct RowMarks
+{
+    std::vector<std::uint8_t> rows;
+    int low = std::numeric_limits<int>::max();
+    int high = -1;
+
+    explicit RowMarks(int height)
+        : rows(std::size_t(std::max(height, 0)), 0)
+    { }
+    void mark(int y0, int y1)
+    {
+        y0 = std::max(y0, 0);
+        y1 = std::min(y1, int(rows.size()));
+        if (y1 <= y0)
+            return;
+        std::fill(rows.begin() + y0, rows.begin() + y1, std::uint8_t(1));
+        low = std::min(low, y0);
+        high = std::max(high, y1 - 1);
+    }
+    // One fillRect per run of marked rows, then clears them.
+    void flush(QPainter &painter, int x0, int x1, const QColor &color)
+    {
+        for (int y = low; y <= high;) {
+            if (!rows[std::size_t(y)]) {
+                ++y;
+                continue;
+            }
+            const int start = y;
+            while (y <= high && rows[std::size_t(y)])
+                rows[std::size_t(y++)] = 0;
+            painter.fillRect(QRect(x0, start, x1 - x0, y - start), color);
+        }
+        low = std::numeric_limits<int>::max();
+        high = -1;
+    }
+};
+
 // Counts chunks on rows [y0, y1) in `rows`, tracking the touched span so that clearing is cheap.
 struct RowCounts
 {
@@ -37,15 +75,19 @@ struct RowCounts
         low = std::min(low, y0);
         high = std::max(high, y1 - 1);
     }
-    // Adds each counted row to columns [x0, x1) of `raster` as operation `op`, then clears them.
+    // Adds each counted row to columns [x0, x1) of `raster` as operation `op` (runs of rows with the
+    // same count as one rectangle), then clears them.
     void flush(OperationRaster &raster, int x0, int x1, int op)
     {
-        for (int y = low; y <= high; ++y) {
-            float &count = rows[std::size_t(y)];
-            if (count > 0) {
-                raster.add(x0, x1, y, y + 1, op, count);
-                count = 0;
-            }
+        for (int y = low; y <= high;) {
+            const float count = rows[std::size_t(y)];
+            int end = y + 1;
+            while (end <= high && rows[std::size_t(end)] == count)
+                rows[std::size_t(end++)] = 0;
+            rows[std::size_t(y)] = 0;
+            if (count > 0)
+                raster.add(x0, x1, y, end, op, count);
+            y = end;
         }
         low = std::numeric_limits<int>::max();
         high = -1;
@@ -204,6 +246,27 @@ void addChunks(OperationRaster &raster, const HistoryOverview &overview, const s
             counts.add(y0, y1, weights[op] / float(y1 - y0));
         }
         counts.flush(raster, x0, x1, op);
+    }
+}
+
+void paintFaintChunks(QPainter &painter, const HistoryOverview &overview, const std::vector<ChunkRow> &chunks,
+    const PixelMapping &mapping, const PlaneColors &colors, int alpha)
+{
+    const AddressFold &fold = overview.fold;
+    const int width = imageWidth(mapping);
+    RowMarks marks(imageHeight(mapping));
+    for (std::size_t c = 0; c < chunks.size();) {
+        const std::uint8_t op = chunks[c].op;
+        const std::uint32_t slice = chunks[c].slice;
+        const auto [x0, x1] = sliceColumns(overview.slices[slice], mapping, width);
+        for (; c < chunks.size() && chunks[c].op == op && chunks[c].slice == slice; ++c) {
+            const int y0 = toPixel(std::floor(mapping.yToPixel(fold.toDisplayEnd(chunks[c].last))));
+            int y1 = toPixel(std::ceil(mapping.yToPixel(fold.toDisplay(chunks[c].first))));
+            if (y1 <= y0)
+                y1 = y0 + 1;
+            marks.mark(y0, y1);
+        }
+        marks.flush(painter, x0, x1, withAlpha(colors.ofOperation(op), alpha));
     }
 }
 

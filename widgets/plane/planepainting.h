@@ -93,6 +93,13 @@ bool addCoverage(OperationRaster &raster, const HistoryOverview &overview, const
 void addChunks(OperationRaster &raster, const HistoryOverview &overview, const std::vector<ChunkRow> &chunks,
     const PixelMapping &mapping);
 
+// Chunk rows as the faint hint behind single accesses well below the access limit (chunkAlpha() is
+// chunkAlphaBehindAccesses there): each (operation, slice) band's rows as translucent rectangles,
+// one operation after another. At that alpha the operations' proportions are the accesses' to
+// show, and this costs a fraction of an OperationRaster on views of a few hundred accesses.
+void paintFaintChunks(QPainter &painter, const HistoryOverview &overview, const std::vector<ChunkRow> &chunks,
+    const PixelMapping &mapping, const PlaneColors &colors, int alpha);
+
 // Single accesses as size bars at `alpha` (opaque by default), in the order given (the last drawn is
 // on top).
 void paintAccesses(QPainter &painter, const std::vector<Access> &accesses, const PixelMapping &mapping,

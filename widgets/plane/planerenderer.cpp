@@ -83,6 +83,9 @@ std::shared_ptr<RenderResult> renderPlane(const RenderRequest &request, sqlite::
         raster->paint(result->image, request.colors, chunksAlpha);
         painter.begin(&result->image);
         painter.setRenderHint(QPainter::Antialiasing, false);
+    } else if (plan.chunks == ChunkSource::ChunkRows && plan.accessDetail()
+        && accessFade(plan.estimatedAccesses, request.limits.accessDetailLimit) == 0) {
+        paintFaintChunks(painter, overview, chunks, mapping, request.colors, chunksAlpha);
     } else if (plan.chunks != ChunkSource::None) {
         OperationRaster weights(request.pixels.width(), request.pixels.height());
         if (plan.chunks == ChunkSource::Coverage && !addCoverage(weights, overview, plan, mapping, cancelled))

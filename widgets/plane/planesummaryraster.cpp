@@ -54,7 +54,7 @@ void SummaryRaster::add(const summary::TileKey &key, std::span<const summary::Ce
             continue;
         // Each operation weighs by its accesses in the cell; one with chunks but no access of its
         // own in the bin still shows where nothing else is.
-        float weights[summary::operationSlots] = {};
+        std::array<float, summary::operationSlots> weights {};
         double accesses = 0;
         double chunks = 0;
         for (int op = 0; op < summary::operationSlots; ++op) {
@@ -72,8 +72,7 @@ void SummaryRaster::add(const summary::TileKey &key, std::span<const summary::Ce
         // Rows grow downward from the view's top (m_mapping.yToPixel, inlined).
         const int y0 = clampedPixel(std::floor((view.top - top) * pixelsPerDisplay), m_height - 1);
         const int y1 = std::max(y0 + 1, clampedPixel(std::ceil((view.top - bottom) * pixelsPerDisplay), m_height));
-        for (int op = 0; op < summary::operationSlots; ++op)
-            m_raster.add(x0, x1, y0, y1, op, weights[op]);
+        m_raster.add(x0, x1, y0, y1, weights);
     }
 }
 

@@ -35,9 +35,8 @@ public:
     // (OperationRaster::paint).
     void paint(QImage &image, const PlaneColors &colors, int alpha) const { m_raster.paint(image, colors, alpha); }
 
-    // The operations at a pixel (bit operationIndex()), and their weights, for tests.
+    // The operations at a pixel (bit operationIndex()), for tests.
     std::uint8_t operationsAt(int x, int y) const { return m_raster.operationsAt(x, y); }
-    const OperationRaster &raster() const { return m_raster; }
 
 private:
     const HistoryOverview &m_overview;
