@@ -93,11 +93,21 @@ void OperationRaster::paint(QImage &image, const PlaneColors &colors, int alpha)
     // The blend of each (colour under it, operation) pair, made with QPainter once: the same
     // arithmetic as filling the operation's rectangle.
     QHash<quint64, QRgb> blends;
+    // The last blend of each operation, before the hash: runs mostly repeat their neighbours'.
+    QRgb lastUnder[3] = {};
+    QRgb lastBlend[3] = {};
+    bool hasLast[3] = {};
     const auto blendOf = [&](QRgb under, int op) {
+        if (hasLast[op] && lastUnder[op] == under)
+            return lastBlend[op];
         const quint64 key = (quint64(under) << 8) | quint64(op);
         const auto it = blends.constFind(key);
-        if (it != blends.constEnd())
+        if (it != blends.constEnd()) {
+            hasLast[op] = true;
+            lastUnder[op] = under;
+            lastBlend[op] = *it;
             return *it;
+        }
         QImage pixel(1, 1, QImage::Format_RGB32);
         pixel.setPixel(0, 0, under);
         QPainter painter(&pixel);
@@ -107,6 +117,9 @@ void OperationRaster::paint(QImage &image, const PlaneColors &colors, int alpha)
         painter.end();
         const QRgb result = pixel.pixel(0, 0);
         blends.insert(key, result);
+        hasLast[op] = true;
+        lastUnder[op] = under;
+        lastBlend[op] = result;
         return result;
     };
     // Row by row, in runs of one mask over one colour (a slice band): a run of one operation is
