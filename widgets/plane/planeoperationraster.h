@@ -34,8 +34,6 @@ public:
     // The same for all three operations at once (by operationIndex()): one pass over the pixels.
     void add(int x0, int x1, int y0, int y1, const std::array<float, 3> &weights);
 
-    // The weight of operation `op` in the 4x4 block holding pixel (x, y).
-    float blockWeight(int x, int y, int op) const { return m_weights[blockIndex(x, y) + std::size_t(op)]; }
     // The operations with weight at a pixel (bit operationIndex()).
     std::uint8_t operationsAt(int x, int y) const
     {
