@@ -183,6 +183,109 @@ private slots:
             userAccess(52, Operation::Read, 0x1032, 2) }; // 5 px right of it: not at all
         QCOMPARE(markerPositions(marked, mapping, fold), (QList<QPoint> { { 21, 49 }, { 25, 49 }, { 103, 49 } }));
     }
+
+    // --- Names of regions and symbols, the current position, the thread strip ---------------------
+
+    void rangeLabels_data()
+    {
+        QTest::addColumn<std::vector<NamedRange>>("ranges");
+        QTest::addColumn<PlaneViewport>("view");
+        QTest::addColumn<std::vector<RangeLabel>>("expected");
+        // One region of 4096 bytes over 256 pixels: 16 bytes a pixel, address 0x1000 at the bottom.
+        const PlaneViewport all { 0, 100, 0, 4096 };
+        QTest::newRow("a range 16 pixels tall fits its name, centred")
+            << std::vector<NamedRange> { { 0x1000, 0x10ff, QStringLiteral("low") } } << all
+            << std::vector<RangeLabel> { { 240, 256, 243, QStringLiteral("low") } };
+        QTest::newRow("one 8 pixels tall does not")
+            << std::vector<NamedRange> { { 0x1100, 0x117f, QStringLiteral("thin") } } << all
+            << std::vector<RangeLabel> {};
+        QTest::newRow("the taller wins where two labels would overlap") << std::vector<NamedRange> {
+            { 0x1780, 0x18ff, QStringLiteral("inner") }, { 0x1000, 0x1fff, QStringLiteral("whole") }
+        } << all << std::vector<RangeLabel> { { 0, 256, 123, QStringLiteral("whole") } };
+        QTest::newRow("labels two pixels apart both stay, top to bottom")
+            << std::vector<NamedRange> { { 0x1000, 0x10ff, QStringLiteral("low") },
+                   { 0x1100, 0x11ff, QStringLiteral("next") } }
+            << all
+            << std::vector<RangeLabel> { { 224, 240, 227, QStringLiteral("next") },
+                   { 240, 256, 243, QStringLiteral("low") } };
+        QTest::newRow("a section wins over a taller mapping") << std::vector<NamedRange> {
+            { 0x1000, 0x1fff, QStringLiteral("[anon]") }, { 0x1780, 0x18ff, QStringLiteral("libc.so.6 .bss"), 1 }
+        } << all << std::vector<RangeLabel> { { 112, 136, 119, QStringLiteral("libc.so.6 .bss") } };
+        QTest::newRow("a range outside the view has none")
+            << std::vector<NamedRange> { { 0x1800, 0x1fff, QStringLiteral("high") } }
+            << PlaneViewport { 0, 100, 0, 1024 } << std::vector<RangeLabel> {};
+        QTest::newRow("zoomed in, a small symbol fits and is clipped to the plot")
+            << std::vector<NamedRange> { { 0x1000, 0x1003, QStringLiteral("counter") } }
+            << PlaneViewport { 0, 100, 0, 16 }
+            << std::vector<RangeLabel> { { 192, 256, 219, QStringLiteral("counter") } };
+    }
+    void rangeLabels()
+    {
+        QFETCH(std::vector<NamedRange>, ranges);
+        QFETCH(PlaneViewport, view);
+        const PixelMapping mapping(view, QSizeF(200, 256));
+        QTEST(plane::rangeLabels(ranges, mapping, oneRegion(), lineHeight), "expected");
+    }
+
+    void currentLineColumn_data()
+    {
+        QTest::addColumn<quint64>("transition");
+        QTest::addColumn<std::optional<int>>("column");
+        // 100 transitions over 200 pixels: a line at the centre of its transition.
+        QTest::newRow("first") << quint64(0) << std::optional<int>(1);
+        QTest::newRow("tenth") << quint64(10) << std::optional<int>(21);
+        QTest::newRow("last") << quint64(99) << std::optional<int>(199);
+        QTest::newRow("past the view: none") << quint64(100) << std::optional<int>();
+    }
+    void currentLineColumn()
+    {
+        QFETCH(quint64, transition);
+        const PixelMapping mapping({ 0, 100, 0, 4096 }, QSizeF(200, 256));
+        QTEST(plane::currentLineColumn(Transition { transition }, mapping), "column");
+    }
+
+    void threadRuns_data()
+    {
+        QTest::addColumn<QList<ThreadSpan>>("spans");
+        QTest::addColumn<double>("right"); // the view's last transition + 1, over 200 pixels
+        QTest::addColumn<std::vector<ThreadRun>>("expected");
+        const QList<qint64> threads { 7, 9 };
+        QTest::newRow("two halves") << QList<ThreadSpan> { { 7, Transition { 0 }, Transition { 49 } },
+            { 9, Transition { 50 }, Transition { 99 } } }
+                                    << 100.0 << std::vector<ThreadRun> { { 0, 100, 0 }, { 100, 200, 1 } };
+        QList<ThreadSpan> alternating;
+        for (std::uint64_t t = 0; t < 400; ++t)
+            alternating << ThreadSpan { t % 2 ? 9 : 7, Transition { t }, Transition { t } };
+        QTest::newRow("two spans a pixel: the later wins, one run")
+            << alternating << 400.0 << std::vector<ThreadRun> { { 0, 200, 1 } };
+        QTest::newRow("an unknown thread is left out") << QList<ThreadSpan> {
+            { 8, Transition { 0 }, Transition { 49 } }, { 9, Transition { 50 }, Transition { 99 } }
+        } << 100.0 << std::vector<ThreadRun> { { 100, 200, 1 } };
+        QTest::newRow("a span thinner than a pixel still shows") << QList<ThreadSpan> {
+            { 7, Transition { 0 }, Transition { 998 } }, { 9, Transition { 999 }, Transition { 999 } }
+        } << 1000.0 << std::vector<ThreadRun> { { 0, 199, 0 }, { 199, 200, 1 } };
+    }
+    void threadRuns()
+    {
+        QFETCH(QList<ThreadSpan>, spans);
+        QFETCH(double, right);
+        const PixelMapping mapping({ 0, right, 0, 4096 }, QSizeF(200, 256));
+        QTEST(plane::threadRuns(spans, { 7, 9 }, mapping), "expected");
+    }
+
+    void threadOf()
+    {
+        const QList<ThreadSpan> spans { { 1, Transition { 0 }, Transition { 49 } },
+            { 2, Transition { 50 }, Transition { 99 } }, { 1, Transition { 120 }, Transition { 130 } } };
+        QCOMPARE(plane::threadOf(spans, Transition { 0 }), std::optional<qint64>(1));
+        QCOMPARE(plane::threadOf(spans, Transition { 49 }), std::optional<qint64>(1));
+        QCOMPARE(plane::threadOf(spans, Transition { 50 }), std::optional<qint64>(2));
+        QCOMPARE(plane::threadOf(spans, Transition { 110 }), std::optional<qint64>());
+        QCOMPARE(plane::threadOf(spans, Transition { 125 }), std::optional<qint64>(1));
+        QCOMPARE(plane::threadOf(spans, Transition { 131 }), std::optional<qint64>());
+        QCOMPARE(threadIndex({ 3, 7, 9 }, 7), 1);
+        QCOMPARE(threadIndex({ 3, 7, 9 }, 8), -1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPlaneAxes)

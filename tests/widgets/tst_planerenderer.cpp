@@ -7,6 +7,7 @@
 #include "planestreams.h"
 #include "testsupport.h"
 #include "widgets/plane/planedetail.h"
+#include "widgets/plane/planeoperationraster.h"
 #include "widgets/plane/planeoverview.h"
 #include "widgets/plane/planepainting.h"
 #include "widgets/plane/planereads.h"
@@ -70,6 +71,47 @@ bool never()
 bool always()
 {
     return true;
+}
+
+// 4000 transitions over one 1 KiB heap region, one access each, in the same bytes: 7 reads, then 3
+// writes, of every 10 transitions (70 % reads, issue 13, 4e).
+QList<Access> mostlyReadStream()
+{
+    QList<Access> stream;
+    for (std::uint64_t t = 0; t < 4000; ++t)
+        stream << userAccess(t, t % 10 < 7 ? Operation::Read : Operation::Write, planeHeapBase + 8 * (t % 128), 8);
+    return stream;
+}
+
+// The pixels of `image` in operation `op`'s colour at `alpha` over any of the slice band colours.
+int pixelsOf(const QImage &image, Operation op, int alpha)
+{
+    const QRgb over[3] = { blended(colorOf(op), alpha, testColors.background),
+        blended(colorOf(op), alpha, testColors.alternateBackground),
+        blended(colorOf(op), alpha, testColors.sliceEdge) };
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QRgb pixel = image.pixel(x, y);
+            count += pixel == over[0] || pixel == over[1] || pixel == over[2];
+        }
+    }
+    return count;
+}
+
+// The pixels where `a` and `b` differ by more than `tolerance` in some channel.
+int differingPixels(const QImage &a, const QImage &b, int tolerance)
+{
+    int count = 0;
+    for (int y = 0; y < a.height(); ++y) {
+        for (int x = 0; x < a.width(); ++x) {
+            const QRgb p = a.pixel(x, y);
+            const QRgb q = b.pixel(x, y);
+            count += std::abs(qRed(p) - qRed(q)) > tolerance || std::abs(qGreen(p) - qGreen(q)) > tolerance
+                || std::abs(qBlue(p) - qBlue(q)) > tolerance;
+        }
+    }
+    return count;
 }
 
 // Accesses compared by what the trace says (rowids are the writer's).
@@ -207,6 +249,8 @@ private:
     Fixture m_small;
     Fixture m_dense;
     Fixture m_smallSummary; // m_small's history drawn from its display summary (openOverview())
+    Fixture m_mostlyRead; // mostlyReadStream(), drawn from the scanned coverage
+    Fixture m_mostlyReadSummary; // the same drawn from its display summary
 
 private slots:
     void initTestCase()
@@ -239,6 +283,15 @@ private slots:
         QCOMPARE(m_smallSummary.overview->summary.chunks, m_small.overview->summary.chunks);
         QCOMPARE(m_smallSummary.overview->fold.regions(), m_small.overview->fold.regions());
         QVERIFY(m_smallSummary.overview->summaries.empty()); // the summary's tiles stand in for coverage
+
+        const QString mostlyRead = m_dir.filePath(QStringLiteral("mostlyread.memhist"));
+        QVERIFY(writeFixture(mostlyRead, mostlyReadStream(), {}, &m_mostlyRead));
+        m_mostlyReadSummary.path = mostlyRead;
+        m_mostlyReadSummary.stream = m_mostlyRead.stream;
+        m_mostlyReadSummary.overview = openOverview(mostlyRead, QString());
+        m_mostlyReadSummary.db = HistoryDatabase::open(mostlyRead, &error);
+        QVERIFY(m_mostlyReadSummary.db);
+        QVERIFY(m_mostlyReadSummary.overview->summaryInfo);
     }
 
     // --- The planner, on hand-made overviews ----------------------------------------------------
@@ -622,14 +675,13 @@ private slots:
         const QSize pixels(400, 300);
         const DetailPlan plan = planDetail(*f.overview, f.whole(), pixels.height(), 0, limitsWith(-1, 0, 20));
         QCOMPARE(plan.chunks, ChunkSource::Coverage);
-        QImage image(pixels, QImage::Format_RGB32);
-        QPainter painter(&image);
+        OperationRaster raster(pixels.width(), pixels.height());
         int checks = 0;
         const PixelMapping mapping(f.whole(), QSizeF(pixels));
-        QVERIFY(!paintCoverage(painter, *f.overview, plan, mapping, testColors, [&checks] { return ++checks > 0; }));
+        QVERIFY(!addCoverage(raster, *f.overview, plan, mapping, [&checks] { return ++checks > 0; }));
         QCOMPARE(checks, 1);
         checks = 0;
-        QVERIFY(paintCoverage(painter, *f.overview, plan, mapping, testColors, [&checks] { return ++checks < 0; }));
+        QVERIFY(addCoverage(raster, *f.overview, plan, mapping, [&checks] { return ++checks < 0; }));
         QCOMPARE(checks, 3 * 4); // once per operation and slice
     }
 
@@ -657,6 +709,133 @@ private slots:
         request.overview = m_small.overview;
         request.pixels = QSize(0, 100);
         QVERIFY(!renderPlane(request, m_small.db->connection(), never)); // no pixels
+    }
+
+    // --- Both operations visible zoomed out, and a gradual switch to accesses (issue 13, 4e) ---------
+
+    void operationWeightsDither_data()
+    {
+        QTest::addColumn<float>("executes");
+        QTest::addColumn<float>("reads");
+        QTest::addColumn<float>("writes");
+        QTest::addColumn<int>("readPixels"); // of a 4x4 block
+        QTest::addColumn<int>("writePixels");
+        QTest::newRow("reads alone") << 0.0f << 5.0f << 0.0f << 16 << 0;
+        QTest::newRow("writes alone, however few") << 0.0f << 0.0f << 0.001f << 0 << 16;
+        QTest::newRow("70 % reads") << 0.0f << 7.0f << 3.0f << 11 << 5;
+        QTest::newRow("half and half") << 0.0f << 1.0f << 1.0f << 8 << 8;
+        QTest::newRow("a quarter each, half executes") << 2.0f << 1.0f << 1.0f << 4 << 4;
+        QTest::newRow("nothing") << 0.0f << 0.0f << 0.0f << 0 << 0;
+    }
+    void operationWeightsDither()
+    {
+        QFETCH(float, executes);
+        QFETCH(float, reads);
+        QFETCH(float, writes);
+        int counts[3] = {};
+        int none = 0;
+        for (int y = 0; y < 4; ++y) {
+            for (int x = 0; x < 4; ++x) {
+                const int op = OperationRaster::ditheredOperation({ executes, reads, writes }, x + 8, y + 4);
+                if (op < 0)
+                    ++none;
+                else
+                    ++counts[op];
+            }
+        }
+        QTEST(counts[operationIndex(Operation::Read)], "readPixels");
+        QTEST(counts[operationIndex(Operation::Write)], "writePixels");
+        QCOMPARE(counts[0] + counts[1] + counts[2] + none, 16);
+        QCOMPARE(none, executes + reads + writes > 0 ? 0 : 16);
+    }
+
+    void mostlyReadHistoryLooksMostlyRead_data()
+    {
+        QTest::addColumn<bool>("fromSummary");
+        QTest::addColumn<DetailLimits>("limits");
+        QTest::addColumn<ChunkSource>("chunks");
+        QTest::addColumn<int>("readPixels");
+        QTest::addColumn<int>("writePixels");
+        QTest::addColumn<double>("minimumReadShare");
+        // 400 x 300 pixels, all of them the region's. The display summary counts each operation's
+        // accesses per bin; chunk rows are weighed by their operation's accesses per chunk; the
+        // scanned coverage knows only how many chunks of each operation reach a bin (a write chunk
+        // spans more bytes than a read chunk of this history), so its share is the lowest.
+        QTest::newRow("chunk rows") << false << noAccesses << ChunkSource::ChunkRows << 83500 << 36500 << 0.65;
+        QTest::newRow("scanned coverage")
+            << false << limitsWith(-1, 0, defaults.perQueryCost) << ChunkSource::Coverage << 67500 << 52500 << 0.55;
+        QTest::newRow("display summary") << true << limitsWith(-1, 0, defaults.perQueryCost) << ChunkSource::Coverage
+                                         << 83900 << 36100 << 0.65;
+    }
+    void mostlyReadHistoryLooksMostlyRead()
+    {
+        // Reads and writes share every byte, so every chunk pixel holds both: painted one
+        // operation after another, every one of them was the write colour.
+        QFETCH(bool, fromSummary);
+        QFETCH(DetailLimits, limits);
+        const Fixture &f = fromSummary ? m_mostlyReadSummary : m_mostlyRead;
+        const auto result = f.render(f.whole(), QSize(400, 300), limits);
+        QVERIFY(result);
+        QTEST(result->plan.chunks, "chunks");
+        QCOMPARE(result->plan.accesses, AccessSource::None);
+        const int reads = pixelsOf(result->image, Operation::Read, chunkAlphaAlone);
+        const int writes = pixelsOf(result->image, Operation::Write, chunkAlphaAlone);
+        QTEST(reads, "readPixels");
+        QTEST(writes, "writePixels");
+        QCOMPARE(reads + writes, 400 * 300); // every pixel in one of the two colours
+        // 70 % of the accesses are reads: at least this share of the pixels is read-coloured.
+        QFETCH(double, minimumReadShare);
+        QVERIFY(reads >= minimumReadShare * (reads + writes));
+    }
+
+    void accessFadeIsGradual_data()
+    {
+        QTest::addColumn<double>("estimated");
+        QTest::addColumn<double>("fade");
+        QTest::addColumn<int>("chunks");
+        QTest::addColumn<int>("accesses");
+        QTest::newRow("none") << 0.0 << 0.0 << chunkAlphaBehindAccesses << 255;
+        QTest::newRow("a quarter of the limit") << 250.0 << 0.0 << chunkAlphaBehindAccesses << 255;
+        QTest::newRow("halfway into the fade") << 625.0 << 0.5 << 110 << 223;
+        QTest::newRow("at the limit") << 1000.0 << 1.0 << chunkAlphaAlone << chunkAlphaAlone;
+    }
+    void accessFadeIsGradual()
+    {
+        QFETCH(double, estimated);
+        QTEST(accessFade(estimated, 1000), "fade");
+        DetailPlan plan;
+        plan.accesses = AccessSource::RowScan;
+        plan.estimatedAccesses = estimated;
+        QTEST(chunkAlpha(plan, 1000), "chunks");
+        QTEST(accessAlpha(plan, 1000), "accesses");
+        plan.accesses = AccessSource::None;
+        QCOMPARE(chunkAlpha(plan, 1000), chunkAlphaAlone);
+    }
+
+    void noAbruptChangeAtTheAccessLimit()
+    {
+        // The same view drawn just below the access limit (accesses over the chunks) and just above
+        // it (chunks alone) differ in few pixels; without the fade (accesses opaque over faint
+        // chunks, as before) in many.
+        const Fixture &f = m_mostlyRead;
+        const QSize pixels(400, 300);
+        const auto probe = f.render(f.whole(), pixels, defaults);
+        QVERIFY(probe);
+        const double estimated = probe->plan.estimatedAccesses;
+        QVERIFY(estimated > 0);
+        const auto below = f.render(f.whole(), pixels, limitsWith(estimated * 1.001, 0, defaults.perQueryCost));
+        const auto above = f.render(f.whole(), pixels, limitsWith(estimated * 0.999, 0, defaults.perQueryCost));
+        const auto unfaded = f.render(f.whole(), pixels, limitsWith(estimated * 1e6, 0, defaults.perQueryCost));
+        QVERIFY(below && above && unfaded);
+        QVERIFY(below->accessDetail);
+        QVERIFY(!above->accessDetail);
+        QVERIFY(unfaded->accessDetail);
+        const int changed = differingPixels(below->image, above->image, 48);
+        const int changedUnfaded = differingPixels(unfaded->image, above->image, 48);
+        QCOMPARE(estimated, 4000.0);
+        QCOMPARE(changed, 6473); // 5.4 % of the 120,000 pixels
+        QCOMPARE(changedUnfaded, 119988); // all but 12
+        QVERIFY(changed * 10 < changedUnfaded);
     }
 
     void accessBars_data()

@@ -6,6 +6,7 @@
 #include "core/writer/historywriter.h"
 #include "planestreams.h"
 #include "testsupport.h"
+#include "widgets/plane/planeoverlays.h"
 #include "widgets/plane/planewidget.h"
 
 #include <QPushButton>
@@ -542,6 +543,78 @@ private slots:
         QCOMPARE(plane->renderError(), message);
         QVERIFY(!plane->showsAccesses());
         QVERIFY(summaryFiles(cache.path()).isEmpty());
+    }
+
+    // --- The current position, threads (issue 13 items 2 and 3) ----------------------------------
+
+    void currentPositionLineFollowsTheSelection()
+    {
+        auto plane = loadedPlane();
+        QVERIFY(plane);
+        QCOMPARE(plane->currentLineX(), std::optional<int>());
+        const QColor highlight = plane->palette().color(QPalette::Highlight);
+        for (const std::uint64_t t : { 37, 80 }) {
+            const Access access = userAccess(t, Operation::Execute, planeCodeBase + 4 * t, 4);
+            plane->setCurrentAccess(access);
+            const std::optional<QPointF> centre = plane->positionOf(Transition { t }, access.physical);
+            QVERIFY(centre);
+            QCOMPARE(plane->currentLineX(), std::optional<int>(int(std::floor(centre->x()))));
+            // The line runs down the whole plot: also across the heap, far from the access.
+            const std::optional<QPointF> heap = plane->positionOf(Transition { t }, Address { planeHeapBase + 40 });
+            QVERIFY(heap);
+            const QImage image = plane->grab().toImage();
+            QCOMPARE(image.pixelColor(*plane->currentLineX(), int(heap->y())), highlight);
+        }
+        plane->setCurrentAccess(std::nullopt);
+        QCOMPARE(plane->currentLineX(), std::optional<int>());
+    }
+
+    void threadsColourTheStripAndNameTheHover()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("threads.memhist"));
+        {
+            HistoryWriter writer(path);
+            QVERIFY(writer.open());
+            for (const Access &access : std::as_const(m_stream))
+                QVERIFY(writer.add(access));
+            writer.addThreadSpan(7, Transition { 0 }, Transition { 49 });
+            writer.addThreadSpan(9, Transition { 50 }, Transition { 99 });
+            QVERIFY(writer.finish());
+        }
+        auto plane = openedPlane(path, QString());
+        QVERIFY(plane);
+        QTRY_VERIFY(plane->addressNames());
+        QCOMPARE(plane->addressNames()->threads, QList<qint64>({ 7, 9 }));
+        QTRY_COMPARE(plane->threadSpans().size(), 2);
+        QCOMPARE(plane->threadSpans()[1].threadId, 9);
+        QCOMPARE(plane->threadSpans()[1].first, Transition { 50 });
+
+        // The strip along the plot's bottom, in each thread's colour.
+        const QImage image = plane->grab().toImage();
+        for (const auto &[t, index] : { std::pair { 10ull, 0 }, std::pair { 60ull, 1 } }) {
+            const std::optional<QPointF> bottom = plane->positionOf(Transition { t }, Address { planeCodeBase });
+            QVERIFY(bottom);
+            QCOMPARE(
+                image.pixelColor(int(bottom->x()), int(bottom->y()) - 2), plane::threadColor(index, plane->palette()));
+        }
+
+        // Hovering an access names its thread (read with its context); an empty place, the thread
+        // that ran its transition.
+        QVERIFY(plane->showsAccesses());
+        const std::optional<QPointF> read
+            = plane->positionOf(Transition { 60 }, Address { planeHeapBase + 8 * (60 % 16) });
+        QVERIFY(read);
+        QVERIFY(plane->accessAt(*read));
+        QTest::mouseMove(plane.get(), read->toPoint());
+        QTRY_COMPARE(plane->hoverText(),
+            QStringLiteral("transition 60 · address 0x60'1060 · region 2/3 (0x60'1000–0x60'1077) · read of 8 bytes at "
+                           "0x60'1060, transition 60 (row 104) · thread 9"));
+        const std::optional<QPointF> empty = plane->positionOf(Transition { 13 }, Address { planeHeapBase });
+        QVERIFY(empty);
+        QVERIFY(!plane->accessAt(*empty));
+        QTest::mouseMove(plane.get(), empty->toPoint());
+        QTRY_VERIFY(plane->hoverText().endsWith(QStringLiteral(" · thread 7")));
+        QVERIFY(!plane->hoverText().contains(QStringLiteral(" of ")));
     }
 
     void missingFileFails()

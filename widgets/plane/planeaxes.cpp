@@ -164,4 +164,95 @@ QList<QPoint> markerPositions(const QList<Access> &marked, const PixelMapping &m
     return positions;
 }
 
+std::vector<RangeLabel> rangeLabels(
+    const std::vector<NamedRange> &ranges, const PixelMapping &mapping, const AddressFold &fold, int lineHeight)
+{
+    std::vector<std::pair<int, RangeLabel>> candidates; // with their priority
+    if (fold.isEmpty() || lineHeight <= 0)
+        return {};
+    const double height = mapping.pixels().height();
+    const PlaneViewport &view = mapping.view();
+    const std::uint64_t lowest = fold.toAddress(std::max(view.bottom, 0.0));
+    const std::uint64_t highest = fold.toAddress(std::min(view.top, fold.displayLength()));
+    for (const NamedRange &range : ranges) {
+        if (range.first > highest || range.last < lowest)
+            continue;
+        const double top = std::clamp(mapping.yToPixel(fold.toDisplayEnd(range.last)), 0.0, height);
+        const double bottom = std::clamp(mapping.yToPixel(fold.toDisplay(range.first)), 0.0, height);
+        if (bottom - top < lineHeight)
+            continue;
+        const int y0 = int(std::floor(top));
+        const int y1 = int(std::ceil(bottom));
+        candidates.push_back({ range.priority, { y0, y1, (y0 + y1 - lineHeight) / 2, range.name } });
+    }
+    std::stable_sort(candidates.begin(), candidates.end(), [](const auto &a, const auto &b) {
+        if (a.first != b.first)
+            return a.first > b.first;
+        return a.second.bottom - a.second.top > b.second.bottom - b.second.top;
+    });
+    std::vector<RangeLabel> placed;
+    for (const auto &[priority, label] : candidates) {
+        const bool clashes = std::any_of(placed.begin(), placed.end(), [&](const RangeLabel &other) {
+            return label.labelTop < other.labelTop + lineHeight + 2 && other.labelTop < label.labelTop + lineHeight + 2;
+        });
+        if (!clashes)
+            placed.push_back(label);
+    }
+    std::sort(
+        placed.begin(), placed.end(), [](const RangeLabel &a, const RangeLabel &b) { return a.labelTop < b.labelTop; });
+    return placed;
+}
+
+std::optional<int> currentLineColumn(Transition transition, const PixelMapping &mapping)
+{
+    const double x = mapping.xToPixel(double(transition.value) + 0.5);
+    if (x < 0 || x >= mapping.pixels().width())
+        return std::nullopt;
+    return int(std::floor(x));
+}
+
+std::vector<ThreadRun> threadRuns(
+    const QList<ThreadSpan> &spans, const QList<qint64> &threads, const PixelMapping &mapping)
+{
+    std::vector<ThreadRun> runs;
+    const int width = int(mapping.pixels().width());
+    for (const ThreadSpan &span : spans) {
+        const int thread = threadIndex(threads, span.threadId);
+        if (thread < 0)
+            continue;
+        // A span's edges on a pixel's edge stay there whatever the rounding of the mapping.
+        constexpr double slack = 1e-6;
+        const int x0
+            = int(std::clamp(std::floor(mapping.xToPixel(double(span.first.value)) + slack), 0.0, double(width)));
+        int x1
+            = int(std::clamp(std::ceil(mapping.xToPixel(double(span.last.value) + 1.0) - slack), 0.0, double(width)));
+        if (x1 <= x0) {
+            if (x0 >= width)
+                continue;
+            x1 = x0 + 1;
+        }
+        // The later span wins the columns it shares with earlier ones.
+        while (!runs.empty() && runs.back().x1 > x0) {
+            if (runs.back().x0 >= x0)
+                runs.pop_back();
+            else
+                runs.back().x1 = x0;
+        }
+        if (!runs.empty() && runs.back().thread == thread && runs.back().x1 == x0)
+            runs.back().x1 = x1;
+        else
+            runs.push_back({ x0, x1, thread });
+    }
+    return runs;
+}
+
+std::optional<qint64> threadOf(const QList<ThreadSpan> &spans, Transition t)
+{
+    const auto it = std::lower_bound(
+        spans.begin(), spans.end(), t, [](const ThreadSpan &span, Transition value) { return span.last < value; });
+    if (it == spans.end() || it->first > t)
+        return std::nullopt;
+    return it->threadId;
+}
+
 } // namespace memhist::plane

@@ -4,6 +4,8 @@
 // rulers compute their ticks apart from painting them.
 #pragma once
 
+#include "core/storage/threadspans.h"
+#include "widgets/plane/planecontext.h"
 #include "widgets/plane/planecoordinates.h"
 
 #include <QList>
@@ -11,6 +13,7 @@
 #include <QRect>
 #include <QString>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace memhist::plane {
@@ -73,5 +76,43 @@ inline constexpr int markerRadius = 4;
 
 // Where to draw the markers of `marked` (plot pixels): one per cell, the first access in a cell wins.
 QList<QPoint> markerPositions(const QList<Access> &marked, const PixelMapping &mapping, const AddressFold &fold);
+
+// A name placed beside the address axis, inside the plot (plot pixels): the rows [top, bottom) of
+// its range's visible part, and its label's row (lineHeight tall, centred on them).
+struct RangeLabel
+{
+    int top = 0;
+    int bottom = 0;
+    int labelTop = 0;
+    QString text;
+    friend bool operator==(const RangeLabel &, const RangeLabel &) = default;
+};
+
+// The labels of `ranges` in `mapping`: each range whose visible part is at least `lineHeight`
+// pixels tall (it fits its name), by priority, then taller ones first (then lower addresses), leaving out a label
+// that would come closer than 2 pixels to one already placed. In top-to-bottom order.
+std::vector<RangeLabel> rangeLabels(
+    const std::vector<NamedRange> &ranges, const PixelMapping &mapping, const AddressFold &fold, int lineHeight);
+
+// The plot column of the current position's line (the selected access's transition, its centre):
+// none when the transition is outside the view.
+std::optional<int> currentLineColumn(Transition transition, const PixelMapping &mapping);
+
+// A run of pixel columns [x0, x1) of the thread strip, in the colour of thread index `thread` (in
+// AddressNames::threads).
+struct ThreadRun
+{
+    int x0 = 0;
+    int x1 = 0;
+    int thread = 0;
+    friend bool operator==(const ThreadRun &, const ThreadRun &) = default;
+};
+// The thread strip of `spans` (in time order) in `mapping`: each span's columns, at least one; where
+// several spans share a column the later wins; adjacent runs of one thread merged.
+std::vector<ThreadRun> threadRuns(
+    const QList<ThreadSpan> &spans, const QList<qint64> &threads, const PixelMapping &mapping);
+
+// The thread spans' thread at transition t (spans in time order), none when no span holds it.
+std::optional<qint64> threadOf(const QList<ThreadSpan> &spans, Transition t);
 
 } // namespace memhist::plane

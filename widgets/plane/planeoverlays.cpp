@@ -136,8 +136,64 @@ void paintAxes(QPainter &painter, const std::vector<AddressTick> &addressTicks,
     painter.drawText(QRect(4, 2, plot.left(), h + 6), Qt::AlignLeft | Qt::AlignVCenter, tr("address ↑"));
 }
 
-void paintLegend(
-    QPainter &painter, QRect plot, const QString &detail, const QPalette &palette, const QFontMetrics &metrics)
+QColor threadColor(int index, const QPalette &palette)
+{
+    static const QColor light[]
+        = { QColor(0x7b, 0x3f, 0xbf), QColor(0x00, 0x8b, 0x8b), QColor(0xc0, 0x2b, 0x7a), QColor(0x8b, 0x5a, 0x2b),
+              QColor(0x6b, 0x6b, 0x00), QColor(0x4b, 0x4b, 0x4b), QColor(0xd4, 0x3f, 0x3f), QColor(0x3f, 0x5f, 0xa8) };
+    static const QColor dark[]
+        = { QColor(0xb3, 0x8c, 0xff), QColor(0x4d, 0xd0, 0xd0), QColor(0xff, 0x7e, 0xc0), QColor(0xd2, 0xa6, 0x79),
+              QColor(0xd0, 0xd0, 0x5a), QColor(0xb0, 0xb0, 0xb0), QColor(0xff, 0x8a, 0x8a), QColor(0x8c, 0xa8, 0xff) };
+    const bool isDark = palette.color(QPalette::Base).lightness() < 128;
+    const int i = ((index % 8) + 8) % 8;
+    return isDark ? dark[i] : light[i];
+}
+
+int paintRangeLabels(QPainter &painter, const std::vector<RangeLabel> &labels, int x, const QPalette &palette,
+    const QFontMetrics &metrics)
+{
+    QColor bracket = palette.color(QPalette::Text);
+    bracket.setAlpha(150);
+    QColor plate = palette.color(QPalette::Base);
+    plate.setAlpha(210);
+    int right = x;
+    for (const RangeLabel &label : labels) {
+        painter.fillRect(QRect(x, label.top, 2, std::max(1, label.bottom - label.top)), bracket);
+        painter.fillRect(QRect(x, label.top, 5, 1), bracket);
+        painter.fillRect(QRect(x, std::max(label.top, label.bottom - 1), 5, 1), bracket);
+        const int width = metrics.horizontalAdvance(label.text) + 6;
+        const QRect box(x + 6, label.labelTop, width, metrics.height());
+        painter.fillRect(box, plate);
+        painter.setPen(palette.color(QPalette::Text));
+        painter.drawText(box, Qt::AlignCenter, label.text);
+        right = std::max(right, box.right() + 1);
+    }
+    return right;
+}
+
+void paintCurrentLine(QPainter &painter, int column, Transition transition, QSizeF size, const QPalette &palette,
+    const QFontMetrics &metrics)
+{
+    const QColor highlight = palette.color(QPalette::Highlight);
+    painter.fillRect(QRect(column, 0, 2, int(size.height())), highlight);
+    const QString text = formatTransition(transition.value);
+    const int width = metrics.horizontalAdvance(text) + 8;
+    const int left = std::clamp(column - width / 2, 0, std::max(0, int(size.width()) - width));
+    const QRect tag(left, 0, width, metrics.height());
+    painter.fillRect(tag, highlight);
+    painter.setPen(palette.color(QPalette::HighlightedText));
+    painter.drawText(tag, Qt::AlignCenter, text);
+}
+
+void paintThreadStrip(QPainter &painter, const std::vector<ThreadRun> &runs, QSizeF size, const QPalette &palette)
+{
+    const int top = int(size.height()) - threadStripPixels;
+    for (const ThreadRun &run : runs)
+        painter.fillRect(QRect(run.x0, top, run.x1 - run.x0, threadStripPixels), threadColor(run.thread, palette));
+}
+
+void paintLegend(QPainter &painter, QRect plot, const QString &detail, const QPalette &palette,
+    const QFontMetrics &metrics, const QList<qint64> &threads)
 {
     const PlaneColors colors = planeColors(palette);
     const int y = (plot.top() - metrics.height()) / 2;
@@ -151,6 +207,29 @@ void paintLegend(
         painter.setPen(palette.color(QPalette::WindowText));
         painter.drawText(QRect(x, y, metrics.horizontalAdvance(label) + 2, metrics.height()), Qt::AlignVCenter, label);
         x += metrics.horizontalAdvance(label) + 16;
+    }
+    if (threads.size() > 1) {
+        // At most six threads by name; the strip along the plot's bottom shows which ran when.
+        constexpr int named = 6;
+        const QString title = tr("threads:");
+        painter.setPen(palette.color(QPalette::WindowText));
+        painter.drawText(QRect(x, y, metrics.horizontalAdvance(title) + 2, metrics.height()), Qt::AlignVCenter, title);
+        x += metrics.horizontalAdvance(title) + 6;
+        for (int i = 0; i < std::min<int>(named, int(threads.size())); ++i) {
+            const int box = metrics.height() - 4;
+            painter.fillRect(QRect(x, y + 2, box, box), threadColor(i, palette));
+            x += box + 3;
+            const QString label = QString::number(threads[i]);
+            painter.drawText(
+                QRect(x, y, metrics.horizontalAdvance(label) + 2, metrics.height()), Qt::AlignVCenter, label);
+            x += metrics.horizontalAdvance(label) + 10;
+        }
+        if (threads.size() > named) {
+            const QString more = tr("+%1").arg(threads.size() - named);
+            painter.drawText(
+                QRect(x, y, metrics.horizontalAdvance(more) + 2, metrics.height()), Qt::AlignVCenter, more);
+            x += metrics.horizontalAdvance(more) + 10;
+        }
     }
     if (detail.isEmpty())
         return;

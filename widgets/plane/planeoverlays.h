@@ -33,8 +33,27 @@ void paintAxes(QPainter &painter, const std::vector<AddressTick> &addressTicks,
     const std::vector<TransitionTick> &transitionTicks, QRect plot, const QPalette &palette,
     const QFontMetrics &metrics);
 
-// The colour legend above the plot, and `detail` (what the image shows) right-aligned beside it.
-void paintLegend(
-    QPainter &painter, QRect plot, const QString &detail, const QPalette &palette, const QFontMetrics &metrics);
+// The colour of thread index `index` (AddressNames::threads): eight hues apart from the operations'
+// blue, orange and green, then round again.
+QColor threadColor(int index, const QPalette &palette);
+// The thread strip's height in pixels, along the bottom of the plot.
+inline constexpr int threadStripPixels = 6;
+
+// The names of regions (at column `x` of the plot) or symbols: a bracket along each range's rows
+// and its name beside it on a translucent plate. Returns the widest plate's right edge.
+int paintRangeLabels(QPainter &painter, const std::vector<RangeLabel> &labels, int x, const QPalette &palette,
+    const QFontMetrics &metrics);
+
+// The current position: a line down the plot at `column` and the transition on a tag at its top.
+void paintCurrentLine(QPainter &painter, int column, Transition transition, QSizeF size, const QPalette &palette,
+    const QFontMetrics &metrics);
+
+// Which thread ran each column: a strip along the bottom of a plot `size` big.
+void paintThreadStrip(QPainter &painter, const std::vector<ThreadRun> &runs, QSizeF size, const QPalette &palette);
+
+// The colour legend above the plot, then `threads` (ids, each in threadColor() of its index; at most
+// a few, then how many more) and `detail` (what the image shows) right-aligned beside it.
+void paintLegend(QPainter &painter, QRect plot, const QString &detail, const QPalette &palette,
+    const QFontMetrics &metrics, const QList<qint64> &threads = {});
 
 } // namespace memhist::plane

@@ -1,5 +1,7 @@
 #include "widgets/plane/planepainting.h"
 
+#include "widgets/plane/planeoperationraster.h"
+
 #include <QPainter>
 #include <cmath>
 #include <limits>
@@ -52,6 +54,46 @@ struct RowMarks
     }
 };
 
+// Counts chunks on rows [y0, y1) in `rows`, tracking the touched span so that clearing is cheap.
+struct RowCounts
+{
+    std::vector<float> rows;
+    int low = std::numeric_limits<int>::max();
+    int high = -1;
+
+    explicit RowCounts(int height)
+        : rows(std::size_t(std::max(height, 0)), 0.0f)
+    { }
+    void add(int y0, int y1, float weight)
+    {
+        y0 = std::max(y0, 0);
+        y1 = std::min(y1, int(rows.size()));
+        if (y1 <= y0)
+            return;
+        for (int y = y0; y < y1; ++y)
+            rows[std::size_t(y)] += weight;
+        low = std::min(low, y0);
+        high = std::max(high, y1 - 1);
+    }
+    // Adds each counted row to columns [x0, x1) of `raster` as operation `op` (runs of rows with the
+    // same count as one rectangle), then clears them.
+    void flush(OperationRaster &raster, int x0, int x1, int op)
+    {
+        for (int y = low; y <= high;) {
+            const float count = rows[std::size_t(y)];
+            int end = y + 1;
+            while (end <= high && rows[std::size_t(end)] == count)
+                rows[std::size_t(end++)] = 0;
+            rows[std::size_t(y)] = 0;
+            if (count > 0)
+                raster.add(x0, x1, y, end, op, count);
+            y = end;
+        }
+        low = std::numeric_limits<int>::max();
+        high = -1;
+    }
+};
+
 QColor withAlpha(QColor color, int alpha)
 {
     color.setAlpha(alpha);
@@ -70,9 +112,26 @@ int imageHeight(const PixelMapping &mapping)
 
 } // namespace
 
-int chunkAlpha(const DetailPlan &plan)
+double accessFade(double estimatedAccesses, double limit)
 {
-    return plan.accessDetail() ? chunkAlphaBehindAccesses : chunkAlphaAlone;
+    if (!(limit > 0))
+        return 0;
+    const double t = std::clamp((estimatedAccesses / limit - fadeStartShare) / (1 - fadeStartShare), 0.0, 1.0);
+    return t * t * (3 - 2 * t);
+}
+
+int chunkAlpha(const DetailPlan &plan, double limit)
+{
+    if (!plan.accessDetail())
+        return chunkAlphaAlone;
+    const double fade = accessFade(plan.estimatedAccesses, limit);
+    return int(std::lround(chunkAlphaBehindAccesses + fade * (chunkAlphaAlone - chunkAlphaBehindAccesses)));
+}
+
+int accessAlpha(const DetailPlan &plan, double limit)
+{
+    const double fade = accessFade(plan.estimatedAccesses, limit);
+    return int(std::lround(255 - fade * (255 - chunkAlphaAlone)));
 }
 
 std::pair<int, int> sliceColumns(const SliceSpan &slice, const PixelMapping &mapping, int width)
@@ -118,8 +177,13 @@ void paintSliceBands(QPainter &painter, const HistoryOverview &overview, const D
     }
 }
 
-bool paintCoverage(QPainter &painter, const HistoryOverview &overview, const DetailPlan &plan,
-    const PixelMapping &mapping, const PlaneColors &colors, const std::function<bool()> &cancelled)
+qint64 accessesOf(const HistoryOverview &overview, int op)
+{
+    return op == 0 ? overview.summary.executes : op == 1 ? overview.summary.reads : overview.summary.writes;
+}
+
+bool addCoverage(OperationRaster &raster, const HistoryOverview &overview, const DetailPlan &plan,
+    const PixelMapping &mapping, const std::function<bool()> &cancelled)
 {
     const int width = imageWidth(mapping);
     const int height = imageHeight(mapping);
@@ -129,9 +193,13 @@ bool paintCoverage(QPainter &painter, const HistoryOverview &overview, const Det
     for (int y = 0; y < height; ++y)
         rowBins[std::size_t(y)]
             = coverageBins(mapping.pixelToY(y + 1), mapping.pixelToY(y), overview.summaryBins, binsPerDisplay);
-    RowMarks marks(height);
+    RowCounts counts(height);
     for (int op = 0; op < 3; ++op) {
-        const QColor color = withAlpha(colors.ofOperation(op), chunkAlpha(plan));
+        qint64 chunks = 0;
+        for (const SliceSummary &slice : overview.summaries)
+            chunks += slice.ops[op].chunks;
+        const qint64 accesses = accessesOf(overview, op);
+        const double perChunk = chunks > 0 && accesses > 0 ? double(accesses) / double(chunks) : 1.0;
         for (std::size_t i = plan.firstSlice; i < plan.endSlice; ++i) {
             if (cancelled())
                 return false;
@@ -142,16 +210,47 @@ bool paintCoverage(QPainter &painter, const HistoryOverview &overview, const Det
             for (int y = 0; y < height; ++y) {
                 const auto [b0, b1] = rowBins[std::size_t(y)];
                 if (coverage.any(b0, b1))
-                    marks.mark(y, y + 1);
+                    counts.add(y, y + 1, float(std::max(coverage.estimateChunks(b0, b1), 0.5) * perChunk));
             }
-            marks.flush(painter, x0, x1, color);
+            counts.flush(raster, x0, x1, op);
         }
     }
     return true;
 }
 
-void paintChunks(QPainter &painter, const HistoryOverview &overview, const std::vector<ChunkRow> &chunks,
-    const DetailPlan &plan, const PixelMapping &mapping, const PlaneColors &colors)
+void addChunks(OperationRaster &raster, const HistoryOverview &overview, const std::vector<ChunkRow> &chunks,
+    const PixelMapping &mapping)
+{
+    const AddressFold &fold = overview.fold;
+    const int width = imageWidth(mapping);
+    qint64 chunksOf[3] = {};
+    for (const ChunkRow &chunk : chunks)
+        ++chunksOf[chunk.op];
+    float weights[3];
+    for (int op = 0; op < 3; ++op) {
+        const qint64 accesses = accessesOf(overview, op);
+        weights[op] = accesses > 0 && chunksOf[op] > 0 ? float(double(accesses) / double(chunksOf[op])) : 1.0f;
+    }
+    RowCounts counts(imageHeight(mapping));
+    for (std::size_t c = 0; c < chunks.size();) {
+        const std::uint8_t op = chunks[c].op;
+        const std::uint32_t slice = chunks[c].slice;
+        const auto [x0, x1] = sliceColumns(overview.slices[slice], mapping, width);
+        for (; c < chunks.size() && chunks[c].op == op && chunks[c].slice == slice; ++c) {
+            const int y0 = toPixel(std::floor(mapping.yToPixel(fold.toDisplayEnd(chunks[c].last))));
+            int y1 = toPixel(std::ceil(mapping.yToPixel(fold.toDisplay(chunks[c].first))));
+            if (y1 <= y0)
+                y1 = y0 + 1;
+            // Spread over its rows: a chunk as wide as many pixels is no more accesses than a
+            // narrow one.
+            counts.add(y0, y1, weights[op] / float(y1 - y0));
+        }
+        counts.flush(raster, x0, x1, op);
+    }
+}
+
+void paintFaintChunks(QPainter &painter, const HistoryOverview &overview, const std::vector<ChunkRow> &chunks,
+    const PixelMapping &mapping, const PlaneColors &colors, int alpha)
 {
     const AddressFold &fold = overview.fold;
     const int width = imageWidth(mapping);
@@ -167,15 +266,16 @@ void paintChunks(QPainter &painter, const HistoryOverview &overview, const std::
                 y1 = y0 + 1;
             marks.mark(y0, y1);
         }
-        marks.flush(painter, x0, x1, withAlpha(colors.ofOperation(op), chunkAlpha(plan)));
+        marks.flush(painter, x0, x1, withAlpha(colors.ofOperation(op), alpha));
     }
 }
 
 void paintAccesses(QPainter &painter, const std::vector<Access> &accesses, const PixelMapping &mapping,
-    const AddressFold &fold, const PlaneColors &colors)
+    const AddressFold &fold, const PlaneColors &colors, int alpha)
 {
     for (const Access &access : accesses)
-        painter.fillRect(accessBarRect(access, mapping, fold), colors.ofOperation(operationIndex(access.operation)));
+        painter.fillRect(accessBarRect(access, mapping, fold),
+            withAlpha(colors.ofOperation(operationIndex(access.operation)), alpha));
 }
 
 } // namespace memhist::plane

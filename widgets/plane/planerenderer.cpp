@@ -1,6 +1,7 @@
 #include "widgets/plane/planerenderer.h"
 
 #include "core/storage/historydatabase.h"
+#include "widgets/plane/planeoperationraster.h"
 #include "widgets/plane/planereads.h"
 #include "widgets/plane/planestatements.h"
 #include "widgets/plane/planesummaryraster.h"
@@ -76,19 +77,28 @@ std::shared_ptr<RenderResult> renderPlane(const RenderRequest &request, sqlite::
     QPainter painter(&result->image);
     painter.setRenderHint(QPainter::Antialiasing, false);
     paintSliceBands(painter, overview, plan, mapping, request.colors);
-    if (plan.chunks == ChunkSource::Coverage) {
-        if (raster) {
-            painter.end();
-            raster->paint(result->image, request.colors, chunkAlpha(plan));
-            painter.begin(&result->image);
-            painter.setRenderHint(QPainter::Antialiasing, false);
-        } else if (!paintCoverage(painter, overview, plan, mapping, request.colors, cancelled)) {
+    const int chunksAlpha = chunkAlpha(plan, request.limits.accessDetailLimit);
+    if (plan.chunks == ChunkSource::Coverage && raster) {
+        painter.end();
+        raster->paint(result->image, request.colors, chunksAlpha);
+        painter.begin(&result->image);
+        painter.setRenderHint(QPainter::Antialiasing, false);
+    } else if (plan.chunks == ChunkSource::ChunkRows && plan.accessDetail()
+        && accessFade(plan.estimatedAccesses, request.limits.accessDetailLimit) == 0) {
+        paintFaintChunks(painter, overview, chunks, mapping, request.colors, chunksAlpha);
+    } else if (plan.chunks != ChunkSource::None) {
+        OperationRaster weights(request.pixels.width(), request.pixels.height());
+        if (plan.chunks == ChunkSource::Coverage && !addCoverage(weights, overview, plan, mapping, cancelled))
             return nullptr;
-        }
+        if (plan.chunks == ChunkSource::ChunkRows)
+            addChunks(weights, overview, chunks, mapping);
+        painter.end();
+        weights.paint(result->image, request.colors, chunksAlpha);
+        painter.begin(&result->image);
+        painter.setRenderHint(QPainter::Antialiasing, false);
     }
-    if (plan.chunks == ChunkSource::ChunkRows)
-        paintChunks(painter, overview, chunks, plan, mapping, request.colors);
-    paintAccesses(painter, accesses.accesses, mapping, overview.fold, request.colors);
+    paintAccesses(painter, accesses.accesses, mapping, overview.fold, request.colors,
+        accessAlpha(plan, request.limits.accessDetailLimit));
     painter.end();
 
     result->accessDetail = plan.accessDetail();

@@ -1,13 +1,14 @@
 // The display summary's blocks of one view, turned into pixels and estimates: each block's cells
-// mark, per pixel of the image, which operations are there (a byte per pixel, a bit per
-// operation), and add what they count inside the view to the chunk and access estimates the
-// level-of-detail plan weighs. Painting then blends each marked pixel once, over the slice bands,
-// exactly as the translucent chunk rectangles would have been blended one operation after another:
-// a view costs a pass over its blocks' cells and one over its pixels, however many blocks it has.
+// add, per pixel of the image, how many accesses of each operation are there (an OperationRaster),
+// and what they count inside the view to the chunk and access estimates the level-of-detail plan
+// weighs. Painting then blends each pixel once, over the slice bands, in the colour of one of its
+// operations dithered by their counts (planeoperationraster.h): a view costs a pass over its
+// blocks' cells and one over its pixels, however many blocks it has.
 #pragma once
 
 #include "widgets/plane/planecoordinates.h"
 #include "widgets/plane/planedetail.h"
+#include "widgets/plane/planeoperationraster.h"
 #include "widgets/plane/planeoverview.h"
 #include "widgets/plane/planepainting.h"
 
@@ -30,22 +31,19 @@ public:
     SummaryEstimate estimate() const { return m_estimate; }
     qint64 cellsAdded() const { return m_cells; }
 
-    // Blends every marked pixel of `image` (slice bands already painted) with the colours of its
-    // operations at `alpha`, in drawing order (execute, read, write).
-    void paint(QImage &image, const PlaneColors &colors, int alpha) const;
+    // Blends every pixel with some operation in `image` (slice bands already painted) at `alpha`
+    // (OperationRaster::paint).
+    void paint(QImage &image, const PlaneColors &colors, int alpha) const { m_raster.paint(image, colors, alpha); }
 
-    // The operations marked at a pixel (bit operationIndex()), for tests.
-    std::uint8_t operationsAt(int x, int y) const
-    {
-        return m_marks[std::size_t(y) * std::size_t(m_width) + std::size_t(x)];
-    }
+    // The operations at a pixel (bit operationIndex()), for tests.
+    std::uint8_t operationsAt(int x, int y) const { return m_raster.operationsAt(x, y); }
 
 private:
     const HistoryOverview &m_overview;
     PixelMapping m_mapping;
     int m_width;
     int m_height;
-    std::vector<std::uint8_t> m_marks; // a byte per pixel, row by row
+    OperationRaster m_raster;
     SummaryEstimate m_estimate;
     qint64 m_cells = 0;
 };

@@ -2,6 +2,7 @@
 
 #include "core/summary/historysummarizer.h"
 #include "core/summary/summarycache.h"
+#include "widgets/plane/planecontext.h"
 #include "widgets/plane/planehittest.h"
 #include "widgets/plane/planeoverlays.h"
 #include "widgets/plane/planeoverview.h"
@@ -69,6 +70,7 @@ SummaryOutcome summarise(const QString &path, const QString &directory, const Jo
 PlaneWidget::PlaneWidget(QWidget *parent)
     : QWidget(parent)
     , m_renderer(new PlaneRenderer(this))
+    , m_context(new PlaneContext(this))
 {
     qRegisterMetaType<memhist::ViewRange>();
     qRegisterMetaType<memhist::Access>();
@@ -78,6 +80,22 @@ PlaneWidget::PlaneWidget(QWidget *parent)
     m_status = tr("No history");
 
     connect(m_renderer, &PlaneRenderer::rendered, this, &PlaneWidget::onRendered);
+    connect(m_context, &PlaneContext::namesRead, this,
+        [this](const QString &path, const std::shared_ptr<const AddressNames> &names) {
+            if (path != m_path)
+                return;
+            m_names = names;
+            requestThreadSpans();
+            update();
+            emit addressNamesRead();
+        });
+    connect(m_context, &PlaneContext::described, this, &PlaneWidget::accessDescribed);
+    connect(m_context, &PlaneContext::threadSpansRead, this,
+        [this](Transition, Transition, const QList<ThreadSpan> &spans) {
+            m_threadSpans = spans;
+            update();
+            emit threadSpansRead();
+        });
     m_renderTimer.setSingleShot(true);
     m_renderTimer.setInterval(0);
     connect(&m_renderTimer, &QTimer::timeout, this, &PlaneWidget::startRender);
@@ -149,6 +167,12 @@ void PlaneWidget::setHistory(const QString &databasePath)
     m_result.reset();
     m_marked.clear();
     m_current.reset();
+    m_names.reset();
+    m_threadSpans.clear();
+    m_describedAccess.reset();
+    m_describedText.clear();
+    m_describing.reset();
+    m_context->setHistory(databasePath);
     m_drag = Drag::None;
     m_state.reset(PlaneExtent {});
     emit navigationChanged();
@@ -443,6 +467,37 @@ void PlaneWidget::startRender()
     request.colors = planeColors(palette());
     m_renderClock.restart();
     m_renderer->render(std::move(request));
+    requestThreadSpans();
+}
+
+void PlaneWidget::requestThreadSpans()
+{
+    if (!hasHistory() || !m_names || m_names->threads.size() < 2)
+        return;
+    const TransitionWindow window = visibleTransitions(m_state.view());
+    m_context->readThreadSpans(Transition { window.first }, Transition { window.last });
+}
+
+std::vector<RangeLabel> PlaneWidget::regionLabels() const
+{
+    if (!m_names || !hasHistory())
+        return {};
+    return rangeLabels(m_names->regions, mapping(), m_overview->fold, fontMetrics().height());
+}
+
+std::vector<RangeLabel> PlaneWidget::symbolLabels() const
+{
+    if (!m_names || !hasHistory())
+        return {};
+    return rangeLabels(m_names->symbols, mapping(), m_overview->fold, fontMetrics().height());
+}
+
+std::optional<int> PlaneWidget::currentLineX() const
+{
+    if (!m_current || !hasHistory())
+        return std::nullopt;
+    const std::optional<int> column = currentLineColumn(m_current->transition, mapping());
+    return column ? std::optional<int>(*column + plotRect().left()) : std::nullopt;
 }
 
 void PlaneWidget::onRendered(const std::shared_ptr<const RenderResult> &result)
@@ -478,11 +533,50 @@ QString PlaneWidget::describePoint(QPointF position) const
     const QRect plot = plotRect();
     if (!plot.contains(position.toPoint()))
         return {};
-    return plane::hoverText(position - QPointF(plot.topLeft()), mapping(), m_overview->fold, accessAt(position));
+    const QPointF local = position - QPointF(plot.topLeft());
+    const std::optional<Access> access = accessAt(position);
+    QString text = plane::hoverText(local, mapping(), m_overview->fold, access);
+    if (access) {
+        if (m_describedAccess && m_describedAccess->rowId == access->rowId && !m_describedText.isEmpty())
+            text += QStringLiteral(" · ") + m_describedText;
+    } else if (!m_threadSpans.isEmpty()) {
+        if (const std::optional<qint64> thread
+            = threadOf(m_threadSpans, pointAt(local, mapping(), m_overview->fold).transition))
+            text += tr(" · thread %1").arg(*thread);
+    }
+    return text;
+}
+
+void PlaneWidget::accessDescribed(const Access &access, const QString &text)
+{
+    m_describing.reset();
+    m_describedAccess = access;
+    m_describedText = text;
+    if (text.isEmpty() || !m_hoverPosition)
+        return;
+    const QPointF cursor = *m_hoverPosition;
+    const std::optional<Access> hovered = accessAt(cursor);
+    if (!hovered || hovered->rowId != access.rowId)
+        return;
+    updateHover(cursor);
+    if (QToolTip::isVisible()) {
+        QString tip = m_hoverText;
+        QToolTip::showText(QCursor::pos(), tip.replace(QStringLiteral(" · "), QStringLiteral("\n")), this);
+    }
 }
 
 void PlaneWidget::updateHover(QPointF position)
 {
+    m_hoverPosition = position;
+    if (hasHistory()) {
+        // The context of the access under the cursor, read in the background unless known.
+        const std::optional<Access> access = accessAt(position);
+        if (access && !(m_describedAccess && m_describedAccess->rowId == access->rowId)
+            && !(m_describing && m_describing->rowId == access->rowId)) {
+            m_describing = access;
+            m_context->describe(*access);
+        }
+    }
     const QString text = describePoint(position);
     if (text != m_hoverText) {
         m_hoverText = text;
@@ -652,6 +746,7 @@ void PlaneWidget::keyPressEvent(QKeyEvent *event)
 void PlaneWidget::leaveEvent(QEvent *event)
 {
     QWidget::leaveEvent(event);
+    m_hoverPosition.reset();
     if (!m_hoverText.isEmpty()) {
         m_hoverText.clear();
         emit hoverTextChanged(QString());
@@ -702,6 +797,13 @@ void PlaneWidget::paintEvent(QPaintEvent *)
     const std::optional<QPointF> current
         = m_current ? std::optional<QPointF>(accessCentre(*m_current, map, fold)) : std::nullopt;
     paintMarkers(painter, markerPositions(m_marked, map, fold), current, map.pixels(), palette());
+    if (m_names) {
+        // Regions along the plot's left edge, the data symbols that fit beside them.
+        const int right = paintRangeLabels(painter, regionLabels(), 2, palette(), fm);
+        paintRangeLabels(painter, symbolLabels(), right + 6, palette(), fm);
+        if (m_names->threads.size() > 1)
+            paintThreadStrip(painter, threadRuns(m_threadSpans, m_names->threads, map), map.pixels(), palette());
+    }
 
     if (m_drag == Drag::RubberBand && m_dragMoved) {
         const QRect band = QRect(m_pressPosition, m_dragPosition).normalized().translated(-plot.topLeft());
@@ -718,7 +820,17 @@ void PlaneWidget::paintEvent(QPaintEvent *)
     const auto textWidth = [&fm](const QString &text) { return fm.horizontalAdvance(text); };
     paintAxes(painter, addressTicks(m_state.view(), fold, plot, fm.height()),
         transitionTicks(m_state.view(), plot, width(), textWidth), plot, palette(), fm);
-    paintLegend(painter, plot, legendDetail(), palette(), fm);
+    if (m_current) {
+        // Over the grid lines: the current position is never mistaken for a tick's line.
+        if (const std::optional<int> column = currentLineColumn(m_current->transition, map)) {
+            painter.save();
+            painter.setClipRect(plot);
+            painter.translate(plot.topLeft());
+            paintCurrentLine(painter, *column, m_current->transition, map.pixels(), palette(), fm);
+            painter.restore();
+        }
+    }
+    paintLegend(painter, plot, legendDetail(), palette(), fm, m_names ? m_names->threads : QList<qint64>());
 }
 
 QString PlaneWidget::legendDetail() const

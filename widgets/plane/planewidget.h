@@ -10,7 +10,13 @@
 // - Home key: everything; Backspace, Alt+Left or the mouse's back button: back; Alt+Right or the
 //   forward button: forward; +/-: zoom at the centre;
 // - hovering: hoverTextChanged() and a tooltip name the transition, the address (and its region or
-//   folded gap) and the access under the cursor when accesses are drawn.
+//   folded gap) and the access under the cursor when accesses are drawn; where the history has
+//   program context, then the access's instruction, function, source line, thread and what its
+//   address is, read in the background (planecontext.h) and added when they arrive.
+//
+// Where the history has context, the address axis names its regions and, zoomed in until they fit,
+// its data symbols; with more than one thread a strip along the bottom shows which ran when, in the
+// legend's thread colours. The selected access's transition has a line down the plot.
 //
 // Everything heavy runs off the GUI thread: opening the history (its slices and display summary) in
 // a JobTracker job, each view in PlaneRenderer's worker; the widget shows the previous image scaled
@@ -26,7 +32,9 @@
 
 #include "core/model/types.h"
 #include "core/model/viewrange.h"
+#include "core/storage/threadspans.h"
 #include "widgets/common/jobtracker.h"
+#include "widgets/plane/planeaxes.h"
 #include "widgets/plane/planecoordinates.h"
 #include "widgets/plane/planeviewstate.h"
 
@@ -42,6 +50,8 @@
 namespace memhist {
 
 namespace plane {
+struct AddressNames;
+class PlaneContext;
 struct HistoryOverview;
 struct RenderResult;
 class PlaneRenderer;
@@ -104,6 +114,18 @@ public:
     // The access drawn at a widget position, if accesses are drawn there.
     std::optional<memhist::Access> accessAt(QPointF position) const;
 
+    // The widget column of the current position's line (the current access's transition), none
+    // without a current access or when its transition is out of view.
+    std::optional<int> currentLineX() const;
+    // The names of the address axis and the threads, once read (null before, and for a history
+    // without context: then empty lists).
+    std::shared_ptr<const plane::AddressNames> addressNames() const { return m_names; }
+    // The thread spans of the view's transitions (read for a history with more than one thread).
+    const QList<ThreadSpan> &threadSpans() const { return m_threadSpans; }
+    // The names the address axis shows in the current view (plot pixels), as painted.
+    std::vector<plane::RangeLabel> regionLabels() const;
+    std::vector<plane::RangeLabel> symbolLabels() const;
+
     QSize sizeHint() const override { return { 900, 600 }; }
     QSize minimumSizeHint() const override { return { 320, 200 }; }
 
@@ -124,6 +146,10 @@ signals:
     void navigationChanged();
     void hoverTextChanged(const QString &text);
     void renderFinished(qint64 milliseconds);
+    // The names of the address axis and the threads were read (addressNames()); the thread spans of
+    // the view were read (threadSpans()).
+    void addressNamesRead();
+    void threadSpansRead();
     // The view could not be drawn: `message` names the damaged summary file and the reason (shown
     // in the plane instead of a picture).
     void renderFailed(const QString &message);
@@ -170,6 +196,8 @@ private:
     void requestRender();
     void startRender();
     void updateHover(QPointF position);
+    void accessDescribed(const memhist::Access &access, const QString &text);
+    void requestThreadSpans();
     QString describePoint(QPointF position) const;
 
     QRect plotRect() const;
@@ -215,6 +243,14 @@ private:
     bool m_dragMoved = false;
 
     QString m_hoverText;
+
+    plane::PlaneContext *m_context = nullptr;
+    std::shared_ptr<const plane::AddressNames> m_names;
+    QList<ThreadSpan> m_threadSpans; // of the view's transitions when last read
+    std::optional<Access> m_describedAccess; // the access m_describedText is about
+    QString m_describedText;
+    std::optional<Access> m_describing; // asked for, not yet described
+    std::optional<QPointF> m_hoverPosition; // the cursor's, while it hovers the widget
 };
 
 } // namespace memhist
