@@ -15,7 +15,7 @@ namespace {
 const CommandHelp help {
     QStringLiteral("export"),
     QStringLiteral("DB -o OUT.csv [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx] [--limit N]\n"
-                   "                      [--resume ROWID] [--context]"),
+                   "                      [--resume ROWID] [--thread N]... [--context]"),
     QStringLiteral("Write every access matching the query to a CSV file (only the first N with --limit). The file\n"
                    "appears only once complete. --context adds the columns pc, function, source, instruction,\n"
                    "region (and value when the history has values); import --format csv reads the six-column form."),
@@ -47,6 +47,8 @@ int runExport(const QStringList &arguments)
     const auto database = openDatabaseArgument(positional[0]);
     if (!database)
         return ExitFailure;
+    if (!checkQueryThreads(*database, query, &error))
+        return inputError(database->path() + QStringLiteral(": ") + error);
     const QString output = parser.value(outputOption);
     ExportReport report;
     bool ok = false;
