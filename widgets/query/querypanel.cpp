@@ -4,6 +4,7 @@
 #include "core/model/numbertext.h"
 #include "core/storage/historydatabase.h"
 #include "widgets/query/resultsmodel.h"
+#include "widgets/query/threadfilter.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -170,6 +171,8 @@ void QueryPanel::buildLayout()
     operations->addWidget(m_readsCheck);
     operations->addWidget(m_writesCheck);
     operations->addWidget(m_executesCheck);
+    operations->addWidget(m_threadFilter = new ThreadFilter(this));
+    connect(m_threadFilter, &ThreadFilter::threadsChanged, this, &QueryPanel::runFromInputs);
     operations->addStretch(1);
     operations->addWidget(m_runButton);
     inputs->addWidget(new QLabel(tr("Operations"), this), 2, 0);
@@ -229,6 +232,7 @@ void QueryPanel::setHistory(const QString &path)
 {
     m_historyPath = path;
     m_model->setHistory(path);
+    m_threadFilter->setHistory(path);
     m_exportAction->setEnabled(!path.isEmpty() && !isExporting());
     if (path.isEmpty()) {
         updateStatus();
@@ -275,6 +279,7 @@ void QueryPanel::fillInputs(const HalfAxisQuery &query)
     m_readsCheck->setChecked(query.operations.testFlag(Operation::Read));
     m_writesCheck->setChecked(query.operations.testFlag(Operation::Write));
     m_executesCheck->setChecked(query.operations.testFlag(Operation::Execute));
+    m_threadFilter->setThreads(query.threads);
 }
 
 std::optional<HalfAxisQuery> QueryPanel::queryFromInputs(QString *error) const
@@ -304,7 +309,7 @@ std::optional<HalfAxisQuery> QueryPanel::queryFromInputs(QString *error) const
         return std::nullopt;
     }
     query.operations = operations;
-    return query;
+    return m_threadFilter->applyTo(query);
 }
 
 void QueryPanel::showInputError(const QString &message)

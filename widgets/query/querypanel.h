@@ -21,6 +21,7 @@ class QTableView;
 namespace memhist {
 
 class ResultsModel;
+class ThreadFilter;
 
 class QueryPanel : public QWidget
 {
@@ -53,6 +54,8 @@ public:
     bool isExporting() const { return m_export.isRunning(); }
 
     ResultsModel *resultsModel() const { return m_model; }
+    // The thread chosen in the inputs: queries made elsewhere (click queries) take it with applyTo().
+    ThreadFilter *threadFilter() const { return m_threadFilter; }
 
 signals:
     // The current row of the results changed; nothing when no row is current.
@@ -94,6 +97,7 @@ private:
     QCheckBox *m_readsCheck = nullptr;
     QCheckBox *m_writesCheck = nullptr;
     QCheckBox *m_executesCheck = nullptr;
+    ThreadFilter *m_threadFilter = nullptr;
     QPushButton *m_runButton = nullptr;
     QLabel *m_inputErrorLabel = nullptr;
     QTableView *m_view = nullptr;
