@@ -6,10 +6,12 @@
 #include "core/checker/historychecker.h"
 #include "core/query/halfaxisquery.h"
 #include "core/query/rowidsearch.h"
+#include "core/query/threadaccesscounts.h"
 #include "core/storage/historydatabase.h"
 #include "core/writer/historywriter.h"
 #include "testsupport.h"
 
+#include <QMap>
 #include <QTemporaryDir>
 #include <QTest>
 #include <random>
@@ -222,6 +224,7 @@ private slots:
     void threadFilterMatchesOracle_data();
     void threadFilterMatchesOracle();
     void threadFilterNeedsThreadSpans();
+    void threadFilterRefusesOverlappingSpans();
 
 private:
     QTemporaryDir m_dir;
@@ -721,6 +724,21 @@ void TestHalfAxisQuery::threadFilterMatchesOracle()
     for (const Access &access : stream)
         threadOfRow.append(threadOf(spans, access.transition.value));
 
+    // Each thread's access count (what the viewer's filter lists) is its accesses by the spans.
+    QMap<qint64, qint64> expectedCounts;
+    for (const RandomSpan &span : spans)
+        expectedCounts[span.thread] += 0;
+    for (const qint64 thread : threadOfRow.mid(1)) {
+        if (thread >= 0)
+            ++expectedCounts[thread];
+    }
+    QList<ThreadAccessCount> counts;
+    QVERIFY2(threadAccessCounts(*db, &counts, &error), qPrintable(error));
+    QMap<qint64, qint64> countedByThread;
+    for (const ThreadAccessCount &count : counts)
+        countedByThread.insert(count.threadId, count.accesses);
+    QCOMPARE(countedByThread, expectedCounts);
+
     QueryTuning tuning { scanStep, cursorCost };
     tuning.useAddressSummary = useSummary;
     HalfAxisQueryEngine engine(*db, tuning);
@@ -787,6 +805,46 @@ void TestHalfAxisQuery::threadFilterNeedsThreadSpans()
     query.limit = 5;
     QVERIFY2(engine.run(query, &page, &error), qPrintable(error));
     QCOMPARE(rowIds(page.accesses), QList<qint64>({ 1, 2, 3, 4, 5 }));
+    QList<ThreadAccessCount> counts { { 1, 2, 3 } };
+    QVERIFY2(threadAccessCounts(*db, &counts, &error), qPrintable(error));
+    QVERIFY(counts.isEmpty());
+}
+
+// Overlapping spans (another writer's damage; memhist check does not read thread_spans) make a
+// filtered query fail, naming both spans, in either direction; without a filter it answers.
+void TestHalfAxisQuery::threadFilterRefusesOverlappingSpans()
+{
+    const QList<Access> stream = randomStream(42, 100);
+    const QString path = m_dir.filePath(QStringLiteral("overlapping-spans.memhist"));
+    {
+        HistoryWriter writer(path, {});
+        QVERIFY2(writer.open(), qPrintable(writer.errorString()));
+        for (const Access &access : stream)
+            QVERIFY2(writer.add(access), qPrintable(writer.errorString()));
+        writer.addThreadSpan(1, Transition { 0 }, Transition { 10 });
+        writer.addThreadSpan(2, Transition { 5 }, Transition { 20 });
+        QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
+    }
+    QString error;
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    HalfAxisQueryEngine engine(*db);
+    HalfAxisQuery query;
+    query.setThreads({ 2 });
+    QueryPage page;
+    QVERIFY(!engine.run(query, &page, &error));
+    QCOMPARE(error,
+        QStringLiteral("the thread_spans table is damaged: span [5, 20] of thread 2 overlaps span [0, 10] of thread 1 "
+                       "(spans never overlap)"));
+    query.direction = Direction::Backward;
+    QVERIFY(!engine.run(query, &page, &error));
+    QCOMPARE(error,
+        QStringLiteral("the thread_spans table is damaged: span [0, 10] of thread 1 overlaps span [5, 20] of thread 2 "
+                       "(spans never overlap)"));
+    query.setThreads({});
+    query.limit = 3;
+    QVERIFY2(engine.run(query, &page, &error), qPrintable(error));
+    QCOMPARE(page.accesses.size(), 3);
 }
 
 QTEST_GUILESS_MAIN(TestHalfAxisQuery)

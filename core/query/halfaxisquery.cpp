@@ -275,7 +275,7 @@ private:
                 if (row.first <= m_start && row.last > m_start)
                     m_batch.push_back(row);
             } else if (rc != SQLITE_DONE) {
-                m_failure.database(QStringLiteral("cannot read thread spans"), m_db, rc);
+                m_failure.database(QStringLiteral("cannot read thread spans"), m_db, rc); // before the reset
                 m_spanAt.reset();
                 return false;
             }
@@ -295,9 +295,11 @@ private:
             }
             m_batch.push_back(row);
         }
-        statement.reset();
         if (rc != SQLITE_DONE)
-            return m_failure.database(QStringLiteral("cannot read thread spans"), m_db, rc);
+            m_failure.database(QStringLiteral("cannot read thread spans"), m_db, rc); // before the reset
+        statement.reset();
+        if (m_failure.failed())
+            return false;
         if (std::int64_t(m_batch.size()) < batchSize)
             m_exhausted = true;
         else if (m_forward ? m_batch.back().last == storedMax : m_batch.back().last == 0)
@@ -307,20 +309,22 @@ private:
         return true;
     }
 
-    // Checks a span against the one read before it in the walk's order.
+    // Checks a span against the one read before it in the walk's order. `memhist check` does not
+    // read thread_spans (it is optional), so a damaged span is described, not sent to the checker.
     bool accept(const ThreadSpanRow &row)
     {
         const bool disordered
             = m_previous && (m_forward ? row.first <= m_previous->last : row.last >= m_previous->first);
         if (row.first < 0 || row.first > row.last || disordered) {
-            return m_failure.violation(
-                QStringLiteral("thread span [%1, %2] of thread %3 %4")
+            return m_failure.described(
+                QStringLiteral("the thread_spans table is damaged: span [%1, %2] of thread %3 %4")
                     .arg(row.first)
                     .arg(row.last)
                     .arg(row.thread)
-                    .arg(disordered ? QStringLiteral("overlaps span [%1, %2] (thread spans never overlap)")
+                    .arg(disordered ? QStringLiteral("overlaps span [%1, %2] of thread %3 (spans never overlap)")
                                           .arg(m_previous->first)
                                           .arg(m_previous->last)
+                                          .arg(m_previous->thread)
                                     : QStringLiteral("is not a transition range (0 <= first <= last)")));
         }
         m_previous = row;
