@@ -126,6 +126,10 @@ void TestCli::initTestCase()
     const CliResult threads = runCli({ QStringLiteral("import"),
         QFINDTESTDATA("data/drmemtrace/legacy-gz.x64.tracedir"), QStringLiteral("-o"), m_threads });
     QVERIFY2(threads.exitCode == 0, threads.err.constData());
+    QFile threadBatch(m_dir.filePath(QStringLiteral("threads.batch")));
+    QVERIFY(threadBatch.open(QIODevice::WriteOnly));
+    QVERIFY(threadBatch.write("# a thread the history does not know\n--thread 4 --limit 3\n--thread 10510\n") > 0);
+    threadBatch.close();
 
     // A database from another writer: the three base tables only, no meta.
     m_foreign = m_dir.filePath(QStringLiteral("foreign.memhist"));
@@ -893,6 +897,13 @@ void TestCli::errors_data()
         << QStringList { QStringLiteral("query"), QStringLiteral("%THREADS%"), QStringLiteral("--thread"),
                QStringLiteral("10510"), QStringLiteral("--thread"), QStringLiteral("4") }
         << 1 << QStringLiteral("%THREADS%: no thread 4 in this history (its threads: 10506, 10510, 10511, 10512)\n")
+        << QString();
+    QTest::newRow("query: batch line with a thread the history does not know, named by its line")
+        << QStringList { QStringLiteral("query"), QStringLiteral("%THREADS%"), QStringLiteral("--batch"),
+               QStringLiteral("%TMP%/threads.batch") }
+        << 1
+        << QStringLiteral(
+               "%TMP%/threads.batch:2: no thread 4 in this history (its threads: 10506, 10510, 10511, 10512)\n")
         << QString();
     QTest::newRow("export: --thread on a history without threads, no output")
         << QStringList { QStringLiteral("export"), QStringLiteral("%DB%"), QStringLiteral("-o"),
