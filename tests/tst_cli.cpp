@@ -68,6 +68,10 @@ private slots:
     void exportMatchesQuery_data();
     void exportMatchesQuery();
     void batch();
+    void threadFilter_data();
+    void threadFilter();
+    void threadFilterExportsEachThreadsAccesses_data();
+    void threadFilterExportsEachThreadsAccesses();
     void importSeveralTraces();
     void importCrlf();
     void importReportsWriterRejectionWithLine();
@@ -86,14 +90,17 @@ private:
     QTemporaryDir m_dir;
     QString m_database; // small.csv imported
     QString m_foreign; // written row by row without meta, as another writer would
+    QString m_threads; // tests/data/drmemtrace/legacy-gz.x64.tracedir imported: 4 threads
 };
 
-// %DATA% is tests/data/csv, %TMP% this run's temporary directory, %DB% the imported small.csv.
+// %DATA% is tests/data/csv, %TMP% this run's temporary directory, %DB% the imported small.csv,
+// %THREADS% the imported four-thread drmemtrace directory.
 QString TestCli::expand(QString text) const
 {
     return text.replace(QStringLiteral("%DATA%"), dataDir())
         .replace(QStringLiteral("%TMP%"), m_dir.path())
-        .replace(QStringLiteral("%DB%"), m_database);
+        .replace(QStringLiteral("%DB%"), m_database)
+        .replace(QStringLiteral("%THREADS%"), m_threads);
 }
 
 QStringList TestCli::expand(const QStringList &list) const
@@ -113,6 +120,16 @@ void TestCli::initTestCase()
     const CliResult imported = runCli(
         { QStringLiteral("import"), dataDir() + QStringLiteral("/small.csv"), QStringLiteral("-o"), m_database });
     QVERIFY2(imported.exitCode == 0, imported.err.constData());
+
+    // Thread spans: 10510 [0, 88], 10506 [89, 193], 10510 [194, 1290], 10506 [1291, 1366], ...
+    m_threads = m_dir.filePath(QStringLiteral("threads.memhist"));
+    const CliResult threads = runCli({ QStringLiteral("import"),
+        QFINDTESTDATA("data/drmemtrace/legacy-gz.x64.tracedir"), QStringLiteral("-o"), m_threads });
+    QVERIFY2(threads.exitCode == 0, threads.err.constData());
+    QFile threadBatch(m_dir.filePath(QStringLiteral("threads.batch")));
+    QVERIFY(threadBatch.open(QIODevice::WriteOnly));
+    QVERIFY(threadBatch.write("# a thread the history does not know\n--thread 4 --limit 3\n--thread 10510\n") > 0);
+    threadBatch.close();
 
     // A database from another writer: the three base tables only, no meta.
     m_foreign = m_dir.filePath(QStringLiteral("foreign.memhist"));
@@ -437,6 +454,117 @@ void TestCli::batch()
             + smallCsvRows({ 1, 3, 5, 10, 20 }));
 }
 
+void TestCli::threadFilter_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<QByteArray>("out");
+
+    const QByteArray header = "rowid,transition,operation,address,linear,size\n";
+    const auto query = [](QStringList options) {
+        return QStringList { QStringLiteral("query"), QStringLiteral("%THREADS%"), QStringLiteral("--format"),
+            QStringLiteral("csv") }
+        + options;
+    };
+    // Unfiltered, transition 1290 on holds 10506's accesses (1291, ...); 10510 runs again at 1367.
+    QTest::newRow("forward skips the other thread's span")
+        << query({ QStringLiteral("--thread"), QStringLiteral("10510"), QStringLiteral("--at"), QStringLiteral("1290"),
+               QStringLiteral("--limit"), QStringLiteral("4") })
+        << header
+            + "2419,1370,R,0x7fa8ba43e130,0x7fa8ba43e130,4\n2420,1379,W,0x7fa8ba43e128,0x7fa8ba43e128,4\n"
+              "2421,1381,R,0x7fa8ba43e12c,0x7fa8ba43e12c,4\n2422,1381,W,0x7fa8ba43e12c,0x7fa8ba43e12c,4\n";
+    QTest::newRow("unfiltered from the same transition")
+        << query({ QStringLiteral("--at"), QStringLiteral("1290"), QStringLiteral("--limit"), QStringLiteral("2") })
+        << header + "2395,1291,R,0x7ffe37e11f80,0x7ffe37e11f80,8\n2396,1294,R,0x7ffe37e11f68,0x7ffe37e11f68,1\n";
+    // Transition 200 is 10510's; 10506 ran [89, 193] before it.
+    QTest::newRow("backward starts in another thread's span")
+        << query({ QStringLiteral("--thread"), QStringLiteral("10506"), QStringLiteral("--backward"),
+               QStringLiteral("--at"), QStringLiteral("200"), QStringLiteral("--limit"), QStringLiteral("3") })
+        << header
+            + "112,191,R,0x7ffe37e11838,0x7ffe37e11838,8\n111,190,R,0x7ffe37e11830,0x7ffe37e11830,8\n"
+              "110,188,W,0x7fa8ba43e154,0x7fa8ba43e154,4\n";
+    QTest::newRow("backward resumes after the page's last row")
+        << query({ QStringLiteral("--thread"), QStringLiteral("10506"), QStringLiteral("--backward"),
+               QStringLiteral("--resume"), QStringLiteral("110"), QStringLiteral("--limit"), QStringLiteral("2") })
+        << header + "109,186,R,0x7fa8ba43e154,0x7fa8ba43e154,4\n108,184,R,0x7ffe37e1182c,0x7ffe37e1182c,4\n";
+    // 10510's last span is [1772, 1784]: it made no access after 1780.
+    QTest::newRow("nothing left in the thread") << query(
+        { QStringLiteral("--thread"), QStringLiteral("10510"), QStringLiteral("--at"), QStringLiteral("1780") })
+                                                << header;
+    QTest::newRow("two threads, repeated option, a duplicate ignored")
+        << query({ QStringLiteral("--thread"), QStringLiteral("10510"), QStringLiteral("--thread"),
+               QStringLiteral("0x290a"), QStringLiteral("--thread"), QStringLiteral("10510"), QStringLiteral("--at"),
+               QStringLiteral("1290"), QStringLiteral("--limit"), QStringLiteral("2") })
+        << header + "2395,1291,R,0x7ffe37e11f80,0x7ffe37e11f80,8\n2396,1294,R,0x7ffe37e11f68,0x7ffe37e11f68,1\n";
+    QTest::newRow("table with the next page")
+        << QStringList { QStringLiteral("query"), QStringLiteral("%THREADS%"), QStringLiteral("--thread"),
+               QStringLiteral("10506"), QStringLiteral("--backward"), QStringLiteral("--at"), QStringLiteral("200"),
+               QStringLiteral("--limit"), QStringLiteral("3") }
+        << QByteArray("rowid  transition  op         address          linear  size\n"
+                      "  112         191  R   0x7ffe37e11838  0x7ffe37e11838     8\n"
+                      "  111         190  R   0x7ffe37e11830  0x7ffe37e11830     8\n"
+                      "  110         188  W   0x7fa8ba43e154  0x7fa8ba43e154     4\n"
+                      "-- 3 rows; next page: --resume 110\n");
+}
+
+void TestCli::threadFilter()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(QByteArray, out);
+
+    const CliResult result = runCli(expand(arguments));
+    QCOMPARE(result.err, QByteArray());
+    QCOMPARE(result.exitCode, 0);
+    QCOMPARE(result.out, out);
+}
+
+void TestCli::threadFilterExportsEachThreadsAccesses_data()
+{
+    QTest::addColumn<QStringList>("threads");
+    QTest::addColumn<QString>("ops");
+    QTest::addColumn<int>("rows");
+
+    // The reads and writes of each thread as tst_drmemtraceimporter counts them from the spans.
+    QTest::newRow("10506 reads") << QStringList { QStringLiteral("10506") } << QStringLiteral("r") << 1130;
+    QTest::newRow("10506 writes") << QStringList { QStringLiteral("10506") } << QStringLiteral("w") << 1073;
+    QTest::newRow("10510 reads") << QStringList { QStringLiteral("10510") } << QStringLiteral("r") << 1156;
+    QTest::newRow("10510 writes") << QStringList { QStringLiteral("10510") } << QStringLiteral("w") << 1280;
+    QTest::newRow("10511 reads") << QStringList { QStringLiteral("10511") } << QStringLiteral("r") << 19108;
+    QTest::newRow("10512 writes") << QStringList { QStringLiteral("10512") } << QStringLiteral("w") << 13318;
+    QTest::newRow("10511 and 10512 reads")
+        << QStringList { QStringLiteral("10511"), QStringLiteral("10512") } << QStringLiteral("r") << 19108 + 11635;
+    QTest::newRow("every thread") << QStringList { QStringLiteral("10506"), QStringLiteral("10510"),
+        QStringLiteral("10511"), QStringLiteral("10512") }
+                                  << QStringLiteral("rw") << 70515;
+}
+
+// Each thread's export holds exactly its accesses; all four together give the unfiltered export,
+// byte for byte.
+void TestCli::threadFilterExportsEachThreadsAccesses()
+{
+    QFETCH(QStringList, threads);
+    QFETCH(QString, ops);
+    QFETCH(int, rows);
+
+    const QString output = m_dir.filePath(QStringLiteral("thread-export.csv"));
+    QStringList arguments { QStringLiteral("export"), m_threads, QStringLiteral("-o"), output, QStringLiteral("--ops"),
+        ops };
+    for (const QString &thread : threads)
+        arguments << QStringLiteral("--thread") << thread;
+    const CliResult result = runCli(arguments);
+    QCOMPARE(result.err, QByteArray());
+    QCOMPARE(result.exitCode, 0);
+    QCOMPARE(result.out, QStringLiteral("wrote %1 rows to %2\n").arg(rows).arg(output).toUtf8());
+    if (threads.size() < 4)
+        return;
+    const QByteArray filtered = readFile(output);
+    const QString whole = m_dir.filePath(QStringLiteral("thread-export-all.csv"));
+    const CliResult all
+        = runCli({ QStringLiteral("export"), m_threads, QStringLiteral("-o"), whole, QStringLiteral("--ops"), ops });
+    QCOMPARE(all.exitCode, 0);
+    QCOMPARE(filtered.count('\n'), rows + 1);
+    QCOMPARE(filtered, readFile(whole));
+}
+
 void TestCli::importSeveralTraces()
 {
     const QString output = m_dir.filePath(QStringLiteral("several.memhist"));
@@ -741,6 +869,46 @@ void TestCli::errors_data()
         QStringLiteral("9"), QStringLiteral("--to"),
         QStringLiteral("8") } << 2 << usage(QStringLiteral("export"), QStringLiteral("--from 9 is greater than --to 8"))
                                                                  << QStringLiteral("%TMP%/never.csv");
+    QTest::newRow("query: --thread not a number")
+        << query({ QStringLiteral("--thread"), QStringLiteral("main") }) << 2
+        << usage(QStringLiteral("query"), QStringLiteral("--thread: 'main' is not a number (decimal or 0x hex)"))
+        << QString();
+    QTest::newRow("query: --thread above 2^63-1")
+        << query({ QStringLiteral("--thread"), QStringLiteral("0x8000000000000000") }) << 2
+        << usage(QStringLiteral("query"),
+               QStringLiteral("--thread: '0x8000000000000000' is out of range (thread ids end at 2^63-1)"))
+        << QString();
+    QTest::newRow("query: --thread with --pc")
+        << query({ QStringLiteral("--pc"), QStringLiteral("0x10"), QStringLiteral("--thread"), QStringLiteral("1") })
+        << 2
+        << usage(QStringLiteral("query"),
+               QStringLiteral("--thread does not apply to --pc or --function (they list transitions, not accesses)"))
+        << QString();
+    QTest::newRow("export: --thread not a number, no output")
+        << QStringList { QStringLiteral("export"), QStringLiteral("%DB%"), QStringLiteral("-o"),
+               QStringLiteral("%TMP%/never.csv"), QStringLiteral("--thread"), QStringLiteral("1.5") }
+        << 2 << usage(QStringLiteral("export"), QStringLiteral("--thread: '1.5' is not a number (decimal or 0x hex)"))
+        << QStringLiteral("%TMP%/never.csv");
+    // Bad inputs: status 1, no query runs.
+    QTest::newRow("query: --thread on a history without threads")
+        << query({ QStringLiteral("--thread"), QStringLiteral("1") }) << 1
+        << QStringLiteral("%DB%: this history records no threads\n") << QString();
+    QTest::newRow("query: --thread the history does not know")
+        << QStringList { QStringLiteral("query"), QStringLiteral("%THREADS%"), QStringLiteral("--thread"),
+               QStringLiteral("10510"), QStringLiteral("--thread"), QStringLiteral("4") }
+        << 1 << QStringLiteral("%THREADS%: no thread 4 in this history (its threads: 10506, 10510, 10511, 10512)\n")
+        << QString();
+    QTest::newRow("query: batch line with a thread the history does not know, named by its line")
+        << QStringList { QStringLiteral("query"), QStringLiteral("%THREADS%"), QStringLiteral("--batch"),
+               QStringLiteral("%TMP%/threads.batch") }
+        << 1
+        << QStringLiteral(
+               "%TMP%/threads.batch:2: no thread 4 in this history (its threads: 10506, 10510, 10511, 10512)\n")
+        << QString();
+    QTest::newRow("export: --thread on a history without threads, no output")
+        << QStringList { QStringLiteral("export"), QStringLiteral("%DB%"), QStringLiteral("-o"),
+               QStringLiteral("%TMP%/never.csv"), QStringLiteral("--thread"), QStringLiteral("1") }
+        << 1 << QStringLiteral("%DB%: this history records no threads\n") << QStringLiteral("%TMP%/never.csv");
     QTest::newRow("unknown command") << QStringList { QStringLiteral("frobnicate") } << 2
                                      << QStringLiteral(
                                             "memhist: unknown command 'frobnicate'\nTry 'memhist --help' for the "

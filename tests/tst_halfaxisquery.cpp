@@ -6,10 +6,12 @@
 #include "core/checker/historychecker.h"
 #include "core/query/halfaxisquery.h"
 #include "core/query/rowidsearch.h"
+#include "core/query/threadaccesscounts.h"
 #include "core/storage/historydatabase.h"
 #include "core/writer/historywriter.h"
 #include "testsupport.h"
 
+#include <QMap>
 #include <QTemporaryDir>
 #include <QTest>
 #include <random>
@@ -145,13 +147,51 @@ HalfAxisQuery randomQuery(std::mt19937_64 &random, const QList<Access> &stream)
 
 QString describe(const HalfAxisQuery &q)
 {
-    return QStringLiteral("%1 at=%2 [0x%3,0x%4] ops=%5 limit=%6 resume=%7")
+    QStringList threads;
+    for (const qint64 thread : q.threads)
+        threads << QString::number(thread);
+    return QStringLiteral("%1 at=%2 [0x%3,0x%4] ops=%5 limit=%6 resume=%7 threads=%8")
         .arg(q.direction == Direction::Forward ? QStringLiteral("fwd") : QStringLiteral("bwd"))
         .arg(q.at ? QString::number(q.at->value) : QStringLiteral("-"))
         .arg(QString::number(q.first.value, 16), QString::number(q.last.value, 16))
         .arg(q.operations.toInt())
         .arg(q.limit)
-        .arg(q.resumeAfter ? QString::number(q.resumeAfter->value) : QStringLiteral("-"));
+        .arg(q.resumeAfter ? QString::number(q.resumeAfter->value) : QStringLiteral("-"))
+        .arg(threads.isEmpty() ? QStringLiteral("-") : threads.join(u','));
+}
+
+// Random thread spans over [0, lastTransition + 5]: runs of 1 to 3 transitions (many short runs)
+// or up to 300, of threads 1, 2, 3 and 7, now and then a gap no thread ran.
+struct RandomSpan
+{
+    qint64 thread;
+    std::uint64_t first;
+    std::uint64_t last;
+};
+QList<RandomSpan> randomSpans(std::uint64_t seed, std::uint64_t lastTransition)
+{
+    std::mt19937_64 random(seed);
+    const auto below = [&](std::uint64_t n) { return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(random); };
+    const qint64 threads[] = { 1, 2, 3, 7 };
+    QList<RandomSpan> spans;
+    std::uint64_t next = 0;
+    while (next <= lastTransition + 5) {
+        const std::uint64_t length = below(3) == 0 ? 1 + below(3) : 1 + below(300);
+        if (below(10) != 0)
+            spans.append({ threads[below(4)], next, next + length - 1 });
+        next += length;
+    }
+    return spans;
+}
+
+// The thread of each access's transition by the spans, or -1 where none ran.
+qint64 threadOf(const QList<RandomSpan> &spans, std::uint64_t transition)
+{
+    for (const RandomSpan &span : spans) {
+        if (span.first <= transition && transition <= span.last)
+            return span.thread;
+    }
+    return -1;
 }
 
 QList<qint64> rowIds(const QList<Access> &accesses)
@@ -181,6 +221,10 @@ private slots:
     void timeSearchEndsOnDamagedRowOrder();
     void summaryPathMatchesOracle_data();
     void summaryPathMatchesOracle();
+    void threadFilterMatchesOracle_data();
+    void threadFilterMatchesOracle();
+    void threadFilterNeedsThreadSpans();
+    void threadFilterRefusesOverlappingSpans();
 
 private:
     QTemporaryDir m_dir;
@@ -623,6 +667,184 @@ void TestHalfAxisQuery::summaryPathMatchesOracle()
     QVERIFY2(summaryVisits * 3 < plainVisits,
         qPrintable(
             QStringLiteral("%1 slices visited with the summary, %2 without").arg(summaryVisits).arg(plainVisits)));
+}
+
+void TestHalfAxisQuery::threadFilterMatchesOracle_data()
+{
+    QTest::addColumn<quint64>("seed");
+    QTest::addColumn<int>("count");
+    QTest::addColumn<quint32>("sliceCap");
+    QTest::addColumn<int>("scanStep");
+    QTest::addColumn<int>("cursorCost");
+    QTest::addColumn<bool>("useSummary");
+
+    QTest::newRow("default plan, tiny caps") << quint64(31) << 3000 << 40u << 512 << 16 << true;
+    QTest::newRow("default plan, without the summary") << quint64(32) << 3000 << 40u << 512 << 16 << false;
+    QTest::newRow("alternate, then merge") << quint64(33) << 3000 << 200u << 3 << 1 << true;
+    QTest::newRow("scan to the end") << quint64(34) << 3000 << 200u << 4 << 1000 << false;
+    QTest::newRow("merge only, large slices") << quint64(35) << 3000 << 2000u << 1000000 << 1 << true;
+}
+
+// Random streams with random spans of four threads (and gaps no thread ran), random queries with a
+// filter of one thread, two, all four or one the history does not know: each page equals the
+// oracle's answer over the accesses of the filter's transitions, in both directions, paging by
+// resume walks the whole answer, and limits count filtered rows.
+void TestHalfAxisQuery::threadFilterMatchesOracle()
+{
+    QFETCH(quint64, seed);
+    QFETCH(int, count);
+    QFETCH(quint32, sliceCap);
+    QFETCH(int, scanStep);
+    QFETCH(int, cursorCost);
+    QFETCH(bool, useSummary);
+
+    const QList<Access> stream = randomStream(seed, count);
+    const QList<RandomSpan> spans = randomSpans(seed * 31, stream.constLast().transition.value);
+    const QString path = m_dir.filePath(QStringLiteral("threads-%1.memhist").arg(seed));
+    WriterOptions options;
+    options.sliceAccessCap = sliceCap;
+    options.chunkAccessCap = 16;
+    options.chunkTargetAccesses = 4;
+    {
+        HistoryWriter writer(path, options);
+        QVERIFY2(writer.open(), qPrintable(writer.errorString()));
+        for (const Access &access : stream)
+            QVERIFY2(writer.add(access), qPrintable(writer.errorString()));
+        for (const RandomSpan &span : spans)
+            writer.addThreadSpan(span.thread, Transition { span.first }, Transition { span.last });
+        QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
+    }
+    QString error;
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    const CheckReport report = HistoryChecker(*db).run();
+    QVERIFY2(report.ok, qPrintable(report.violation));
+
+    QList<qint64> threadOfRow { -1 }; // by rowid
+    for (const Access &access : stream)
+        threadOfRow.append(threadOf(spans, access.transition.value));
+
+    // Each thread's access count (what the viewer's filter lists) is its accesses by the spans.
+    QMap<qint64, qint64> expectedCounts;
+    for (const RandomSpan &span : spans)
+        expectedCounts[span.thread] += 0;
+    for (const qint64 thread : threadOfRow.mid(1)) {
+        if (thread >= 0)
+            ++expectedCounts[thread];
+    }
+    QList<ThreadAccessCount> counts;
+    QVERIFY2(threadAccessCounts(*db, &counts, &error), qPrintable(error));
+    QMap<qint64, qint64> countedByThread;
+    for (const ThreadAccessCount &count : counts)
+        countedByThread.insert(count.threadId, count.accesses);
+    QCOMPARE(countedByThread, expectedCounts);
+
+    QueryTuning tuning { scanStep, cursorCost };
+    tuning.useAddressSummary = useSummary;
+    HalfAxisQueryEngine engine(*db, tuning);
+    std::mt19937_64 random(seed * 6007);
+    const auto below = [&](std::uint64_t n) { return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(random); };
+    const QList<QList<qint64>> filters = { { 1 }, { 2 }, { 7 }, { 2, 3 }, { 3, 1 }, { 1, 2, 3, 7 }, { 99 }, { 7, 99 } };
+    int nonEmpty = 0;
+    int pages = 0;
+    for (int i = 0; i < 300; ++i) {
+        HalfAxisQuery query = randomQuery(random, stream);
+        query.setThreads(filters[qsizetype(below(filters.size()))]);
+        if (query.limit == 0)
+            query.limit = 1 + below(5);
+        QList<Access> filtered;
+        for (const Access &access : stream) {
+            if (query.threads.contains(threadOfRow[access.rowId.value]))
+                filtered.append(access);
+        }
+        HalfAxisQuery current = query;
+        QList<Access> paged;
+        for (;;) {
+            QueryPage page;
+            QVERIFY2(engine.run(current, &page, &error), qPrintable(error));
+            const QueryPage expected = test::oracle(filtered, current);
+            QVERIFY2(page.accesses == expected.accesses, qPrintable(describe(current)));
+            QCOMPARE(page.exhausted, expected.exhausted);
+            ++pages;
+            nonEmpty += !page.accesses.isEmpty();
+            paged += page.accesses;
+            if (!page.resumePoint())
+                break;
+            current.resumeAfter = page.resumePoint();
+        }
+        HalfAxisQuery all = query;
+        all.limit = quint64(stream.size()) + 1;
+        QCOMPARE(rowIds(paged), rowIds(test::oracle(filtered, all).accesses));
+    }
+    QVERIFY(nonEmpty > 100);
+    QVERIFY(pages > 400);
+}
+
+// A filter on a history without thread_spans is refused, with or without a limit; without a
+// filter the same history answers.
+void TestHalfAxisQuery::threadFilterNeedsThreadSpans()
+{
+    const QList<Access> stream = randomStream(41, 200);
+    const QString path = m_dir.filePath(QStringLiteral("no-threads.memhist"));
+    QString error;
+    QVERIFY2(test::writeHistory(path, stream, {}, &error), qPrintable(error));
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    HalfAxisQueryEngine engine(*db);
+    HalfAxisQuery query;
+    query.setThreads({ 1 });
+    QueryPage page;
+    QVERIFY(!engine.run(query, &page, &error));
+    QCOMPARE(error, QStringLiteral("this history records no threads"));
+    QVERIFY(page.accesses.isEmpty());
+    query.limit = 0;
+    error.clear();
+    QVERIFY(!engine.run(query, &page, &error));
+    QCOMPARE(error, QStringLiteral("this history records no threads"));
+    query.setThreads({});
+    query.limit = 5;
+    QVERIFY2(engine.run(query, &page, &error), qPrintable(error));
+    QCOMPARE(rowIds(page.accesses), QList<qint64>({ 1, 2, 3, 4, 5 }));
+    QList<ThreadAccessCount> counts { { 1, 2, 3 } };
+    QVERIFY2(threadAccessCounts(*db, &counts, &error), qPrintable(error));
+    QVERIFY(counts.isEmpty());
+}
+
+// Overlapping spans (another writer's damage; memhist check does not read thread_spans) make a
+// filtered query fail, naming both spans, in either direction; without a filter it answers.
+void TestHalfAxisQuery::threadFilterRefusesOverlappingSpans()
+{
+    const QList<Access> stream = randomStream(42, 100);
+    const QString path = m_dir.filePath(QStringLiteral("overlapping-spans.memhist"));
+    {
+        HistoryWriter writer(path, {});
+        QVERIFY2(writer.open(), qPrintable(writer.errorString()));
+        for (const Access &access : stream)
+            QVERIFY2(writer.add(access), qPrintable(writer.errorString()));
+        writer.addThreadSpan(1, Transition { 0 }, Transition { 10 });
+        writer.addThreadSpan(2, Transition { 5 }, Transition { 20 });
+        QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
+    }
+    QString error;
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    HalfAxisQueryEngine engine(*db);
+    HalfAxisQuery query;
+    query.setThreads({ 2 });
+    QueryPage page;
+    QVERIFY(!engine.run(query, &page, &error));
+    QCOMPARE(error,
+        QStringLiteral("the thread_spans table is damaged: span [5, 20] of thread 2 overlaps span [0, 10] of thread 1 "
+                       "(spans never overlap)"));
+    query.direction = Direction::Backward;
+    QVERIFY(!engine.run(query, &page, &error));
+    QCOMPARE(error,
+        QStringLiteral("the thread_spans table is damaged: span [0, 10] of thread 1 overlaps span [5, 20] of thread 2 "
+                       "(spans never overlap)"));
+    query.setThreads({});
+    query.limit = 3;
+    QVERIFY2(engine.run(query, &page, &error), qPrintable(error));
+    QCOMPARE(page.accesses.size(), 3);
 }
 
 QTEST_GUILESS_MAIN(TestHalfAxisQuery)

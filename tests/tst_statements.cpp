@@ -110,6 +110,8 @@ QList<Expected> expectedPlans()
         { QStringLiteral("threadspan/threadSpansTableExists"), D::History, { QStringLiteral("SCAN sqlite_schema") } },
         { QStringLiteral("threadspan/threadSpanEndingAtOrAfter"), D::History, { QStringLiteral("SEARCH thread_spans USING INDEX idx_thread_spans_1 (transition_last>?)") } },
         { QStringLiteral("threadspan/threadSpansOverlapping"), D::History, { QStringLiteral("SEARCH thread_spans USING INDEX idx_thread_spans_1 (transition_last>?)") } },
+        { QStringLiteral("threadspan/threadSpansEndingFrom"), D::History, { QStringLiteral("SEARCH thread_spans USING INDEX idx_thread_spans_1 (transition_last>?)") } },
+        { QStringLiteral("threadspan/threadSpansEndingUpTo"), D::History, { QStringLiteral("SEARCH thread_spans USING INDEX idx_thread_spans_1 (transition_last<?)") } },
         { QStringLiteral("threadspan/threadSummaries"), D::History, { QStringLiteral("SCAN thread_spans"), QStringLiteral("USE TEMP B-TREE FOR GROUP BY") } },
         { QStringLiteral("threadspan/threadCount"), D::History, { QStringLiteral("USE TEMP B-TREE FOR count(DISTINCT)"), QStringLiteral("SCAN thread_spans") } },
         // core/checker/checkstatements.h

@@ -44,7 +44,7 @@ int runExecutionQuery(
 {
     if (parser.isSet(pcName) && parser.isSet(functionName))
         return usageError(command, QStringLiteral("give --pc or --function, not both"));
-    for (const char *option : { "from", "to", "ops", "batch", "context" }) {
+    for (const char *option : { "from", "to", "ops", "thread", "batch", "context" }) {
         if (parser.isSet(QLatin1String(option)))
             return usageError(command,
                 QStringLiteral("--%1 does not apply to --pc or --function (they list transitions, not accesses)")

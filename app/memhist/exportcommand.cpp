@@ -15,7 +15,7 @@ namespace {
 const CommandHelp help {
     QStringLiteral("export"),
     QStringLiteral("DB -o OUT.csv [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx] [--limit N]\n"
-                   "                      [--resume ROWID] [--threads] [--context]"),
+                   "                      [--resume ROWID] [--thread N]... [--threads] [--context]"),
     QStringLiteral("Write every access matching the query to a CSV file (only the first N with --limit). The file\n"
                    "appears only once complete. --threads adds the column thread (the thread that ran the access,\n"
                    "empty where unknown: the file the viewer's Export CSV writes for a history with threads);\n"
@@ -53,6 +53,8 @@ int runExport(const QStringList &arguments)
     const auto database = openDatabaseArgument(positional[0]);
     if (!database)
         return ExitFailure;
+    if (!checkQueryThreads(*database, query, &error))
+        return inputError(database->path() + QStringLiteral(": ") + error);
     const QString output = parser.value(outputOption);
     ExportReport report;
     bool ok = false;

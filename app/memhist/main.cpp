@@ -23,7 +23,8 @@ const Command commands[] = {
         "record -o OUT.memhist [--max-instructions N] [--keep-log FILE] [--with-exec] -- PROGRAM [ARGS...]" },
     { "query", runQuery,
         "query DB [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx]\n"
-        "                [--limit N] [--resume ROWID] [--format csv|table] [--context] [--batch FILE]\n"
+        "                [--limit N] [--resume ROWID] [--thread N]... [--format csv|table] [--context]\n"
+        "                [--batch FILE]\n"
         "  memhist query DB --pc ADDR | --function NAME [--at T] [--backward] [--limit N] [--resume T]" },
     { "export", runExport, "export DB -o OUT.csv [the query options; without --limit, every match] [--context]" },
     { "check", runCheck, "check DB" },

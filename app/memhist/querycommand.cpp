@@ -20,12 +20,13 @@ const CommandHelp help {
     QStringLiteral("query"),
     QStringLiteral(
         "DB [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx] [--limit N] [--resume ROWID]\n"
-        "                     [--format csv|table] [--context] [--batch FILE]\n"
+        "                     [--thread N]... [--format csv|table] [--context] [--batch FILE]\n"
         "       memhist query DB --pc ADDR | --function NAME [--at T] [--backward] [--limit N] [--resume T]\n"
         "                     [--format csv|table]"),
     QStringLiteral("Print the first N accesses from transition T, forward or backward in time, whose bytes overlap\n"
-                   "[A, B]; with --context, also the instruction of each (pc, function, source, instruction) and\n"
-                   "what its address is (region), and the bytes it moved (value) when the history has them.\n"
+                   "[A, B] (with --thread, only those of the transitions thread N ran); with --context, also the\n"
+                   "instruction of each (pc, function, source, instruction) and what its address is (region), and\n"
+                   "the bytes it moved (value) when the history has them.\n"
                    "With --pc or --function, print the transitions at which that instruction (or the function's\n"
                    "entry: its calls) executed instead. Numbers are decimal or 0x hex."),
 };
@@ -94,16 +95,17 @@ int runQuery(const QStringList &arguments)
     }
 
     for (qsizetype i = 0; i < queries.size(); ++i) {
+        const QString place
+            = batch ? parser.value(batchOption) + u':' + QString::number(queries[i].line) : database->path();
+        if (!checkQueryThreads(*database, queries[i].query, &error))
+            return inputError(place + QStringLiteral(": ") + error);
         QueryPage page;
         QElapsedTimer timer;
         timer.start();
         const bool ok = engine.run(queries[i].query, &page, &error);
         const qint64 nanoseconds = timer.nsecsElapsed();
-        if (!ok) {
-            const QString place
-                = batch ? parser.value(batchOption) + u':' + QString::number(queries[i].line) : database->path();
+        if (!ok)
             return inputError(place + QStringLiteral(": query failed: ") + error);
-        }
         QByteArray out;
         appendPage(&out, page, format, contextColumns ? &*contextColumns : nullptr);
         if (batch) {

@@ -1,6 +1,7 @@
 #include "queryoptions.h"
 
 #include "core/model/numbertext.h"
+#include "core/storage/threadspans.h"
 
 #include <limits>
 
@@ -15,6 +16,7 @@ const QString to = QStringLiteral("to");
 const QString ops = QStringLiteral("ops");
 const QString limit = QStringLiteral("limit");
 const QString resume = QStringLiteral("resume");
+const QString thread = QStringLiteral("thread");
 
 } // namespace
 
@@ -32,16 +34,52 @@ void addQueryOptions(QCommandLineParser &parser)
         { limit, QStringLiteral("Return at most N accesses (default 100)."), QStringLiteral("N") },
         { resume, QStringLiteral("Continue after row R in the query's direction (instead of --at)."),
             QStringLiteral("ROWID") },
+        { thread,
+            QStringLiteral(
+                "Only the accesses of transitions thread N ran (repeat for several threads; the history must "
+                "record threads, as drmemtrace imports do)."),
+            QStringLiteral("N") },
     });
 }
 
 bool anyQueryOptionSet(const QCommandLineParser &parser)
 {
-    for (const QString *name : { &at, &backward, &from, &to, &ops, &limit, &resume }) {
+    for (const QString *name : { &at, &backward, &from, &to, &ops, &limit, &resume, &thread }) {
         if (parser.isSet(*name))
             return true;
     }
     return false;
+}
+
+bool checkQueryThreads(HistoryDatabase &database, const HalfAxisQuery &query, QString *error)
+{
+    if (query.threads.isEmpty())
+        return true;
+    const ThreadSpans spans(database);
+    const QList<ThreadSummary> threads = spans.threads();
+    if (!spans.available() || threads.isEmpty()) {
+        *error = QStringLiteral("this history records no threads");
+        return false;
+    }
+    QList<qint64> known;
+    for (const ThreadSummary &summary : threads)
+        known.append(summary.threadId);
+    for (const qint64 thread : query.threads) {
+        if (known.contains(thread))
+            continue;
+        // A few ids are enough to see the mistake; a history may have hundreds of threads.
+        constexpr qsizetype shown = 8;
+        QStringList names;
+        for (qsizetype i = 0; i < std::min(shown, known.size()); ++i)
+            names.append(QString::number(known[i]));
+        if (known.size() > shown)
+            names.append(QStringLiteral("and %1 more").arg(known.size() - shown));
+        *error = QStringLiteral("no thread %1 in this history (its threads: %2)")
+                     .arg(thread)
+                     .arg(names.join(QStringLiteral(", ")));
+        return false;
+    }
+    return true;
 }
 
 bool parseNumberOption(const QString &option, const QString &text, std::uint64_t *value, QString *error)
@@ -127,6 +165,16 @@ bool readQueryOptions(const QCommandLineParser &parser, HalfAxisQuery *query, QS
         if (!parseNumberOption(limit, parser.value(limit), &number, error))
             return false;
         result.limit = number;
+    }
+    for (const QString &text : parser.values(thread)) {
+        if (!parseNumberOption(thread, text, &number, error))
+            return false;
+        if (number > std::uint64_t(std::numeric_limits<std::int64_t>::max())) {
+            *error = QStringLiteral("--thread: '%1' is out of range (thread ids end at 2^63-1)").arg(text);
+            return false;
+        }
+        if (!result.threads.contains(qint64(number)))
+            result.threads.append(qint64(number));
     }
     *query = result;
     return true;

@@ -17,6 +17,7 @@
 #include "widgets/detail/detailpane.h"
 #include "widgets/plane/planewidget.h"
 #include "widgets/query/querypanel.h"
+#include "widgets/query/threadfilter.h"
 #include "widgets/sql/sqlconsole.h"
 
 #include <QAction>
@@ -400,7 +401,9 @@ void MainWindow::runClickQuery(
 {
     if (m_historyPath.isEmpty())
         return;
-    m_queryPanel->runQuery(clickQuery(transition, address, access, modifiers, clickQuerySettings()));
+    // The thread chosen in the query panel holds for click queries too.
+    m_queryPanel->runQuery(m_queryPanel->threadFilter()->applyTo(
+        clickQuery(transition, address, access, modifiers, clickQuerySettings())));
     showPanel(Panel::Results);
 }
 

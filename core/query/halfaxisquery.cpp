@@ -9,6 +9,7 @@
 #include "core/query/rowidsearch.h"
 #include "core/storage/historydatabase.h"
 #include "core/storage/sqlite.h"
+#include "core/storage/threadspanstatements.h"
 
 #include <algorithm>
 #include <array>
@@ -170,6 +171,183 @@ private:
     std::optional<query::ChunkRow> m_previous;
 };
 
+// The runs of transitions a thread filter keeps, from the start point on in the query's direction:
+// the filter's spans, clipped to the start, spans that touch merged into one run. Reads the
+// thread_spans index in batches; every span read is checked against the one before it (spans of one
+// timeline never overlap: a run boundary between overlapping spans would not be exact).
+class ThreadRunWalk
+{
+public:
+    ThreadRunWalk(sqlite::Statement &spanAt, sqlite::Statement &spansFrom, sqlite::Statement &spansUpTo,
+        const sqlite::Connection &db, QueryFailure &failure, bool forward, std::int64_t start,
+        const QList<qint64> &threads)
+        : m_spanAt(spanAt)
+        , m_spansFrom(spansFrom)
+        , m_spansUpTo(spansUpTo)
+        , m_db(db)
+        , m_failure(failure)
+        , m_forward(forward)
+        , m_start(start)
+        , m_bound(start)
+        , m_threads(threads.begin(), threads.end())
+    {
+        std::sort(m_threads.begin(), m_threads.end());
+    }
+
+    // The next run [*first, *last] (inclusive, within the start's side), or *found false when none
+    // is left. False on a database error or overlapping spans.
+    bool next(std::int64_t *first, std::int64_t *last, bool *found)
+    {
+        *found = false;
+        if (!m_pending) {
+            if (!pull(&m_pending))
+                return false;
+            if (!m_pending)
+                return true;
+        }
+        ThreadSpanRow run = *m_pending;
+        m_pending.reset();
+        for (;;) {
+            std::optional<ThreadSpanRow> following;
+            if (!pull(&following))
+                return false;
+            if (!following)
+                break;
+            const bool touches = m_forward ? following->first == run.last + 1 : following->last + 1 == run.first;
+            if (!touches) {
+                m_pending = following;
+                break;
+            }
+            (m_forward ? run.last : run.first) = m_forward ? following->last : following->first;
+        }
+        *first = m_forward ? std::max(run.first, m_start) : run.first;
+        *last = m_forward ? run.last : std::min(run.last, m_start);
+        *found = true;
+        return true;
+    }
+
+private:
+    struct ThreadSpanRow
+    {
+        std::int64_t thread;
+        std::int64_t first;
+        std::int64_t last;
+    };
+
+    // The next span of a filtered thread, in the walk's order.
+    bool pull(std::optional<ThreadSpanRow> *span)
+    {
+        span->reset();
+        for (;;) {
+            if (m_next == m_batch.size()) {
+                if (m_exhausted)
+                    return true;
+                if (!readBatch())
+                    return false;
+                if (m_batch.empty())
+                    return true;
+            }
+            const ThreadSpanRow row = m_batch[m_next++];
+            if (std::binary_search(m_threads.begin(), m_threads.end(), row.thread)) {
+                *span = row;
+                return true;
+            }
+        }
+    }
+
+    bool readBatch()
+    {
+        constexpr std::int64_t batchSize = 256;
+        m_batch.clear();
+        m_next = 0;
+        // Backward, the span that holds the start but ends after it comes first (the batches read
+        // spans ending at or before a bound).
+        if (!m_forward && !m_straddleRead) {
+            m_straddleRead = true;
+            m_spanAt.bind(1, m_start);
+            const int rc = m_spanAt.step();
+            if (rc == SQLITE_ROW) {
+                const ThreadSpanRow row { m_spanAt.int64(0), m_spanAt.int64(1), m_spanAt.int64(2) };
+                if (row.first <= m_start && row.last > m_start && !accept(row)) {
+                    m_spanAt.reset();
+                    return false;
+                }
+                if (row.first <= m_start && row.last > m_start)
+                    m_batch.push_back(row);
+            } else if (rc != SQLITE_DONE) {
+                m_failure.database(QStringLiteral("cannot read thread spans"), m_db, rc); // before the reset
+                m_spanAt.reset();
+                return false;
+            }
+            m_spanAt.reset();
+            if (!m_batch.empty())
+                return true;
+        }
+        sqlite::Statement &statement = m_forward ? m_spansFrom : m_spansUpTo;
+        statement.bind(1, m_bound);
+        statement.bind(2, batchSize);
+        int rc;
+        while ((rc = statement.step()) == SQLITE_ROW) {
+            const ThreadSpanRow row { statement.int64(0), statement.int64(1), statement.int64(2) };
+            if (!accept(row)) {
+                statement.reset();
+                return false;
+            }
+            m_batch.push_back(row);
+        }
+        if (rc != SQLITE_DONE)
+            m_failure.database(QStringLiteral("cannot read thread spans"), m_db, rc); // before the reset
+        statement.reset();
+        if (m_failure.failed())
+            return false;
+        if (std::int64_t(m_batch.size()) < batchSize)
+            m_exhausted = true;
+        else if (m_forward ? m_batch.back().last == storedMax : m_batch.back().last == 0)
+            m_exhausted = true;
+        else
+            m_bound = m_forward ? m_batch.back().last + 1 : m_batch.back().last - 1;
+        return true;
+    }
+
+    // Checks a span against the one read before it in the walk's order. `memhist check` does not
+    // read thread_spans (it is optional), so a damaged span is described, not sent to the checker.
+    bool accept(const ThreadSpanRow &row)
+    {
+        const bool disordered
+            = m_previous && (m_forward ? row.first <= m_previous->last : row.last >= m_previous->first);
+        if (row.first < 0 || row.first > row.last || disordered) {
+            return m_failure.described(
+                QStringLiteral("the thread_spans table is damaged: span [%1, %2] of thread %3 %4")
+                    .arg(row.first)
+                    .arg(row.last)
+                    .arg(row.thread)
+                    .arg(disordered ? QStringLiteral("overlaps span [%1, %2] of thread %3 (spans never overlap)")
+                                          .arg(m_previous->first)
+                                          .arg(m_previous->last)
+                                          .arg(m_previous->thread)
+                                    : QStringLiteral("is not a transition range (0 <= first <= last)")));
+        }
+        m_previous = row;
+        return true;
+    }
+
+    sqlite::Statement &m_spanAt;
+    sqlite::Statement &m_spansFrom;
+    sqlite::Statement &m_spansUpTo;
+    const sqlite::Connection &m_db;
+    QueryFailure &m_failure;
+    bool m_forward;
+    std::int64_t m_start;
+    std::int64_t m_bound; // where the next batch starts
+    std::vector<qint64> m_threads; // sorted
+    std::vector<ThreadSpanRow> m_batch;
+    std::size_t m_next = 0;
+    bool m_exhausted = false;
+    bool m_straddleRead = false;
+    std::optional<ThreadSpanRow> m_previous;
+    std::optional<ThreadSpanRow> m_pending;
+};
+
 } // namespace
 
 // What the engine checks on a damaged database, and why.
@@ -223,15 +401,21 @@ public:
     bool startPoint(const HalfAxisQuery &query, std::int64_t *transition, std::int64_t *rowBound, bool *found);
     // Appends the first matches (in the query's direction) among the given chunks' accesses, up to
     // the page's limit.
+    // `far`: no row past this transition (forward: above, backward: below) belongs to the answer.
     bool gather(const std::vector<ChunkRef> &chunks, bool forward, std::int64_t transition, std::int64_t rowBound,
-        quint64 limit, QList<Access> *out);
+        std::int64_t far, quint64 limit, QList<Access> *out);
     // Appends the matches among rowids from..to (either order), in the query's direction, until
     // the page is full. Every row of the range has a transition in [lowest, highest].
     bool scan(bool forward, std::int64_t from, std::int64_t to, std::int64_t lowest, std::int64_t highest,
         Operations operations, const StoredRanges &window, quint64 limit, QList<Access> *out);
     bool rowsOf(Unit &unit, std::pair<std::int64_t, std::int64_t> *rows);
+    // The unit's matches from the start point (transition, rowBound) up to the transition `far`.
     bool answerUnit(Unit &unit, const HalfAxisQuery &query, const StoredRanges &window, std::int64_t transition,
-        std::int64_t rowBound, QList<Access> *out);
+        std::int64_t rowBound, std::int64_t far, QList<Access> *out);
+    // Appends the matches with transitions from the start point (transition, rowBound) to `far`, in
+    // the query's direction, until the page is full.
+    bool answerRun(const HalfAxisQuery &query, const StoredRanges &window, std::int64_t transition,
+        std::int64_t rowBound, std::int64_t far, QList<Access> *out);
     // Appends a row read in the query's direction, checking it against the row before it.
     bool append(QList<Access> *out, Access &&access);
     // After a call to `rowids`: false (its failure becomes the query's) when it failed.
@@ -270,6 +454,11 @@ public:
     sqlite::Statement scanOneRangeBackward;
     sqlite::Statement chunkForward;
     sqlite::Statement chunkBackward;
+    // With a thread_spans table (prepared at load): the thread filter's statements.
+    bool hasThreadSpans = false;
+    sqlite::Statement threadSpanAt;
+    sqlite::Statement threadSpansFrom;
+    sqlite::Statement threadSpansUpTo;
 };
 
 bool HalfAxisQueryEngine::Private::load()
@@ -334,6 +523,23 @@ bool HalfAxisQueryEngine::Private::load()
     if (rc != SQLITE_DONE)
         return failure.database(QStringLiteral("cannot read chunks"), db, rc);
 
+    sqlite::Statement threadSpansTable = db.prepare(statements::threadSpansTableExists);
+    if (!threadSpansTable.isValid())
+        return failure.preparation(what, db);
+    rc = threadSpansTable.step();
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return failure.database(QStringLiteral("cannot read the schema"), db, rc);
+    hasThreadSpans = rc == SQLITE_ROW;
+    if (hasThreadSpans) {
+        threadSpanAt = db.prepare(statements::threadSpanEndingAtOrAfter);
+        threadSpansFrom = db.prepare(statements::threadSpansEndingFrom);
+        threadSpansUpTo = db.prepare(statements::threadSpansEndingUpTo);
+        for (const sqlite::Statement *statement : { &threadSpanAt, &threadSpansFrom, &threadSpansUpTo }) {
+            if (!statement->isValid())
+                return failure.preparation(what, db);
+        }
+    }
+
     rowids.clearFailure();
     if (!rowids.load())
         return rowidsOk();
@@ -382,7 +588,7 @@ bool HalfAxisQueryEngine::Private::append(QList<Access> *out, Access &&access)
 }
 
 bool HalfAxisQueryEngine::Private::gather(const std::vector<ChunkRef> &chunks, bool forward, std::int64_t transition,
-    std::int64_t rowBound, quint64 limit, QList<Access> *out)
+    std::int64_t rowBound, std::int64_t far, quint64 limit, QList<Access> *out)
 {
     // The best `needed` rows so far, the worst (latest forward, earliest backward) on top. Chunks are
     // read one at a time: SQLite keeps a connection's open cursors in a list, so holding one cursor
@@ -401,7 +607,7 @@ bool HalfAxisQueryEngine::Private::gather(const std::vector<ChunkRef> &chunks, b
         cursor.bind(5, chunk.range->first);
         // Once the page is full, rows past the worst kept one's transition cannot enter it.
         const bool full = best.size() == needed;
-        cursor.bind(6, full ? std::int64_t(best.front().transition.value) : (forward ? storedMax : storedMin));
+        cursor.bind(6, full ? std::int64_t(best.front().transition.value) : far);
         std::optional<query::AccessRow> previous;
         QString problem;
         int rc;
@@ -526,7 +732,7 @@ bool HalfAxisQueryEngine::Private::rowsOf(Unit &unit, std::pair<std::int64_t, st
 }
 
 bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &query, const StoredRanges &window,
-    std::int64_t transition, std::int64_t rowBound, QList<Access> *out)
+    std::int64_t transition, std::int64_t rowBound, std::int64_t far, QList<Access> *out)
 {
     const bool forward = query.direction == Direction::Forward;
     ChunkCollector collector(
@@ -559,6 +765,12 @@ bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &q
                 lowest = transition;
             }
             end = last;
+            if (far < highest) {
+                end = std::min(end, rowids.lastRowIdAtOrBefore(far));
+                if (!rowidsOk())
+                    return false;
+                highest = far;
+            }
         } else {
             start = std::min(rowBound, last);
             if (transition < highest) {
@@ -568,6 +780,12 @@ bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &q
                 highest = transition;
             }
             end = first;
+            if (far > lowest) {
+                end = std::max(end, rowids.firstRowIdAtOrAfter(far));
+                if (!rowidsOk())
+                    return false;
+                lowest = far;
+            }
         }
         position = start;
         return true;
@@ -583,7 +801,7 @@ bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &q
             if (!position || std::int64_t(chunks.size()) * cursorCost <= rowsLeft()) {
                 // Rows already scanned are behind `position`; the cursors start there.
                 const std::int64_t bound = position ? *position : rowBound;
-                return gather(chunks, forward, transition, bound, query.limit, out);
+                return gather(chunks, forward, transition, bound, far, query.limit, out);
             }
             return rowsLeft() <= 0
                 || scan(forward, *position, end, lowest, highest, query.operations, window, query.limit, out);
@@ -635,6 +853,10 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
     };
     if (!d->load())
         return fail();
+    if (!query.threads.isEmpty() && !d->hasThreadSpans) {
+        *error = QStringLiteral("this history records no threads");
+        return false;
+    }
     if (query.limit == 0)
         return true;
 
@@ -649,7 +871,6 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
         return true;
     }
     const StoredRanges window = toStoredRanges(query.first.value, query.last.value);
-    const auto &units = d->units;
     d->useCandidates = false;
     if (d->tuning.useAddressSummary
         && !d->summary.candidates(query.first.value, query.last.value, query.operations, &d->operationCandidates,
@@ -662,11 +883,38 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
                 d->candidates[word] |= bits[word];
         }
     }
-    const bool useCandidates = d->useCandidates;
-    d->stats.usedAddressSummary = useCandidates;
+    d->stats.usedAddressSummary = d->useCandidates;
 
+    if (query.threads.isEmpty()) {
+        if (!d->answerRun(query, window, transition, rowBound, forward ? storedMax : storedMin, &page->accesses))
+            return fail();
+    } else {
+        // One bounded walk per run of the filter's transitions; the row bound stays: rows of later
+        // runs lie past it anyway.
+        ThreadRunWalk runs(d->threadSpanAt, d->threadSpansFrom, d->threadSpansUpTo, d->db, d->failure, forward,
+            transition, query.threads);
+        while (quint64(page->accesses.size()) < query.limit) {
+            std::int64_t first = 0;
+            std::int64_t last = 0;
+            bool more = false;
+            if (!runs.next(&first, &last, &more))
+                return fail();
+            if (!more)
+                break;
+            if (!d->answerRun(query, window, forward ? first : last, rowBound, forward ? last : first, &page->accesses))
+                return fail();
+        }
+    }
+    page->exhausted = quint64(page->accesses.size()) < query.limit;
+    return true;
+}
+
+bool HalfAxisQueryEngine::Private::answerRun(const HalfAxisQuery &query, const StoredRanges &window,
+    std::int64_t transition, std::int64_t rowBound, std::int64_t far, QList<Access> *out)
+{
     // Forward: the first unit that ends at or after the start. Backward: the last that begins at or
     // before it (the spec's backward find_slice is not exact when slices share a boundary).
+    const bool forward = query.direction == Direction::Forward;
     const auto t = std::uint64_t(transition);
     std::ptrdiff_t index;
     if (forward) {
@@ -676,16 +924,20 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
         index = std::partition_point(units.begin(), units.end(), [t](const Unit &u) { return u.firstTransition <= t; })
             - units.begin() - 1;
     }
-    for (; quint64(page->accesses.size()) < query.limit; index += forward ? 1 : -1) {
+    for (; quint64(out->size()) < query.limit; index += forward ? 1 : -1) {
         if (useCandidates)
-            index = d->nextCandidate(index, forward);
+            index = nextCandidate(index, forward);
         if (index < 0 || index >= std::ptrdiff_t(units.size()))
             break;
-        ++d->stats.slicesVisited;
-        if (!d->answerUnit(d->units[std::size_t(index)], query, window, transition, rowBound, &page->accesses))
-            return fail();
+        Unit &unit = units[std::size_t(index)];
+        // Past the run's far end: no later unit holds a row of it.
+        // (Unit transitions were checked not negative at load: they compare as stored.)
+        if (forward ? std::int64_t(unit.firstTransition) > far : std::int64_t(unit.lastTransition) < far)
+            break;
+        ++stats.slicesVisited;
+        if (!answerUnit(unit, query, window, transition, rowBound, far, out))
+            return false;
     }
-    page->exhausted = quint64(page->accesses.size()) < query.limit;
     return true;
 }
 

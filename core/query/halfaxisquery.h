@@ -25,6 +25,21 @@ struct HalfAxisQuery
     Address last { ~std::uint64_t(0) };
     Operations operations = Operations(Operation::Read) | Operation::Write;
     quint64 limit = 100;
+    // Only the accesses of transitions these threads ran (the thread_spans table); empty: every
+    // access, whatever ran it. Accesses at transitions no span covers belong to no thread and never
+    // match a filter. A history without thread_spans refuses a filter ("this history records no
+    // threads"); an id the history does not know matches nothing.
+    //
+    // What it costs: the engine walks the filter's spans from the start point in the query's
+    // direction (reading the thread_spans index in batches, other threads' spans included, so
+    // O(spans passed over)), merges spans that touch, and answers each run of the filter's
+    // transitions as a query bounded to it: the accesses of other threads' transitions are never
+    // read, but each run repeats the chunk lookups of the slices it meets. A filter whose thread ran
+    // in many short runs costs about one bounded query per run that the page walks through.
+    QList<qint64> threads;
+
+    // Keeps only the accesses of `threadIds` (see `threads`); an empty list lifts the filter.
+    void setThreads(QList<qint64> threadIds) { threads = std::move(threadIds); }
 };
 
 struct QueryPage
@@ -78,7 +93,8 @@ public:
     HalfAxisQueryEngine(const HalfAxisQueryEngine &) = delete;
     HalfAxisQueryEngine &operator=(const HalfAxisQueryEngine &) = delete;
 
-    // False + *error on an invalid query (first > last, empty operations) or a database error.
+    // False + *error on an invalid query (first > last, empty operations, a thread filter on a
+    // history without threads) or a database error.
     bool run(const HalfAxisQuery &query, QueryPage *page, QString *error);
     const QueryStats &lastStats() const;
 

@@ -20,6 +20,16 @@ inline constexpr const char *threadSpansOverlapping
     = "SELECT thread_id, transition_first, transition_last FROM thread_spans "
       "WHERE transition_last >= ?1 AND transition_first <= ?2 ORDER BY transition_last";
 
+// The half-axis query's thread filter walks the spans in batches of ?2, in its direction: forward
+// the spans ending at or after ?1, backward those ending at or before ?1 (the span straddling the
+// start comes from threadSpanEndingAtOrAfter). Both are one index range read (idx_thread_spans_1).
+inline constexpr const char *threadSpansEndingFrom
+    = "SELECT thread_id, transition_first, transition_last FROM thread_spans "
+      "WHERE transition_last >= ?1 ORDER BY transition_last LIMIT ?2";
+inline constexpr const char *threadSpansEndingUpTo
+    = "SELECT thread_id, transition_first, transition_last FROM thread_spans "
+      "WHERE transition_last <= ?1 ORDER BY transition_last DESC LIMIT ?2";
+
 // One row per thread: its spans, the transitions it ran, its first and last transition.
 inline constexpr const char *threadSummaries
     = "SELECT thread_id, count(*), sum(transition_last - transition_first + 1), min(transition_first), "
@@ -32,6 +42,8 @@ inline constexpr NamedStatement threadSpanStatements[] = {
     MEMHIST_STATEMENT(threadSpansTableExists),
     MEMHIST_STATEMENT(threadSpanEndingAtOrAfter),
     MEMHIST_STATEMENT(threadSpansOverlapping),
+    MEMHIST_STATEMENT(threadSpansEndingFrom),
+    MEMHIST_STATEMENT(threadSpansEndingUpTo),
     MEMHIST_STATEMENT(threadSummaries),
     MEMHIST_STATEMENT(threadCount),
 };

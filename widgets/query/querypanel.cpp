@@ -5,6 +5,7 @@
 #include "core/storage/historydatabase.h"
 #include "core/storage/threadspans.h"
 #include "widgets/query/resultsmodel.h"
+#include "widgets/query/threadfilter.h"
 
 #include <QAction>
 #include <QApplication>
@@ -185,6 +186,8 @@ void QueryPanel::buildLayout()
     operations->addWidget(m_readsCheck);
     operations->addWidget(m_writesCheck);
     operations->addWidget(m_executesCheck);
+    operations->addWidget(m_threadFilter = new ThreadFilter(this));
+    connect(m_threadFilter, &ThreadFilter::threadsChanged, this, &QueryPanel::runFromInputs);
     operations->addStretch(1);
     operations->addWidget(m_runButton);
     inputs->addWidget(new QLabel(tr("Operations"), this), 2, 0);
@@ -262,6 +265,7 @@ void QueryPanel::setHistory(const QString &path)
     // Another history starts at its first row and first column, wherever the previous one was.
     m_view->verticalScrollBar()->setValue(0);
     m_view->horizontalScrollBar()->setValue(0);
+    m_threadFilter->setHistory(path);
     m_exportAction->setEnabled(!path.isEmpty() && !isExporting());
     if (path.isEmpty()) {
         updateStatus();
@@ -321,6 +325,7 @@ void QueryPanel::fillInputs(const HalfAxisQuery &query)
     m_readsCheck->setChecked(query.operations.testFlag(Operation::Read));
     m_writesCheck->setChecked(query.operations.testFlag(Operation::Write));
     m_executesCheck->setChecked(query.operations.testFlag(Operation::Execute));
+    m_threadFilter->setThreads(query.threads);
 }
 
 std::optional<HalfAxisQuery> QueryPanel::queryFromInputs(QString *error) const
@@ -350,7 +355,7 @@ std::optional<HalfAxisQuery> QueryPanel::queryFromInputs(QString *error) const
         return std::nullopt;
     }
     query.operations = operations;
-    return query;
+    return m_threadFilter->applyTo(query);
 }
 
 void QueryPanel::showInputError(const QString &message)

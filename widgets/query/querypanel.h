@@ -24,6 +24,7 @@ class QTableView;
 namespace memhist {
 
 class ResultsModel;
+class ThreadFilter;
 
 class QueryPanel : public QWidget
 {
@@ -79,6 +80,9 @@ public:
     QByteArray selectedRowsAsCsv() const;
     void copySelectedRows();
 
+    // The thread chosen in the inputs: queries made elsewhere (click queries) take it with applyTo().
+    ThreadFilter *threadFilter() const { return m_threadFilter; }
+
 signals:
     // The current row of the results changed; nothing when no row is current.
     void accessSelected(std::optional<memhist::Access> access);
@@ -123,6 +127,7 @@ private:
     QCheckBox *m_readsCheck = nullptr;
     QCheckBox *m_writesCheck = nullptr;
     QCheckBox *m_executesCheck = nullptr;
+    ThreadFilter *m_threadFilter = nullptr;
     QPushButton *m_runButton = nullptr;
     QLabel *m_inputErrorLabel = nullptr;
     QTableView *m_view = nullptr;
