@@ -14,9 +14,12 @@ HalfAxisQuery clickQuery(Transition transition, Address address, const std::opti
     if (access) {
         // From the picked access's own transition, not the cursor's: zoomed out, the pick radius
         // spans many transitions, and the accesses between the cursor and the picked one would be
-        // left out or let in. Forward the picked access is in the first transition answered,
-        // backward in the last (with the other accesses of its instruction).
+        // left out or let in. The query resumes next to the picked access's row, so that it is the
+        // first row in either direction: forward, the accesses of its instruction made before it are
+        // left out; backward, those made after it.
         query.at = access->transition;
+        query.resumeAfter
+            = RowId { query.direction == Direction::Forward ? access->rowId.value - 1 : access->rowId.value + 1 };
         query.first = access->physical;
         // An access that would wrap past 2^64 cannot be stored; clamp anyway rather than trust it.
         const std::uint64_t room = std::numeric_limits<std::uint64_t>::max() - access->physical.value;

@@ -1,5 +1,5 @@
-// What a click on the plane asks: the half-axis query from the clicked transition over the bytes of
-// the access under the cursor, or over an address window around the clicked point.
+// What a click on the plane asks: the half-axis query from the access under the cursor over its
+// bytes, or from the clicked transition over an address window around the clicked point.
 #pragma once
 
 #include "core/model/types.h"
@@ -21,8 +21,9 @@ struct ClickQuerySettings
     quint64 windowBytes = 64;
 };
 
-// From `access`'s transition over its bytes when there is one (`transition`, where the cursor is, may
-// be many transitions away from it when zoomed out), else from `transition` over
+// From `access` itself over its bytes when there is one, the access being the first row in either
+// direction (`transition`, where the cursor is, may be many transitions away from it when zoomed
+// out), else from `transition` over
 // [address - windowBytes, address + windowBytes], clamped to the address space.
 HalfAxisQuery clickQuery(Transition transition, Address address, const std::optional<Access> &access,
     Qt::KeyboardModifiers modifiers, const ClickQuerySettings &settings);
