@@ -15,10 +15,10 @@ namespace {
 const CommandHelp help {
     QStringLiteral("export"),
     QStringLiteral("DB -o OUT.csv [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx] [--limit N]\n"
-                   "                      [--resume ROWID] [--thread N]... [--threads] [--context]"),
+                   "                      [--resume ROWID] [--thread N]... [--thread-column] [--context]"),
     QStringLiteral("Write every access matching the query to a CSV file (only the first N with --limit). The file\n"
-                   "appears only once complete. --threads adds the column thread (the thread that ran the access,\n"
-                   "empty where unknown: the file the viewer's Export CSV writes for a history with threads);\n"
+                   "appears only once complete. --thread-column adds the column thread (the thread that ran the\n"
+                   "access, empty where unknown: the file the viewer's Export CSV writes for a history with threads);\n"
                    "--context adds the columns pc, function, source, instruction, region (and value when the\n"
                    "history has values); import --format csv reads the six-column form."),
 };
@@ -34,7 +34,7 @@ int runExport(const QStringList &arguments)
     const QCommandLineOption contextOption(QStringLiteral("context"),
         QStringLiteral("Add the columns pc, function, source, instruction, region (and value when the history has\n"
                        "values) after the six."));
-    const QCommandLineOption threadsOption(QStringLiteral("threads"),
+    const QCommandLineOption threadsOption(QStringLiteral("thread-column"),
         QStringLiteral("Add the column thread after the six: the thread that ran the access, empty where the "
                        "history does not know it (on every row of a history without threads)."));
     parser.addOption(outputOption);

@@ -621,9 +621,9 @@ void TestQueryPanel::exportWithThreadsMatchesCommandLineThreads()
     QVERIFY(finishedSpy.wait(30000));
     QCOMPARE(finishedSpy.size(), 1);
     QCOMPARE(finishedSpy.at(0).at(0).toBool(), true);
-    QVERIFY(
-        !cliOutput({ QStringLiteral("export"), m_threads, QStringLiteral("-o"), theirs, QStringLiteral("--threads") })
-             .isEmpty());
+    QVERIFY(!cliOutput(
+        { QStringLiteral("export"), m_threads, QStringLiteral("-o"), theirs, QStringLiteral("--thread-column") })
+                 .isEmpty());
     const QByteArray exported = readFile(ours);
     QCOMPARE(exported, readFile(theirs));
     const QList<QByteArray> lines = exported.split('\n');
@@ -643,8 +643,8 @@ void TestQueryPanel::exportWithThreadsMatchesCommandLineThreads()
 void TestQueryPanel::commandLineThreadsOfAHistoryWithoutThreads()
 {
     const QString out = m_dir.filePath(QStringLiteral("small-threads.csv"));
-    QVERIFY(!cliOutput({ QStringLiteral("export"), m_small, QStringLiteral("-o"), out, QStringLiteral("--threads"),
-                           QStringLiteral("--limit"), QStringLiteral("3") })
+    QVERIFY(!cliOutput({ QStringLiteral("export"), m_small, QStringLiteral("-o"), out,
+                           QStringLiteral("--thread-column"), QStringLiteral("--limit"), QStringLiteral("3") })
                  .isEmpty());
     QCOMPARE(readFile(out),
         QByteArray("rowid,transition,operation,address,linear,size,thread\n"

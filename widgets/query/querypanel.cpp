@@ -504,7 +504,7 @@ void QueryPanel::startExport(const QString &csvPath, bool interactive)
 
     // The export thread opens its own read-only connection (one connection per thread) and writes
     // every match: limitRows is false, exactly as `memhist export` without --limit (and with
-    // --threads when the history records threads).
+    // --thread-column when the history records threads).
     const auto run = [historyPath = m_historyPath, query = m_currentQuery, csvPath](const JobTicket &ticket) {
         ExportOutcome outcome;
         QString error;
