@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Takes the README's and docs/viewer.md's screenshots of the real memhist-viewer window under Xvfb, into
-# docs/screenshots/: the window on the example history with a click-to-query, a zoom down to single
-# accesses, the charts and the SQL console. Each run of the viewer sets up its scene from the
+# docs/screenshots/: the window on a recording of resources/examples/wordfreq.c with full context,
+# with a click-to-query and a selected row, a zoom down to single accesses, the charts and the SQL
+# console. Each run of the viewer sets up its scene from the
 # command line (--click, --zoom-*, --panel, --sql), waits until the plane has rendered it and saves
 # a picture of itself (--screenshot).
 #
@@ -19,9 +20,22 @@ if [[ ! -x $memhist || ! -x $viewer ]]; then
 fi
 command -v xvfb-run >/dev/null || { echo "screenshots: xvfb-run is missing (apt-get install xvfb xauth)" >&2; exit 1; }
 
-db=$build/example/echo_hello.memhist
-mkdir -p "$(dirname "$db")" docs/screenshots
-"$memhist" import resources/examples/echo_hello.lackey.gz -o "$db"
+# A recording with full context (PCs, map, symbols, source lines, disassembly): the bundled
+# resources/examples/wordfreq.c compiled with debug information and run under `memhist record`.
+mkdir -p "$build/example" docs/screenshots
+program=$build/example/wordfreq
+db=$build/example/wordfreq.memhist
+gcc -g -O0 -o "$program" resources/examples/wordfreq.c
+rm -f "$db"
+"$memhist" record -o "$db" -- "$program" >/dev/null
+# Where the program counts letters: its first write to the global letter_counts, found with the
+# command line so that the scenes follow the recording wherever valgrind placed it.
+first=$("$memhist" query "$db" --ops w --context --format csv --limit 1000000 | grep -m1 ',letter_counts' || true)
+[[ -n $first ]] || { echo "screenshots: no write to letter_counts in $db" >&2; exit 1; }
+t=$(cut -d, -f2 <<<"$first")
+a=$(cut -d, -f4 <<<"$first")
+page=$(printf '0x%x' $((a & ~0xff)))
+pageEnd=$(printf '0x%x' $(((a & ~0xff) + 0x13f)))
 
 # A clean settings directory: the pictures show the defaults, not the last user's layout.
 settings=$(mktemp -d)
@@ -37,12 +51,14 @@ shoot() {
         "$viewer" --size "$size" --screenshot "$out" "$@" "$db"
 }
 
-# The whole history; a click on a hot libc variable at transition 200,000 (its accesses from then on).
-shoot docs/screenshots/viewer.png 1280x800 --click 200000,0x4a1b080
-# Zoomed in to 400 instructions on one stack page: single accesses, drawn as size bars; a Ctrl+click
-# asks which accesses touched 0x1fff0000a8 before transition 135,420.
-shoot docs/screenshots/zoomed.png 1280x800 --zoom-transitions 135200,135600 --zoom-addresses 0x1fff000000,0x1fff000140 \
-    --click-back 135420,0x1fff0000a8
+# The whole history; a click on the global letter_counts where count_letters first writes it: the
+# results with their instruction, function, source line and region, and the second row's detail.
+shoot docs/screenshots/viewer.png 1280x800 --click "$t,$a" --select-row 2
+# Zoomed in to 800 instructions on the program's .bss: the axis names its objects, the accesses
+# are size bars, the position line marks the selected access; a Ctrl+click asks who wrote there
+# before.
+shoot docs/screenshots/zoomed.png 1280x800 --zoom-transitions "$((t - 130)),$((t + 670))" --zoom-addresses "$page,$pageEnd" \
+    --click-back "$((t + 400)),$a" --select-row 1
 # The charts at the default window size (side by side when the panel is wide and short).
 shoot docs/screenshots/charts.png 1280x800 --panel charts
 # An ad-hoc question: the 4 KiB pages written most, with their first and last write.

@@ -50,6 +50,9 @@ struct ViewerOptions
     QCommandLineOption panel { QStringLiteral("panel"),
         QStringLiteral("The panel to show below the plane: results, charts or sql."), QStringLiteral("PANEL"),
         QStringLiteral("results") };
+    QCommandLineOption selectRow { QStringLiteral("select-row"),
+        QStringLiteral("Once the results have N rows, select the Nth (1 = the first): its detail and position line."),
+        QStringLiteral("N") };
     QCommandLineOption sql { QStringLiteral("sql"), QStringLiteral("Once loaded, run STATEMENT in the SQL console."),
         QStringLiteral("STATEMENT") };
 
@@ -63,7 +66,7 @@ struct ViewerOptions
         parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A history to open or a trace to import."),
             QStringLiteral("[FILE]"));
         for (const QCommandLineOption *option :
-            { &screenshot, &size, &click, &clickBack, &zoomTransitions, &zoomAddresses, &panel, &sql })
+            { &screenshot, &size, &click, &clickBack, &zoomTransitions, &zoomAddresses, &panel, &selectRow, &sql })
             parser.addOption(*option);
     }
 };
@@ -138,11 +141,18 @@ int main(int argc, char *argv[])
             scene.panel))
         return usageError(QStringLiteral("--panel: expected results, charts or sql"));
     scene.sql = parser.value(options.sql);
+    if (parser.isSet(options.selectRow)) {
+        std::uint64_t row = 0;
+        if (!memhist::parseUnsigned(parser.value(options.selectRow).toLatin1(), &row) || row == 0 || row > 1000000)
+            return usageError(QStringLiteral("--select-row: expected a row number from 1"));
+        scene.selectRow = int(row);
+    }
     scene.outputPath = parser.value(options.screenshot);
     const bool scripted = parser.isSet(options.screenshot) || scene.clickTransition || scene.zoomFirstTransition
-        || parser.isSet(options.sql) || parser.isSet(options.panel);
+        || parser.isSet(options.sql) || parser.isSet(options.panel) || scene.selectRow > 0;
     if (scripted && files.isEmpty())
-        return usageError(QStringLiteral("--screenshot, --click, --zoom-*, --panel and --sql need a FILE"));
+        return usageError(
+            QStringLiteral("--screenshot, --click, --zoom-*, --panel, --select-row and --sql need a FILE"));
 
     memhist::viewer::MainWindow window;
     if (parser.isSet(options.screenshot)) {

@@ -106,6 +106,9 @@ void MainWindow::createPanels()
     m_sqlConsole = new SqlConsole(this);
     m_detailPane = new DetailPane(this);
     m_detailPane->setObjectName(QStringLiteral("detailPane"));
+    // Room for a line of disassembly and a source line: the results table, whose columns grow with
+    // their texts, would otherwise squeeze it to a word per line.
+    m_detailPane->setMinimumWidth(fontMetrics().averageCharWidth() * 34);
 
     const auto makeDock = [this](QWidget *widget, const QString &title, const QString &name) {
         auto *dock = new QDockWidget(title, this);
@@ -351,7 +354,6 @@ void MainWindow::showEvent(QShowEvent *event)
     if (!m_layoutRestored && !m_firstLayoutDone) {
         // The first layout, once shown (when the window has its real size) and laid out.
         m_firstLayoutDone = true;
-        resizeDocks({ m_detailDock }, { width() * 35 / 100 }, Qt::Horizontal);
         QMetaObject::invokeMethod(
             this, [this] { fitFirstLayout(0); }, Qt::QueuedConnection);
     }
@@ -361,6 +363,9 @@ void MainWindow::fitFirstLayout(int pass)
 {
     // The results table gets firstLayoutRows rows, no more: the plane gets the rest of the height,
     // but at least half of the window.
+    // The detail pane beside the results gets about a third of the width.
+    if (pass == 0)
+        resizeDocks({ m_resultsDock, m_detailDock }, { width() * 70 / 100, width() * 30 / 100 }, Qt::Horizontal);
     const auto *table = m_queryPanel->findChild<QTableView *>(QStringLiteral("resultsView"));
     if (!table || !table->isVisible()) {
         resizeDocks({ m_resultsDock }, { std::max(240, height() * 40 / 100) }, Qt::Vertical);

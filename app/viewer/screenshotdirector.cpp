@@ -1,6 +1,7 @@
 #include "screenshotdirector.h"
 
 #include "mainwindow.h"
+#include "widgets/detail/detailpane.h"
 #include "widgets/plane/planewidget.h"
 #include "widgets/query/querypanel.h"
 #include "widgets/sql/sqlconsole.h"
@@ -10,6 +11,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QPixmap>
+#include <QTableView>
 
 namespace memhist::viewer {
 
@@ -53,7 +55,11 @@ void ScreenshotDirector::start()
             m_renderedAfterStaging = true;
         somethingChanged();
     });
-    connect(m_window->queryPanel(), &QueryPanel::resultsChanged, this, &ScreenshotDirector::somethingChanged);
+    connect(m_window->queryPanel(), &QueryPanel::resultsChanged, this, [this] {
+        selectRowWhenLoaded();
+        somethingChanged();
+    });
+    connect(m_window->detailPane(), &DetailPane::detailShown, this, &ScreenshotDirector::somethingChanged);
     // The console runs its statement in the background: its rows count as a change too.
     connect(m_window->sqlConsole(), &SqlConsole::statementFinished, this, &ScreenshotDirector::somethingChanged);
 }
@@ -93,7 +99,19 @@ void ScreenshotDirector::stage()
         m_window->sqlConsole()->runStatement();
     }
     m_staged = true;
+    selectRowWhenLoaded();
     somethingChanged();
+}
+
+void ScreenshotDirector::selectRowWhenLoaded()
+{
+    if (!m_staged || m_scene.selectRow == 0 || m_rowSelected)
+        return;
+    QTableView *view = m_window->queryPanel()->resultsView();
+    if (view->model()->rowCount() < m_scene.selectRow)
+        return;
+    m_rowSelected = true;
+    view->setCurrentIndex(view->model()->index(m_scene.selectRow - 1, 0));
 }
 
 void ScreenshotDirector::somethingChanged()
@@ -108,7 +126,7 @@ void ScreenshotDirector::settled()
         return;
     // The plane renders in the background: wait for a picture of the staged view, not of the
     // previous one scaled.
-    if (!m_renderedAfterStaging) {
+    if (!m_renderedAfterStaging || (m_scene.selectRow > 0 && !m_rowSelected)) {
         m_settle.start();
         return;
     }

@@ -29,6 +29,9 @@ struct ScreenshotScene
     Address zoomLastAddress;
     // "results", "charts" or "sql".
     QString panel = QStringLiteral("results");
+    // The results row to select once loaded (1 = the first; 0: none), for the detail pane and the
+    // plane's position line.
+    int selectRow = 0;
     // A statement to run in the SQL console.
     QString sql;
 };
@@ -50,6 +53,7 @@ private:
     void historyLoaded();
     void stage();
     void somethingChanged();
+    void selectRowWhenLoaded();
     void settled();
     void fail(const QString &message);
 
@@ -61,6 +65,7 @@ private:
     bool m_stagingQueued = false;
     bool m_staged = false;
     bool m_renderedAfterStaging = false;
+    bool m_rowSelected = false;
     bool m_done = false;
 };
 

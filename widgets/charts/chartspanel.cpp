@@ -142,6 +142,8 @@ void ChartsPanel::buildCharts()
     m_statusLabel->setObjectName(QStringLiteral("chartsStatusLabel"));
     m_statusLabel->setText(tr("No history open"));
     m_statusLabel->setIndent(8);
+    // Wrapped: unwrapped, its long line would set the minimum width of every panel tabbed with it.
+    m_statusLabel->setWordWrap(true);
 
     m_chartsLayout = new QBoxLayout(QBoxLayout::TopToBottom);
     m_chartsLayout->setSpacing(2);
