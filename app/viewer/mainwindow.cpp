@@ -330,6 +330,7 @@ void MainWindow::connectPanels()
     connect(m_plane, &PlaneWidget::visibleRangeChanged, m_chartsPanel, &ChartsPanel::setVisibleRange);
     connect(m_queryPanel, &QueryPanel::resultsChanged, m_plane, &PlaneWidget::setMarkedAccesses);
     connect(m_queryPanel, &QueryPanel::accessSelected, m_plane, &PlaneWidget::setCurrentAccess);
+    connect(m_queryPanel->threadFilter(), &ThreadFilter::threadsChanged, m_plane, &PlaneWidget::setThreadFilter);
     connect(m_queryPanel, &QueryPanel::accessSelected, m_detailPane, &DetailPane::showAccess);
     connect(m_queryPanel, &QueryPanel::exportFinished, this, [this](bool ok, const QString &message) {
         if (ok)
