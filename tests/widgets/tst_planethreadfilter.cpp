@@ -1,14 +1,18 @@
 // The plane's thread filter on the four-thread drmemtrace fixture: zoomed in, the plane draws exactly
-// the accesses `memhist query --thread N` returns over the view; hover and clicks never pick another
+// the accesses `memhist query --thread N` returns over the view (the main window passes the query
+// panel's choice on); hover and clicks never pick another
 // thread's access (drawn or marked); clearing the filter restores the view. Zoomed out, the chunks
 // stay and the transitions other threads ran are dimmed; the legend says which.
 #include "core/storage/historydatabase.h"
+#include "mainwindow.h"
 #include "testsupport.h"
 #include "widgets/plane/planehittest.h"
 #include "widgets/plane/planeoverview.h"
 #include "widgets/plane/planerenderer.h"
 #include "widgets/plane/planethreadfilter.h"
 #include "widgets/plane/planewidget.h"
+#include "widgets/query/querypanel.h"
+#include "widgets/query/threadfilter.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -254,6 +258,48 @@ private slots:
             QVERIFY(after.red() >= before.red() && after.green() >= before.green() && after.blue() >= before.blue());
         }
         QVERIFY(dimmed > 0);
+    }
+
+    // The main window passes the query panel's choice, or a query's threads, to the plane; opening a
+    // history clears it.
+    void theQueryPanelsChoiceFiltersThePlane()
+    {
+        viewer::MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        ThreadFilter *filter = window.queryPanel()->threadFilter();
+        QSignalSpy planeLoaded(window.plane(), &PlaneWidget::historyLoaded);
+        QSignalSpy threadsLoaded(filter, &ThreadFilter::threadsLoaded);
+        window.openPath(m_path);
+        QTRY_COMPARE_WITH_TIMEOUT(planeLoaded.count(), 1, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(threadsLoaded.count(), 1, 20000);
+        QCOMPARE(threadsLoaded.at(0).at(0).toInt(), 4);
+        QCOMPARE(window.plane()->threadFilter(), QList<qint64>());
+
+        filter->setFocus();
+        QTest::keyClick(filter, Qt::Key_Down);
+        QTest::keyClick(filter, Qt::Key_Down);
+        QCOMPARE(filter->threads(), QList<qint64> { 10510 });
+        QCOMPARE(window.plane()->threadFilter(), QList<qint64> { 10510 });
+        QTest::keyClick(filter, Qt::Key_Up);
+        QTest::keyClick(filter, Qt::Key_Up);
+        QCOMPARE(filter->threads(), QList<qint64>());
+        QCOMPARE(window.plane()->threadFilter(), QList<qint64>());
+
+        // A query run with a thread (a click query, one of the navigation history) shows it in the
+        // filter, silently: the plane follows.
+        HalfAxisQuery query;
+        query.setThreads({ 10511 });
+        window.queryPanel()->runQuery(query);
+        QCOMPARE(filter->threads(), QList<qint64> { 10511 });
+        QCOMPARE(window.plane()->threadFilter(), QList<qint64> { 10511 });
+
+        QTest::keyClick(filter, Qt::Key_Up);
+        QCOMPARE(window.plane()->threadFilter(), QList<qint64> { 10510 });
+        window.openPath(m_path);
+        QTRY_COMPARE_WITH_TIMEOUT(planeLoaded.count(), 2, 20000);
+        QCOMPARE(filter->threads(), QList<qint64>());
+        QCOMPARE(window.plane()->threadFilter(), QList<qint64>());
     }
 
     void keptTransitionsAndLegend()
