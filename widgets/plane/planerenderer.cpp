@@ -30,7 +30,7 @@ std::shared_ptr<RenderResult> renderPlane(const RenderRequest &request, sqlite::
         return nullptr;
     std::optional<KeptTransitions> kept = request.threads.isEmpty()
         ? KeptTransitions {}
-        : readKeptTransitions(db, request.threads, visibleTransitions(request.view));
+        : readKeptTransitions(db, request.threads, visibleTransitions(request.view), cancelled);
     if (!kept)
         return nullptr;
     std::optional<SummaryRaster> raster;

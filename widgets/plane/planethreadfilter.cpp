@@ -29,8 +29,8 @@ bool KeptTransitions::keeps(Transition t) const
     return span != spans.cend() && span->first <= t;
 }
 
-std::optional<KeptTransitions> readKeptTransitions(
-    sqlite::Connection &db, const QList<qint64> &threads, const TransitionWindow &window)
+std::optional<KeptTransitions> readKeptTransitions(sqlite::Connection &db, const QList<qint64> &threads,
+    const TransitionWindow &window, const std::function<bool()> &cancelled)
 {
     KeptTransitions kept;
     kept.threads = threads;
@@ -47,7 +47,10 @@ std::optional<KeptTransitions> readKeptTransitions(
     rows.bind(1, toStored(window.first));
     rows.bind(2, toStored(window.last));
     int step;
+    qint64 read = 0;
     while ((step = rows.step()) == SQLITE_ROW) {
+        if (++read % spanRowsPerCancelCheck == 0 && cancelled())
+            return std::nullopt;
         if (threads.contains(rows.int64(0)))
             kept.spans.push_back(
                 { rows.int64(0), Transition { fromStored(rows.int64(1)) }, Transition { fromStored(rows.int64(2)) } });

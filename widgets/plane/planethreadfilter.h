@@ -17,6 +17,7 @@
 #include <QColor>
 #include <QList>
 #include <QString>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -44,11 +45,14 @@ struct KeptTransitions
     bool keeps(Transition t) const;
 };
 
+// Span rows between two cancellation checks (a zoomed-out view of a long history meets many).
+inline constexpr qint64 spanRowsPerCancelCheck = 4096;
+
 // The spans of `threads` overlapping `window`, read through `db` (a history's connection). A history
 // without thread_spans keeps nothing (a filter there matches nothing, as in the engine). Null on a
-// database error.
-std::optional<KeptTransitions> readKeptTransitions(
-    sqlite::Connection &db, const QList<qint64> &threads, const TransitionWindow &window);
+// database error or when `cancelled()` turns true.
+std::optional<KeptTransitions> readKeptTransitions(sqlite::Connection &db, const QList<qint64> &threads,
+    const TransitionWindow &window, const std::function<bool()> &cancelled);
 
 // Drops the accesses whose transition `kept` does not keep, keeping the order of the others.
 void keepThreadAccesses(std::vector<Access> *accesses, const KeptTransitions &kept);
