@@ -330,6 +330,11 @@ void MainWindow::connectPanels()
     connect(m_plane, &PlaneWidget::visibleRangeChanged, m_chartsPanel, &ChartsPanel::setVisibleRange);
     connect(m_queryPanel, &QueryPanel::resultsChanged, m_plane, &PlaneWidget::setMarkedAccesses);
     connect(m_queryPanel, &QueryPanel::accessSelected, m_plane, &PlaneWidget::setCurrentAccess);
+    // The plane shows the threads the query panel's filter shows: chosen there, or those of a query
+    // run (a click query, a query of the navigation history), which the filter shows silently.
+    connect(m_queryPanel->threadFilter(), &ThreadFilter::threadsChanged, m_plane, &PlaneWidget::setThreadFilter);
+    connect(m_queryPanel, &QueryPanel::resultsChanged, m_plane,
+        [this] { m_plane->setThreadFilter(m_queryPanel->threadFilter()->threads()); });
     connect(m_queryPanel, &QueryPanel::accessSelected, m_detailPane, &DetailPane::showAccess);
     connect(m_queryPanel, &QueryPanel::exportFinished, this, [this](bool ok, const QString &message) {
         if (ok)

@@ -28,6 +28,11 @@ std::shared_ptr<RenderResult> renderPlane(const RenderRequest &request, sqlite::
     const std::optional<RowWindow> rows = readRowWindow(db, visibleTransitions(request.view));
     if (!rows)
         return nullptr;
+    std::optional<KeptTransitions> kept = request.threads.isEmpty()
+        ? KeptTransitions {}
+        : readKeptTransitions(db, request.threads, visibleTransitions(request.view), cancelled);
+    if (!kept)
+        return nullptr;
     std::optional<SummaryRaster> raster;
     DetailPlan plan;
     if (overview.summaryInfo) {
@@ -66,6 +71,7 @@ std::shared_ptr<RenderResult> renderPlane(const RenderRequest &request, sqlite::
         return nullptr;
     if (plan.accesses == AccessSource::ChunkQueries && !readAccessesOfChunks(db, chunks, plan, cancelled, &accesses))
         return nullptr;
+    keepThreadAccesses(&accesses.accesses, *kept);
 
     // The picture: bands, chunks (or their coverage), then the accesses on top.
     auto result = std::make_shared<RenderResult>();
@@ -97,6 +103,8 @@ std::shared_ptr<RenderResult> renderPlane(const RenderRequest &request, sqlite::
         painter.begin(&result->image);
         painter.setRenderHint(QPainter::Antialiasing, false);
     }
+    // Chunks and density record no threads: other threads' transitions are dimmed under the accesses.
+    dimOtherThreads(painter, *kept, mapping, request.colors.background);
     paintAccesses(painter, accesses.accesses, mapping, overview.fold, request.colors,
         accessAlpha(plan, request.limits.accessDetailLimit));
     painter.end();
@@ -108,6 +116,7 @@ std::shared_ptr<RenderResult> renderPlane(const RenderRequest &request, sqlite::
     result->estimatedChunks = qint64(plan.estimatedChunks);
     result->summaryCellsRead = raster ? raster->cellsAdded() : 0;
     result->accesses = std::move(accesses.accesses);
+    result->kept = std::move(*kept);
     // Hit tests search by transition: per-chunk reads come by operation, the scan in rowid order.
     if (plan.accesses == AccessSource::ChunkQueries)
         std::sort(result->accesses.begin(), result->accesses.end(),

@@ -10,6 +10,7 @@
 #include "widgets/plane/planedetail.h"
 #include "widgets/plane/planeoverview.h"
 #include "widgets/plane/planepainting.h"
+#include "widgets/plane/planethreadfilter.h"
 
 #include <QImage>
 #include <QObject>
@@ -31,6 +32,9 @@ struct RenderRequest
     QSize pixels; // device pixels of the image
     PlaneColors colors;
     DetailLimits limits; // the level-of-detail thresholds (tests lower them)
+    // The thread filter (planethreadfilter.h): only these threads' accesses are drawn, other
+    // threads' transitions are dimmed under them. Empty: every thread, at no extra cost.
+    QList<qint64> threads;
 };
 
 struct RenderResult
@@ -42,6 +46,8 @@ struct RenderResult
     bool accessDetail = false; // individual accesses drawn (and listed in `accesses`)
     // The accesses drawn, in rowid order (= transition order), for hit tests on the GUI thread.
     std::vector<Access> accesses;
+    // The transitions the request's thread filter keeps in the view (everything without a filter).
+    KeptTransitions kept;
     qint64 chunksRead = 0;
     qint64 accessesRead = 0;
     qint64 estimatedAccesses = 0;

@@ -7,6 +7,7 @@
 #include "widgets/plane/planeoverlays.h"
 #include "widgets/plane/planeoverview.h"
 #include "widgets/plane/planerenderer.h"
+#include "widgets/plane/planethreadfilter.h"
 
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -166,6 +167,7 @@ void PlaneWidget::setHistory(const QString &databasePath)
     m_overview.reset();
     m_result.reset();
     m_marked.clear();
+    m_threadFilter.clear();
     m_current.reset();
     m_names.reset();
     m_threadSpans.clear();
@@ -328,6 +330,15 @@ void PlaneWidget::applyOverview(std::shared_ptr<const HistoryOverview> overview)
     emit navigationChanged();
 }
 
+void PlaneWidget::setThreadFilter(const QList<qint64> &threads)
+{
+    if (threads == m_threadFilter)
+        return;
+    m_threadFilter = threads;
+    requestRender();
+    update();
+}
+
 void PlaneWidget::setMarkedAccesses(const QList<Access> &accesses)
 {
     m_marked = accesses;
@@ -465,6 +476,7 @@ void PlaneWidget::startRender()
     request.view = m_state.view();
     request.pixels = plotRect().size() * devicePixelRatio();
     request.colors = planeColors(palette());
+    request.threads = m_threadFilter;
     m_renderClock.restart();
     m_renderer->render(std::move(request));
     requestThreadSpans();
@@ -522,8 +534,23 @@ std::optional<Access> PlaneWidget::accessAt(QPointF position) const
     if (!hasHistory())
         return std::nullopt;
     static const std::vector<Access> none;
-    return plane::accessAt(position - QPointF(plotRect().topLeft()), mapping(), m_overview->fold,
-        m_result ? m_result->accesses : none, m_marked);
+    const QPointF local = position - QPointF(plotRect().topLeft());
+    if (m_threadFilter.isEmpty())
+        return plane::accessAt(local, mapping(), m_overview->fold, m_result ? m_result->accesses : none, m_marked);
+    // The image shown must be drawn with this filter: an older one may show other threads' accesses.
+    if (!m_result || m_result->kept.threads != m_threadFilter)
+        return std::nullopt;
+    QList<Access> marked;
+    for (const Access &access : m_marked) {
+        if (m_result->kept.keeps(access.transition))
+            marked.append(access);
+    }
+    return plane::accessAt(local, mapping(), m_overview->fold, m_result->accesses, marked);
+}
+
+std::vector<Access> PlaneWidget::drawnAccesses() const
+{
+    return m_result ? m_result->accesses : std::vector<Access> {};
 }
 
 QString PlaneWidget::describePoint(QPointF position) const
@@ -840,6 +867,8 @@ QString PlaneWidget::legendDetail() const
     QString detail;
     if (m_result)
         detail = m_result->accessDetail ? tr("accesses as size bars") : tr("chunks (zoom in to see accesses)");
+    if (m_result && m_result->kept.isFiltered())
+        detail += QStringLiteral(" · ") + threadFilterLegend(m_result->kept.threads, m_result->accessDetail);
     if (m_shownGeneration != m_requestedGeneration)
         detail += (detail.isEmpty() ? QString() : QStringLiteral(" · ")) + tr("rendering…");
     return detail;

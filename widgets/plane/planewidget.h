@@ -18,6 +18,10 @@
 // its data symbols; with more than one thread a strip along the bottom shows which ran when, in the
 // legend's thread colours. The selected access's transition has a line down the plot.
 //
+// A thread filter (setThreadFilter(), the query panel's choice) keeps only the chosen threads'
+// accesses where single accesses are drawn, and dims the other threads' transitions where chunks
+// are (planethreadfilter.h); hover and clicks then never pick another thread's access.
+//
 // Everything heavy runs off the GUI thread: opening the history (its slices and display summary) in
 // a JobTracker job, each view in PlaneRenderer's worker; the widget shows the previous image scaled
 // to the new view until the new one arrives. A history without a display summary (another tool's,
@@ -90,6 +94,11 @@ public:
 
     // The query results loaded so far: a marker at each (repaints throttled to 25 Hz).
     void setMarkedAccesses(const QList<memhist::Access> &accesses);
+    // Draws only the accesses of the transitions `threads` ran (empty: every thread), as the query
+    // panel's thread filter chooses; cleared by setHistory().
+    void setThreadFilter(const QList<qint64> &threads);
+    QList<qint64> threadFilter() const { return m_threadFilter; }
+
     // The selected result: highlighted, and brought into view (panned to the centre, at the current
     // zoom) when it is outside the visible range.
     void setCurrentAccess(const std::optional<memhist::Access> &access);
@@ -111,8 +120,11 @@ public:
     QString hoverText() const { return m_hoverText; }
     // Whether the image shown draws individual accesses (else chunks: zoomed out too far).
     bool showsAccesses() const;
-    // The access drawn at a widget position, if accesses are drawn there.
+    // The access drawn at a widget position, if accesses are drawn there (with a thread filter,
+    // only one of the chosen threads', and none until the image drawn with that filter arrives).
     std::optional<memhist::Access> accessAt(QPointF position) const;
+    // The accesses the image shown draws, in rowid order (empty when it draws chunks only).
+    std::vector<memhist::Access> drawnAccesses() const;
 
     // The widget column of the current position's line (the current access's transition), none
     // without a current access or when its transition is out of view.
@@ -228,6 +240,7 @@ private:
     QElapsedTimer m_renderClock; // since the newest request
     std::shared_ptr<const plane::RenderResult> m_result; // the image shown (maybe for an older view)
 
+    QList<qint64> m_threadFilter;
     QList<Access> m_marked;
     QTimer m_markerTimer; // at most 25 repaints a second while results stream in
     bool m_markersDirty = false;
