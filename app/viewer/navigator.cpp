@@ -326,12 +326,7 @@ void Navigator::step(Operation operation, Direction direction)
 
 void Navigator::selectAccess(const Access &access, Direction direction)
 {
-    HalfAxisQuery query;
-    query.direction = direction;
-    // The access itself is the first row: resumed just before it in the query's direction.
-    query.resumeAfter = RowId { direction == Direction::Forward ? access.rowId.value - 1 : access.rowId.value + 1 };
-    query.first = access.physical;
-    query.last = access.lastByte();
+    HalfAxisQuery query = queryFromAccess(access, direction);
     query.operations = Operations(Operation::Read) | Operation::Write | access.operation;
     m_pendingSelection = access;
     m_queryPanel->runQuery(query);

@@ -42,6 +42,20 @@ struct HalfAxisQuery
     void setThreads(QList<qint64> threadIds) { threads = std::move(threadIds); }
 };
 
+// The accesses (reads and writes) to the bytes of `access`, `access` itself the first row in
+// `direction`: the query resumes next to its row, so forward the accesses its instruction made
+// before it are left out, backward those made after it. What the viewer asks about a picked or a
+// found access.
+inline HalfAxisQuery queryFromAccess(const Access &access, Direction direction)
+{
+    HalfAxisQuery query;
+    query.direction = direction;
+    query.resumeAfter = RowId { direction == Direction::Forward ? access.rowId.value - 1 : access.rowId.value + 1 };
+    query.first = access.physical;
+    query.last = access.lastByte();
+    return query;
+}
+
 struct QueryPage
 {
     // In rowid order for a forward query, reverse rowid order for a backward one.

@@ -138,34 +138,10 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
 
     switch (role) {
     case Qt::DisplayRole:
-        switch (column) {
-        case RowIdColumn:
-            return QString::number(access.rowId.value);
-        case TransitionColumn:
-            return QString::number(access.transition.value);
-        case OperationColumn:
-            return QString(QLatin1Char(csv::operationLetter(access.operation)));
-        case AddressColumn:
-            return hexText(access.physical.value);
-        case LinearColumn:
-            return access.linear ? hexText(access.linear->value) : QString();
-        case SizeColumn:
-            return QString::number(access.size);
-        case ThreadColumn: {
-            const std::optional<qint64> thread = m_hasThreads ? m_threads.value(index.row()) : std::nullopt;
-            return thread ? QString::number(*thread) : QString();
-        }
-        case PcColumn:
-        case FunctionColumn:
-        case SourceColumn:
-        case InstructionColumn:
-        case RegionColumn:
-        case ValueColumn:
+        // The export's texts: the context columns unquoted, the others as csvCell() writes them.
+        if (column >= PcColumn && column <= ValueColumn)
             return contextCell(index.row(), column);
-        case ColumnCount:
-            break;
-        }
-        return {};
+        return QString::fromLatin1(csvCell(index.row(), column));
     case Qt::ToolTipRole:
         if (column == OperationColumn)
             return operationName(access.operation);
