@@ -14,11 +14,48 @@
 #include "widgets/plane/planepainting.h"
 
 #include <QImage>
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
 
 namespace memhist::plane {
+
+// Weights of the three operations (by operationIndex()) per pixel row, summed before they reach an
+// OperationRaster for one column range: a view's summary cells and chunks are a pixel or two tall
+// each, and adding each as its own rectangle cost a rectangle's bookkeeping per cell (a third of a
+// whole-history view's time); summed per row, each row and 4x4 block is touched once per column
+// range.
+class RowWeights
+{
+public:
+    explicit RowWeights(int height);
+
+    // Adds `weights` to the rows [y0, y1), clamped to the height.
+    void add(int y0, int y1, const std::array<float, 3> &weights)
+    {
+        y0 = std::max(y0, 0);
+        y1 = std::min(y1, int(m_rows.size()));
+        if (y1 <= y0)
+            return;
+        for (int y = y0; y < y1; ++y) {
+            std::array<float, 3> &row = m_rows[std::size_t(y)];
+            row[0] += weights[0];
+            row[1] += weights[1];
+            row[2] += weights[2];
+        }
+        m_low = std::min(m_low, y0);
+        m_high = std::max(m_high, y1);
+    }
+    // The same for one operation (operationIndex()).
+    void add(int y0, int y1, int op, float weight);
+
+private:
+    friend class OperationRaster;
+    std::vector<std::array<float, 3>> m_rows;
+    int m_low; // the touched rows [m_low, m_high), so that adding them to a raster is cheap
+    int m_high = 0;
+};
 
 class OperationRaster
 {
@@ -28,11 +65,10 @@ public:
     int width() const { return m_width; }
     int height() const { return m_height; }
 
-    // Adds `weight` of operation `op` (operationIndex()) to the pixels [x0, x1) x [y0, y1), clamped
-    // to the raster. Non-positive weights add nothing.
-    void add(int x0, int x1, int y0, int y1, int op, float weight);
-    // The same for all three operations at once (by operationIndex()): one pass over the pixels.
-    void add(int x0, int x1, int y0, int y1, const std::array<float, 3> &weights);
+    // Adds each row's weights in `rows` (as tall as the raster) to the pixels [x0, x1) of that row,
+    // clamped to the raster, and clears `rows` for the next column range. Non-positive weights add
+    // nothing.
+    void add(int x0, int x1, RowWeights &rows);
 
     // The operations with weight at a pixel (bit operationIndex()).
     std::uint8_t operationsAt(int x, int y) const

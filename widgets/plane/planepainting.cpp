@@ -54,46 +54,6 @@ struct RowMarks
     }
 };
 
-// Counts chunks on rows [y0, y1) in `rows`, tracking the touched span so that clearing is cheap.
-struct RowCounts
-{
-    std::vector<float> rows;
-    int low = std::numeric_limits<int>::max();
-    int high = -1;
-
-    explicit RowCounts(int height)
-        : rows(std::size_t(std::max(height, 0)), 0.0f)
-    { }
-    void add(int y0, int y1, float weight)
-    {
-        y0 = std::max(y0, 0);
-        y1 = std::min(y1, int(rows.size()));
-        if (y1 <= y0)
-            return;
-        for (int y = y0; y < y1; ++y)
-            rows[std::size_t(y)] += weight;
-        low = std::min(low, y0);
-        high = std::max(high, y1 - 1);
-    }
-    // Adds each counted row to columns [x0, x1) of `raster` as operation `op` (runs of rows with the
-    // same count as one rectangle), then clears them.
-    void flush(OperationRaster &raster, int x0, int x1, int op)
-    {
-        for (int y = low; y <= high;) {
-            const float count = rows[std::size_t(y)];
-            int end = y + 1;
-            while (end <= high && rows[std::size_t(end)] == count)
-                rows[std::size_t(end++)] = 0;
-            rows[std::size_t(y)] = 0;
-            if (count > 0)
-                raster.add(x0, x1, y, end, op, count);
-            y = end;
-        }
-        low = std::numeric_limits<int>::max();
-        high = -1;
-    }
-};
-
 QColor withAlpha(QColor color, int alpha)
 {
     color.setAlpha(alpha);
@@ -193,7 +153,7 @@ bool addCoverage(OperationRaster &raster, const HistoryOverview &overview, const
     for (int y = 0; y < height; ++y)
         rowBins[std::size_t(y)]
             = coverageBins(mapping.pixelToY(y + 1), mapping.pixelToY(y), overview.summaryBins, binsPerDisplay);
-    RowCounts counts(height);
+    RowWeights counts(height);
     for (int op = 0; op < 3; ++op) {
         qint64 chunks = 0;
         for (const SliceSummary &slice : overview.summaries)
@@ -210,9 +170,9 @@ bool addCoverage(OperationRaster &raster, const HistoryOverview &overview, const
             for (int y = 0; y < height; ++y) {
                 const auto [b0, b1] = rowBins[std::size_t(y)];
                 if (coverage.any(b0, b1))
-                    counts.add(y, y + 1, float(std::max(coverage.estimateChunks(b0, b1), 0.5) * perChunk));
+                    counts.add(y, y + 1, op, float(std::max(coverage.estimateChunks(b0, b1), 0.5) * perChunk));
             }
-            counts.flush(raster, x0, x1, op);
+            raster.add(x0, x1, counts);
         }
     }
     return true;
@@ -231,7 +191,7 @@ void addChunks(OperationRaster &raster, const HistoryOverview &overview, const s
         const qint64 accesses = accessesOf(overview, op);
         weights[op] = accesses > 0 && chunksOf[op] > 0 ? float(double(accesses) / double(chunksOf[op])) : 1.0f;
     }
-    RowCounts counts(imageHeight(mapping));
+    RowWeights counts(imageHeight(mapping));
     for (std::size_t c = 0; c < chunks.size();) {
         const std::uint8_t op = chunks[c].op;
         const std::uint32_t slice = chunks[c].slice;
@@ -243,9 +203,9 @@ void addChunks(OperationRaster &raster, const HistoryOverview &overview, const s
                 y1 = y0 + 1;
             // Spread over its rows: a chunk as wide as many pixels is no more accesses than a
             // narrow one.
-            counts.add(y0, y1, weights[op] / float(y1 - y0));
+            counts.add(y0, y1, op, weights[op] / float(y1 - y0));
         }
-        counts.flush(raster, x0, x1, op);
+        raster.add(x0, x1, counts);
     }
 }
 

@@ -22,6 +22,7 @@ SummaryRaster::SummaryRaster(const HistoryOverview &overview, const PixelMapping
     , m_width(int(mapping.pixels().width()))
     , m_height(int(mapping.pixels().height()))
     , m_raster(m_width, m_height)
+    , m_rows(m_height)
 { }
 
 void SummaryRaster::add(const summary::TileKey &key, std::span<const summary::Cell> cells)
@@ -47,16 +48,21 @@ void SummaryRaster::add(const summary::TileKey &key, std::span<const summary::Ce
     const double displayPerBin = m_overview.fold.displayLength() / std::ldexp(1.0, key.addressLevel);
     const double pixelsPerDisplay = m_height / view.height();
     const bool drawn = x1 > x0 && m_width > 0 && m_height > 0;
+    // Locals, not members, in the loop: the rows written through m_rows could alias them, and the
+    // compiler would read them again for every cell.
+    const double viewTop = view.top;
+    const double viewBottom = view.bottom;
+    const int height = m_height;
+    double accesses = 0;
+    double chunks = 0;
     for (const summary::Cell &cell : cells) {
         const double bottom = cell.bin * displayPerBin;
         const double top = bottom + displayPerBin;
-        if (top <= view.bottom || bottom >= view.top)
+        if (top <= viewBottom || bottom >= viewTop)
             continue;
         // Each operation weighs by its accesses in the cell; one with chunks but no access of its
         // own in the bin still shows where nothing else is.
         std::array<float, summary::operationSlots> weights {};
-        double accesses = 0;
-        double chunks = 0;
         for (int op = 0; op < summary::operationSlots; ++op) {
             if (cell.accesses[op] != 0)
                 weights[op] = float(cell.accesses[op]);
@@ -65,15 +71,17 @@ void SummaryRaster::add(const summary::TileKey &key, std::span<const summary::Ce
             accesses += cell.accesses[op];
             chunks += cell.chunks[op];
         }
-        m_estimate.accesses += accesses * timeShare;
-        m_estimate.chunks += chunks * timeShare;
         if (!drawn)
             continue;
         // Rows grow downward from the view's top (m_mapping.yToPixel, inlined).
-        const int y0 = clampedPixel(std::floor((view.top - top) * pixelsPerDisplay), m_height - 1);
-        const int y1 = std::max(y0 + 1, clampedPixel(std::ceil((view.top - bottom) * pixelsPerDisplay), m_height));
-        m_raster.add(x0, x1, y0, y1, weights);
+        const int y0 = clampedPixel(std::floor((viewTop - top) * pixelsPerDisplay), height - 1);
+        const int y1 = std::max(y0 + 1, clampedPixel(std::ceil((viewTop - bottom) * pixelsPerDisplay), height));
+        m_rows.add(y0, y1, weights);
     }
+    m_estimate.accesses += accesses * timeShare;
+    m_estimate.chunks += chunks * timeShare;
+    if (drawn)
+        m_raster.add(x0, x1, m_rows);
 }
 
 } // namespace memhist::plane

@@ -44,6 +44,7 @@ private:
     int m_width;
     int m_height;
     OperationRaster m_raster;
+    RowWeights m_rows; // one block's cells, summed per row before they reach m_raster
     SummaryEstimate m_estimate;
     qint64 m_cells = 0;
 };
