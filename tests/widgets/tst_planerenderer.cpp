@@ -6,6 +6,7 @@
 #include "core/writer/historywriter.h"
 #include "planestreams.h"
 #include "testsupport.h"
+#include "widgets/plane/planeblockpipeline.h"
 #include "widgets/plane/planedetail.h"
 #include "widgets/plane/planeoperationraster.h"
 #include "widgets/plane/planeoverview.h"
@@ -667,6 +668,49 @@ private slots:
         QVERIFY(!readAccessesOfChunks(f.db->connection(), chunks, plan, always, &stopped));
         QCOMPARE(stopped.rowsRead, chunkAccessesPerCancelCheck);
         QCOMPARE(qint64(stopped.accesses.size()), chunkAccessesPerCancelCheck);
+    }
+
+    // The summary's blocks read on the render thread and visited on another arrive as the plain read
+    // gives them: the same blocks with the same cells, in the same order (so the same raster), and
+    // nothing after a cancel.
+    void summaryBlocksAlongsideArriveAsRead()
+    {
+        // The finest address level: 32 blocks of 2048 cells, handed over in many batches.
+        const int addressLevel = 16;
+        const Fixture &f = m_mostlyReadSummary;
+        summary::TileWindow window;
+        window.addressLevel = addressLevel;
+        window.lastTile = f.overview->summaryInfo->levels.tilesAt(0) - 1;
+        window.lastBin = (1u << addressLevel) - 1;
+        using Block = std::pair<std::int64_t, QList<std::uint32_t>>; // tile, its cells' bins and counts
+        const auto recorder = [](QList<Block> *blocks) {
+            return [blocks](const summary::TileKey &key, std::span<const summary::Cell> cells) {
+                QList<std::uint32_t> values;
+                for (const summary::Cell &cell : cells)
+                    values << cell.bin << cell.accesses[0] << cell.accesses[1] << cell.accesses[2] << cell.chunks[1];
+                blocks->append({ key.tile * 64 + key.addressLevel, values });
+            };
+        };
+        QList<Block> plain;
+        QString error;
+        QVERIFY(readSummaryBlocks(f.db->connection(), *f.overview, window, never, recorder(&plain), &error));
+        QList<Block> alongside;
+        QVERIFY(
+            readSummaryBlocksAlongside(f.db->connection(), *f.overview, window, never, recorder(&alongside), &error));
+        QVERIFY(error.isEmpty());
+        QCOMPARE(plain.size(), 32);
+        qsizetype cells = 0;
+        for (const Block &block : plain)
+            cells += block.second.size() / 5;
+        QCOMPARE(cells, 65536);
+        QCOMPARE(alongside, plain);
+
+        QList<Block> stopped;
+        int checks = 0;
+        QVERIFY(!readSummaryBlocksAlongside(
+            f.db->connection(), *f.overview, window, [&checks] { return ++checks > 1; }, recorder(&stopped), &error));
+        QVERIFY(error.isEmpty());
+        QVERIFY(stopped.size() < plain.size());
     }
 
     void coverageStopsAtOnce()

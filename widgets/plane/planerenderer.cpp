@@ -1,6 +1,7 @@
 #include "widgets/plane/planerenderer.h"
 
 #include "core/storage/historydatabase.h"
+#include "widgets/plane/planeblockpipeline.h"
 #include "widgets/plane/planeoperationraster.h"
 #include "widgets/plane/planereads.h"
 #include "widgets/plane/planestatements.h"
@@ -46,7 +47,7 @@ std::shared_ptr<RenderResult> renderPlane(const RenderRequest &request, sqlite::
         const auto addBlock
             = [&raster](const summary::TileKey &key, std::span<const summary::Cell> cells) { raster->add(key, cells); };
         QString error;
-        if (!readSummaryBlocks(tiles, overview, summary.window, cancelled, addBlock, &error)) {
+        if (!readSummaryBlocksAlongside(tiles, overview, summary.window, cancelled, addBlock, &error)) {
             if (cancelled() || error.isEmpty())
                 return nullptr;
             // A damaged summary: no picture rather than a wrong one, and the reason.
