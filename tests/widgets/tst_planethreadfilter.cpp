@@ -186,6 +186,8 @@ private slots:
         // Nor as a query result's marker.
         plane->setMarkedAccesses({ *other, *own });
         QCOMPARE(plane->accessAt(*otherAt), std::optional<Access>());
+        // Nor drawn: only the chosen thread's marker is.
+        QCOMPARE(plane->shownMarkers(), QList<Access>({ *own }));
 
         // A click there is a click on no access; the hover names no access.
         QSignalSpy clicked(plane.get(), &PlaneWidget::pointClicked);
@@ -198,6 +200,7 @@ private slots:
 
         plane->setThreadFilter({});
         QVERIFY(waitForRender(*plane));
+        QCOMPARE(plane->shownMarkers(), QList<Access>({ *other, *own }));
         QCOMPARE(plane->accessAt(*otherAt)->rowId, other->rowId);
     }
 

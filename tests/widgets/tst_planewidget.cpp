@@ -597,6 +597,17 @@ private slots:
             QCOMPARE(
                 image.pixelColor(int(bottom->x()), int(bottom->y()) - 2), plane::threadColor(index, plane->palette()));
         }
+        // With a thread filter, the other threads' runs are faded and the chosen one's stay.
+        plane->setThreadFilter({ 9 });
+        const QImage filtered = plane->grab().toImage();
+        for (const auto &[t, index] : { std::pair { 10ull, 0 }, std::pair { 60ull, 1 } }) {
+            const std::optional<QPointF> bottom = plane->positionOf(Transition { t }, Address { planeCodeBase });
+            QVERIFY(bottom);
+            const QPoint strip(int(bottom->x()), int(bottom->y()) - 2);
+            QCOMPARE(filtered.pixelColor(strip) == plane::threadColor(index, plane->palette()), index == 1);
+            QCOMPARE(filtered.pixelColor(strip) == image.pixelColor(strip), index == 1);
+        }
+        plane->setThreadFilter({});
 
         // Hovering an access names its thread (read with its context); an empty place, the thread
         // that ran its transition.

@@ -185,11 +185,16 @@ void paintCurrentLine(QPainter &painter, int column, Transition transition, QSiz
     painter.drawText(tag, Qt::AlignCenter, text);
 }
 
-void paintThreadStrip(QPainter &painter, const std::vector<ThreadRun> &runs, QSizeF size, const QPalette &palette)
+void paintThreadStrip(QPainter &painter, const std::vector<ThreadRun> &runs, QSizeF size, const QPalette &palette,
+    const QList<int> &chosen)
 {
     const int top = int(size.height()) - threadStripPixels;
-    for (const ThreadRun &run : runs)
-        painter.fillRect(QRect(run.x0, top, run.x1 - run.x0, threadStripPixels), threadColor(run.thread, palette));
+    for (const ThreadRun &run : runs) {
+        QColor color = threadColor(run.thread, palette);
+        if (!chosen.isEmpty() && !chosen.contains(run.thread))
+            color.setAlpha(fadedThreadAlpha);
+        painter.fillRect(QRect(run.x0, top, run.x1 - run.x0, threadStripPixels), color);
+    }
 }
 
 void paintLegend(QPainter &painter, QRect plot, const QString &detail, const QPalette &palette,

@@ -48,8 +48,13 @@ int paintRangeLabels(QPainter &painter, const std::vector<RangeLabel> &labels, i
 void paintCurrentLine(QPainter &painter, int column, Transition transition, QSizeF size, const QPalette &palette,
     const QFontMetrics &metrics);
 
-// Which thread ran each column: a strip along the bottom of a plot `size` big.
-void paintThreadStrip(QPainter &painter, const std::vector<ThreadRun> &runs, QSizeF size, const QPalette &palette);
+// Which thread ran each column: a strip along the bottom of a plot `size` big. With `chosen` (the
+// thread filter's indexes into AddressNames::threads; empty: no filter), the other threads' runs are
+// faded, as the plane dims their transitions, so that the chosen threads' stand out.
+void paintThreadStrip(QPainter &painter, const std::vector<ThreadRun> &runs, QSizeF size, const QPalette &palette,
+    const QList<int> &chosen = {});
+// The alpha of a thread the filter leaves out, in the thread strip.
+inline constexpr int fadedThreadAlpha = 50;
 
 // The colour legend above the plot, then `threads` (ids, each in threadColor() of its index; at most
 // a few, then how many more) and `detail` (what the image shows) right-aligned beside it.

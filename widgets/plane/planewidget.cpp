@@ -543,12 +543,22 @@ std::optional<Access> PlaneWidget::accessAt(QPointF position) const
     // The image shown must be drawn with this filter: an older one may show other threads' accesses.
     if (!m_result || m_result->kept.threads != m_threadFilter)
         return std::nullopt;
-    QList<Access> marked;
+    return plane::accessAt(local, mapping(), m_overview->fold, m_result->accesses, shownMarkers());
+}
+
+QList<Access> PlaneWidget::shownMarkers() const
+{
+    if (m_threadFilter.isEmpty() || !m_result || m_result->kept.threads != m_threadFilter)
+        return m_marked;
+    const TransitionWindow drawn = plane::visibleTransitions(m_result->view);
+    QList<Access> shown;
     for (const Access &access : m_marked) {
-        if (m_result->kept.keeps(access.transition))
-            marked.append(access);
+        // Outside the image's transitions its spans say nothing: kept until the next image.
+        const bool outside = access.transition.value < drawn.first || access.transition.value > drawn.last;
+        if (outside || m_result->kept.keeps(access.transition))
+            shown.append(access);
     }
-    return plane::accessAt(local, mapping(), m_overview->fold, m_result->accesses, marked);
+    return shown;
 }
 
 std::vector<Access> PlaneWidget::drawnAccesses() const
@@ -826,13 +836,18 @@ void PlaneWidget::paintEvent(QPaintEvent *)
     paintFoldBands(painter, foldBands(fold, map), plot.width(), palette(), fm);
     const std::optional<QPointF> current
         = m_current ? std::optional<QPointF>(accessCentre(*m_current, map, fold)) : std::nullopt;
-    paintMarkers(painter, markerPositions(m_marked, map, fold), current, map.pixels(), palette());
+    paintMarkers(painter, markerPositions(shownMarkers(), map, fold), current, map.pixels(), palette());
     if (m_names) {
         // Regions along the plot's left edge, the data symbols that fit beside them.
         const int right = paintRangeLabels(painter, regionLabels(), 2, palette(), fm);
         paintRangeLabels(painter, symbolLabels(), right + 6, palette(), fm);
-        if (m_names->threads.size() > 1)
-            paintThreadStrip(painter, threadRuns(m_threadSpans, m_names->threads, map), map.pixels(), palette());
+        if (m_names->threads.size() > 1) {
+            QList<int> chosen;
+            for (const qint64 thread : std::as_const(m_threadFilter))
+                chosen << int(m_names->threads.indexOf(thread));
+            paintThreadStrip(
+                painter, threadRuns(m_threadSpans, m_names->threads, map), map.pixels(), palette(), chosen);
+        }
     }
 
     if (m_drag == Drag::RubberBand && m_dragMoved) {

@@ -123,6 +123,9 @@ public:
     // The access drawn at a widget position, if accesses are drawn there (with a thread filter,
     // only one of the chosen threads', and none until the image drawn with that filter arrives).
     std::optional<memhist::Access> accessAt(QPointF position) const;
+    // The query markers drawn and picked: with a thread filter, only the chosen threads' (as the
+    // image drawn with that filter keeps them); all of them meanwhile.
+    QList<memhist::Access> shownMarkers() const;
     // The accesses the image shown draws, in rowid order (empty when it draws chunks only).
     std::vector<memhist::Access> drawnAccesses() const;
 
