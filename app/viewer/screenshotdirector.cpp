@@ -4,6 +4,7 @@
 #include "widgets/detail/detailpane.h"
 #include "widgets/plane/planewidget.h"
 #include "widgets/query/querypanel.h"
+#include "widgets/query/resultsmodel.h"
 #include "widgets/sql/sqlconsole.h"
 
 #include <QCoreApplication>
@@ -126,6 +127,23 @@ void ScreenshotDirector::settled()
         return;
     // The plane renders in the background: wait for a picture of the staged view, not of the
     // previous one scaled.
+    if (m_scene.selectRow > 0 && !m_rowSelected) {
+        // Fewer rows than asked: more pages while the query has them, else say so at once rather
+        // than wait for the timeout.
+        ResultsModel *model = m_window->queryPanel()->resultsModel();
+        if (!model->isLoading()) {
+            if (!model->canFetchMore(QModelIndex())) {
+                fail(QStringLiteral("--select-row %1: the results have %2 rows%3")
+                         .arg(m_scene.selectRow)
+                         .arg(model->rowCount())
+                         .arg(model->rowCount() == 0 && !m_scene.clickTransition
+                                 ? QStringLiteral(" (no query ran: give --click)")
+                                 : QString()));
+                return;
+            }
+            model->fetchMore(QModelIndex());
+        }
+    }
     if (!m_renderedAfterStaging || (m_scene.selectRow > 0 && !m_rowSelected)) {
         m_settle.start();
         return;
