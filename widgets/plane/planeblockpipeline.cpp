@@ -14,6 +14,9 @@ namespace {
 constexpr std::size_t cellsPerBatch = 4096;
 // Batches read ahead of the visits at most: the reader never holds more than this in memory.
 constexpr std::size_t batchesAhead = 4;
+// Windows of fewer tiles x bins than this are read and visited on the calling thread: their few
+// cells cost less than handing them over.
+constexpr double smallestWindowAlongside = 1 << 16;
 
 struct BlockBatch
 {
@@ -107,6 +110,10 @@ bool readSummaryBlocksAlongside(sqlite::Connection &summaryDb, const HistoryOver
     const summary::TileWindow &window, const std::function<bool()> &cancelled,
     const summary::TileReader::Visitor &visit, QString *error)
 {
+    const double windowCells
+        = double(window.lastTile - window.firstTile + 1) * (double(window.lastBin) - double(window.firstBin) + 1);
+    if (windowCells < smallestWindowAlongside)
+        return readSummaryBlocks(summaryDb, overview, window, cancelled, visit, error);
     BatchQueue queue;
     QMutex doneMutex;
     QWaitCondition doneCondition;

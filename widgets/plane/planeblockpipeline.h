@@ -10,9 +10,9 @@ namespace memhist::plane {
 
 // readSummaryBlocks(), with `visit` called on a thread of its own pool: one block at a time, in
 // the order read, so that what it builds is exactly what the plain read builds. Every call to
-// `visit` has returned when this returns. Visits on the calling thread when the pool has no free
-// thread. False, as readSummaryBlocks() says, when cancelled or on an error: the blocks read but
-// not yet visited are then dropped.
+// `visit` has returned when this returns. Visits on the calling thread when the window is small
+// (under 2^16 tiles x bins) or the pool has no free thread. False, as readSummaryBlocks() says, when cancelled or on an
+// error: the blocks read but not yet visited are then dropped.
 bool readSummaryBlocksAlongside(sqlite::Connection &summaryDb, const HistoryOverview &overview,
     const summary::TileWindow &window, const std::function<bool()> &cancelled,
     const summary::TileReader::Visitor &visit, QString *error);
