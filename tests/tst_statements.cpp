@@ -168,7 +168,6 @@ QList<Expected> expectedPlans()
         { QStringLiteral("plane/accessesByRowId"), D::History, { QStringLiteral("SEARCH accesses USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") } },
         { QStringLiteral("plane/mappingNames"), D::History, { QStringLiteral("SCAN memory_map") } },
         { QStringLiteral("plane/sectionNames"), D::History, { QStringLiteral("SCAN module_sections") } },
-        { QStringLiteral("plane/dataObjectNames"), D::History, { QStringLiteral("SCAN data_objects") } },
         // core/charts/chartstatements.h
         { QStringLiteral("charts/rowsInRowIdRange"), D::History, { QStringLiteral("SEARCH accesses USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") } },
     };

@@ -403,14 +403,16 @@ QList<FunctionInfo> ContextReader::functionsNamed(const QString &name)
     return functions;
 }
 
-QList<NamedRange> ContextReader::namedRanges()
+QList<NamedRange> ContextReader::namedRanges(std::optional<NamedRange::Kind> kind)
 {
     QList<NamedRange> ranges;
     // A missing table's statement does not prepare: that list is empty.
-    const auto readAll = [&](const char *sql, NamedRange::Kind kind) {
+    const auto readAll = [&](const char *sql, NamedRange::Kind wanted) {
+        if (kind && *kind != wanted)
+            return;
         sqlite::Statement rows = m_connection.prepare(sql);
         while (rows.isValid() && rows.step() == SQLITE_ROW)
-            ranges << NamedRange { rows.text(0), rangeOf(rows, 1), kind };
+            ranges << NamedRange { rows.text(0), rangeOf(rows, 1), wanted };
     };
     readAll(contextstatements::allFunctionNames, NamedRange::Kind::Function);
     readAll(contextstatements::allDataObjectNames, NamedRange::Kind::DataObject);

@@ -127,9 +127,9 @@ public:
     // its parameters ("Shape::area" finds "Shape::area() const"), in address order.
     QList<FunctionInfo> functionsNamed(const QString &name);
 
-    // Every function, then every data object, each list by name (then address). Empty when the
-    // history has no symbols.
-    QList<NamedRange> namedRanges();
+    // Every function, then every data object, each list by name (then address); with `kind`, only
+    // those of that kind. Empty when the history has no symbols.
+    QList<NamedRange> namedRanges(std::optional<NamedRange::Kind> kind = std::nullopt);
 
     // The instructions the history knows (its instructions table holds those that ran) nearest to
     // `pc`: up to `before` below it, its own when known, up to `after` above it, in address order.

@@ -75,9 +75,8 @@ AddressNames readAddressNames(HistoryDatabase &database, ContextReader &reader, 
         }
     }
     if (reader.has("symbols")) {
-        sqlite::Statement objects = db.prepare(statements::dataObjectNames);
-        while (objects.isValid() && objects.step() == SQLITE_ROW)
-            names.symbols.push_back({ fromStored(objects.int64(1)), fromStored(objects.int64(2)), objects.text(0) });
+        for (const memhist::NamedRange &object : reader.namedRanges(memhist::NamedRange::Kind::DataObject))
+            names.symbols.push_back({ object.range.first.value, object.range.last.value, object.name });
     }
     sortUnique(names.regions);
     sortUnique(names.symbols);

@@ -30,12 +30,12 @@ inline constexpr const char *chunkAccesses
 inline constexpr const char *accessesByRowId
     = "SELECT rowid, transition, operation, phy_first, linear, size FROM accesses WHERE rowid BETWEEN ?1 AND ?2";
 
-// The names of the address axis (planecontext.h), read once per history from the optional context
-// tables (contextschema.h): every mapping of the memory map, every module's sections and every data
-// object. Plain scans: the tables hold a few thousand rows, and the axis needs all of them.
+// The region names of the address axis (planecontext.h), read once per history from the optional
+// context tables (contextschema.h): every mapping of the memory map and every module's sections
+// (its data objects come from ContextReader::namedRanges). Plain scans: the tables hold a few
+// thousand rows, and the axis needs all of them.
 inline constexpr const char *mappingNames = "SELECT addr_first, addr_last, path, module_id FROM memory_map";
 inline constexpr const char *sectionNames = "SELECT module_id, name, addr_first, addr_last FROM module_sections";
-inline constexpr const char *dataObjectNames = "SELECT name, addr_first, addr_last FROM data_objects";
 
 inline constexpr memhist::statements::NamedStatement planeStatements[] = {
     MEMHIST_STATEMENT(connectionPragmas),
@@ -44,7 +44,6 @@ inline constexpr memhist::statements::NamedStatement planeStatements[] = {
     MEMHIST_STATEMENT(accessesByRowId),
     MEMHIST_STATEMENT(mappingNames),
     MEMHIST_STATEMENT(sectionNames),
-    MEMHIST_STATEMENT(dataObjectNames),
 };
 
 } // namespace memhist::plane::statements
