@@ -23,7 +23,7 @@ namespace memhist::plane {
 
 // Weights of the three operations (by operationIndex()) per pixel row, summed before they reach an
 // OperationRaster for one column range: a view's summary cells and chunks are a pixel or two tall
-// each, and adding each as its own rectangle cost a rectangle's bookkeeping per cell (a third of a
+// each, and adding each as its own rectangle cost a rectangle's bookkeeping per cell (a quarter of a
 // whole-history view's time); summed per row, each row and 4x4 block is touched once per column
 // range.
 class RowWeights
