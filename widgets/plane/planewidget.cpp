@@ -541,14 +541,22 @@ std::optional<Access> PlaneWidget::accessAt(QPointF position) const
     if (m_threadFilter.isEmpty())
         return plane::accessAt(local, mapping(), m_overview->fold, m_result ? m_result->accesses : none, m_marked);
     // The image shown must be drawn with this filter: an older one may show other threads' accesses.
-    if (!m_result || m_result->kept.threads != m_threadFilter)
+    if (!imageHasThreadFilter())
         return std::nullopt;
     return plane::accessAt(local, mapping(), m_overview->fold, m_result->accesses, shownMarkers());
 }
 
+bool PlaneWidget::imageHasThreadFilter() const
+{
+    // std::equal, not QList's == (setThreadFilter() says why).
+    return m_result
+        && std::equal(m_result->kept.threads.cbegin(), m_result->kept.threads.cend(), m_threadFilter.cbegin(),
+            m_threadFilter.cend());
+}
+
 QList<Access> PlaneWidget::shownMarkers() const
 {
-    if (m_threadFilter.isEmpty() || !m_result || m_result->kept.threads != m_threadFilter)
+    if (m_threadFilter.isEmpty() || !imageHasThreadFilter())
         return m_marked;
     const TransitionWindow drawn = plane::visibleTransitions(m_result->view);
     QList<Access> shown;

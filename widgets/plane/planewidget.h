@@ -193,6 +193,9 @@ private:
         RubberBand,
     };
 
+    // Whether the image shown was drawn with the current thread filter (an older one may show other
+    // threads' accesses).
+    bool imageHasThreadFilter() const;
     // After openOverview(): shows it, or summarises the history first, or scans it.
     void overviewOpened(std::shared_ptr<const plane::HistoryOverview> overview);
     void startSummary(const QString &target);
