@@ -11,6 +11,7 @@
 #include "summaryoracle.h"
 #include "testsupport.h"
 
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <random>
@@ -480,6 +481,78 @@ private slots:
         // Nothing of it is visible in the directory.
         QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral(".memhist-summary-*") }, QDir::Files | QDir::Hidden),
             QStringList());
+    }
+
+    // The writer bins the tiles apart (binTiles(), no connection) and writes them later
+    // (writeTiles()): the same rows as finish() writes at once; a cancel stops the binning.
+    void tilesBinnedApartAreTheSameAsFinished()
+    {
+        std::mt19937_64 random(5);
+        std::vector<std::vector<BufferedAccess>> slices(40);
+        std::uint64_t transition = 0;
+        for (std::vector<BufferedAccess> &slice : slices) {
+            for (int i = 0; i < 300; ++i) {
+                const std::uint64_t address = (random() % 3) * 0x1000000 + (random() % 0x4000);
+                const std::uint8_t operation = std::uint8_t(1) << (random() % 3);
+                slice.push_back({ transition++, address, 0, std::uint32_t(1 + random() % 8), operation, false });
+            }
+        }
+        const auto feed = [&](SummaryBuilder *builder) {
+            qint64 chunks = 0;
+            for (std::size_t index = 0; index < slices.size(); ++index) {
+                const SlicePlan plan = planSlice(slices[index], {});
+                if (plan.accessCount != slices[index].size()
+                    || !builder->addSlice(qint64(index), slices[index], plan.chunks, plan.chunkOfAccess))
+                    return HistoryShape {};
+                chunks += qint64(plan.chunks.size());
+            }
+            return HistoryShape { qint64(slices.size()), chunks, qint64(transition) };
+        };
+        const auto tiles = [](sqlite::Connection &db) {
+            QStringList rows;
+            sqlite::Statement select = db.prepare("SELECT key, cells, hex(data) FROM summary_tiles ORDER BY key");
+            while (select.step() == SQLITE_ROW)
+                rows << QStringLiteral("%1 %2 %3").arg(select.int64(0)).arg(select.int64(1)).arg(select.text(2));
+            return rows;
+        };
+        const auto info = [](sqlite::Connection &db) {
+            QStringList rows;
+            sqlite::Statement select = db.prepare("SELECT * FROM summary_info ORDER BY 1");
+            while (select.step() == SQLITE_ROW)
+                rows << select.text(0) + u'=' + select.text(1);
+            return rows.filter(QRegularExpression(QStringLiteral("^(?!build_cpu)")));
+        };
+
+        SummaryBuilder atOnce;
+        QVERIFY(atOnce.open(m_dir.path()));
+        const HistoryShape shape = feed(&atOnce);
+        QCOMPARE(shape.slices, 40);
+        sqlite::Connection finished;
+        QVERIFY(finished.open(QStringLiteral(":memory:"), sqlite::Connection::Mode::ReadWriteCreate));
+        QVERIFY2(atOnce.finish(finished, shape), qPrintable(atOnce.errorString()));
+
+        SummaryBuilder apart;
+        QVERIFY(apart.open(m_dir.path()));
+        QCOMPARE(feed(&apart), shape);
+        QVERIFY2(apart.binTiles(shape), qPrintable(apart.errorString()));
+        sqlite::Connection written;
+        QVERIFY(written.open(QStringLiteral(":memory:"), sqlite::Connection::Mode::ReadWriteCreate));
+        QVERIFY2(apart.writeTiles(written), qPrintable(apart.errorString()));
+        QVERIFY(tiles(finished).size() > 40);
+        QCOMPARE(tiles(written), tiles(finished));
+        QVERIFY(info(finished).size() > 5);
+        QCOMPARE(info(written), info(finished));
+        QCOMPARE(apart.stats().tileBytes, atOnce.stats().tileBytes);
+
+        SummaryBuilder cancelled;
+        QVERIFY(cancelled.open(m_dir.path()));
+        QCOMPARE(feed(&cancelled), shape);
+        QVERIFY(!cancelled.binTiles(shape, [](double) { return false; }));
+        QCOMPARE(cancelled.errorString(), QStringLiteral("cancelled"));
+        sqlite::Connection none;
+        QVERIFY(none.open(QStringLiteral(":memory:"), sqlite::Connection::Mode::ReadWriteCreate));
+        QVERIFY(!cancelled.writeTiles(none));
+        QVERIFY(!none.prepare("SELECT 1 FROM summary_tiles").isValid());
     }
 
     void spoolInAMissingDirectoryFails()

@@ -2,8 +2,10 @@
 
 #include "core/storage/sqlite.h"
 #include "core/summary/slicebinning.h"
+#include "core/summary/tilecodec.h"
 #include "core/summary/tilepyramid.h"
 
+#include <cstring>
 #include <ctime>
 
 namespace memhist::summary {
@@ -44,8 +46,8 @@ bool SummaryBuilder::databaseFail(sqlite::Connection &db)
 
 bool SummaryBuilder::open(const QString &directory)
 {
-    if (!m_spool.open(directory))
-        return fail(m_spool.errorString());
+    if (!m_spool.open(directory) || !m_tileSpool.open(directory))
+        return fail(m_spool.errorString() + m_tileSpool.errorString());
     return true;
 }
 
@@ -99,6 +101,66 @@ bool SummaryBuilder::finish(sqlite::Connection &db, const HistoryShape &shape,
 {
     if (!m_error.isEmpty())
         return false;
+    if (!createSummaryTables(db))
+        return databaseFail(db);
+    TileWriter tiles(db);
+    if (!tiles.isValid())
+        return databaseFail(db);
+    const auto write = [&tiles](const TileKey &key, std::span<const Cell> cells) { return tiles.write(key, cells); };
+    if (!bin(shape, progress, sourceIdentity, write, [&] { databaseFail(db); }))
+        return false;
+    if (!writeSummaryInfo(db, m_info))
+        return databaseFail(db);
+    m_stats.tileBytes = tiles.bytes();
+    return true;
+}
+
+bool SummaryBuilder::binTiles(
+    const HistoryShape &shape, const std::function<bool(double)> &progress, const QString &sourceIdentity)
+{
+    if (!m_error.isEmpty())
+        return false;
+    const auto spool = [&](const TileKey &key, std::span<const Cell> cells) {
+        // The tile's stored key and cell count, then its encoded cells.
+        QByteArray record(2 * sizeof(qint64), Qt::Uninitialized);
+        const qint64 header[2] = { storedTileKey(key), qint64(cells.size()) };
+        std::memcpy(record.data(), header, sizeof header);
+        record += encodeCells(cells);
+        return m_tileSpool.append(m_spooledTiles++, record);
+    };
+    return bin(shape, progress, sourceIdentity, spool, [&] { fail(m_tileSpool.errorString()); })
+        && (m_tileSpool.finishWriting() || fail(m_tileSpool.errorString()));
+}
+
+bool SummaryBuilder::writeTiles(sqlite::Connection &db)
+{
+    if (!m_error.isEmpty())
+        return false;
+    if (!createSummaryTables(db))
+        return databaseFail(db);
+    TileWriter tiles(db);
+    if (!tiles.isValid())
+        return databaseFail(db);
+    std::vector<QByteArray> records;
+    for (std::int64_t tile = 0; tile < m_spooledTiles; ++tile) {
+        if (!m_tileSpool.readSlice(tile, &records))
+            return fail(m_tileSpool.errorString());
+        if (records.size() != 1 || records.front().size() < qsizetype(2 * sizeof(qint64)))
+            return fail(QStringLiteral("the summary's temporary file is damaged (tile %1)").arg(tile));
+        qint64 header[2];
+        std::memcpy(header, records.front().constData(), sizeof header);
+        if (!tiles.write(tileKeyOf(header[0]), header[1], QByteArrayView(records.front()).sliced(sizeof header)))
+            return databaseFail(db);
+    }
+    if (!writeSummaryInfo(db, m_info))
+        return databaseFail(db);
+    m_stats.tileBytes = tiles.bytes();
+    return true;
+}
+
+bool SummaryBuilder::bin(const HistoryShape &shape, const std::function<bool(double)> &progress,
+    const QString &sourceIdentity, const TilePyramid::Sink &sink, const std::function<void()> &sinkFailed)
+{
     const qint64 cpuStart = threadCpuNanoseconds();
     if (!m_spool.finishWriting())
         return fail(m_spool.errorString());
@@ -116,15 +178,13 @@ bool SummaryBuilder::finish(sqlite::Connection &db, const HistoryShape &shape,
     m_info.sourceIdentity = sourceIdentity;
     const AddressFold fold = m_info.fold();
 
-    if (!createSummaryTables(db))
-        return databaseFail(db);
-    TileWriter tiles(db);
-    if (!tiles.isValid())
-        return databaseFail(db);
-    TilePyramid pyramid(m_info.levels, m_options.rule,
-        [&tiles](const TileKey &key, std::span<const Cell> cells) { return tiles.write(key, cells); });
+    TilePyramid pyramid(m_info.levels, m_options.rule, sink);
     SliceBinning binning(fold, m_info.levels);
     std::vector<QByteArray> fragments;
+    const auto sinkFailure = [&] {
+        sinkFailed();
+        return false;
+    };
     for (std::int64_t slice = 0; slice < shape.slices; ++slice) {
         if (progress && slice % slicesPerProgress == 0 && !progress(double(slice) / double(shape.slices)))
             return fail(QStringLiteral("cancelled"));
@@ -135,16 +195,13 @@ bool SummaryBuilder::finish(sqlite::Connection &db, const HistoryShape &shape,
                 return fail(QStringLiteral("the summary's temporary file is damaged (slice %1)").arg(slice));
         }
         if (!pyramid.addSlice(binning.take()))
-            return databaseFail(db);
+            return sinkFailure();
     }
     if (!pyramid.finish())
-        return databaseFail(db);
+        return sinkFailure();
     m_info.buildCpuMilliseconds = (m_cpuNs + threadCpuNanoseconds() - cpuStart) / 1'000'000;
-    if (!writeSummaryInfo(db, m_info))
-        return databaseFail(db);
     m_stats.storedBlocks = pyramid.storedBlocks();
     m_stats.storedCells = pyramid.storedCells();
-    m_stats.tileBytes = tiles.bytes();
     return true;
 }
 

@@ -78,6 +78,15 @@ public:
     bool finish(sqlite::Connection &db, const HistoryShape &shape, const std::function<bool(double)> &progress = {},
         const QString &sourceIdentity = {});
 
+    // The same second pass in two steps, for a caller whose connection is busy meanwhile (the
+    // writer bins while SQLite builds the history's indexes on the thread that owns the
+    // connection). binTiles() needs no connection: it may run on any thread, and keeps the
+    // encoded tiles in a second temporary file. writeTiles() then creates the summary tables on
+    // `db` and copies the tiles and the info into them.
+    bool binTiles(const HistoryShape &shape, const std::function<bool(double)> &progress = {},
+        const QString &sourceIdentity = {});
+    bool writeTiles(sqlite::Connection &db);
+
     // Why the builder failed: the system's reason for a failed temporary file, the database's
     // message (then databaseFailed() is true: the caller may know a better reason), or
     // "cancelled".
@@ -89,9 +98,15 @@ public:
 private:
     bool fail(const QString &message);
     bool databaseFail(sqlite::Connection &db);
+    // The pass itself: each stored tile goes to `sink`, which returns false on a database error.
+    bool bin(const HistoryShape &shape, const std::function<bool(double)> &progress, const QString &sourceIdentity,
+        const TilePyramid::Sink &sink, const std::function<void()> &sinkFailed);
 
     SummaryOptions m_options;
     SliceSpool m_spool;
+    // binTiles()'s tiles until writeTiles(): one entry per tile, numbered in the order made.
+    SliceSpool m_tileSpool;
+    std::int64_t m_spooledTiles = 0;
     OccupiedRegionsBuilder m_regions;
     // Reused by addSlice(): the fragment, and the accesses' order chunk by chunk.
     SliceFragment m_fragment;

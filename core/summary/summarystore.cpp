@@ -176,11 +176,15 @@ bool TileWriter::isValid() const
 
 bool TileWriter::write(const TileKey &key, std::span<const Cell> cells)
 {
-    const QByteArray data = encodeCells(cells);
+    return write(key, qint64(cells.size()), encodeCells(cells));
+}
+
+bool TileWriter::write(const TileKey &key, qint64 cellCount, QByteArrayView data)
+{
     m_bytes += data.size();
     m_insert->reset();
     m_insert->bind(1, storedTileKey(key));
-    m_insert->bind(2, qint64(cells.size()));
+    m_insert->bind(2, cellCount);
     sqlite3_bind_blob(m_insert->handle(), 3, data.constData(), int(data.size()), SQLITE_TRANSIENT);
     return m_insert->run();
 }

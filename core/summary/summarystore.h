@@ -5,6 +5,7 @@
 #include "core/summary/summarylevels.h"
 #include "core/summary/tilepyramid.h"
 
+#include <QByteArrayView>
 #include <QString>
 #include <functional>
 #include <memory>
@@ -69,6 +70,8 @@ public:
     ~TileWriter();
     bool isValid() const;
     bool write(const TileKey &key, std::span<const Cell> cells);
+    // One tile already encoded: its cell count and its cells as encodeCells() gives them.
+    bool write(const TileKey &key, qint64 cellCount, QByteArrayView encodedCells);
     qint64 bytes() const { return m_bytes; }
 
 private:
