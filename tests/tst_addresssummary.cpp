@@ -328,6 +328,39 @@ void TestAddressSummary::sameRowsWhateverTheOrderAndBudget()
     QVERIFY(spilledRows == rows);
     QCOMPARE(spilledTotals.widePostings, totals.widePostings);
 
+    // Spilled through a scratch connection of its own (the writer's summary thread): the same rows,
+    // with the scratch tables in that connection's temporary database and none in the history's.
+    {
+        sqlite::Connection db;
+        sqlite::Connection scratch;
+        QVERIFY(db.open(m_small, sqlite::Connection::Mode::ReadOnly));
+        QVERIFY(scratch.open(QString(), sqlite::Connection::Mode::ReadWriteCreate));
+        Builder builder(db, Parameters {}, 0);
+        builder.setScratch(scratch);
+        for (const Chunk &chunk : chunks)
+            QVERIFY(builder.addChunk(chunk.slice, chunk.operation, chunk.first, chunk.last));
+        const auto scratchTables = [](sqlite::Connection &connection) {
+            sqlite::Statement count
+                = connection.prepare("SELECT count(*) FROM temp.sqlite_schema WHERE name LIKE 'memhist_summary_%'");
+            return count.step() == SQLITE_ROW ? count.int64(0) : -1;
+        };
+        QCOMPARE(scratchTables(scratch), 2);
+        QCOMPARE(scratchTables(db), 0);
+        std::vector<Row> scratchRows;
+        Totals scratchTotals;
+        QVERIFY(builder.finish(
+            [&](const Row &row) {
+                scratchRows.push_back(row);
+                return true;
+            },
+            &scratchTotals));
+        QVERIFY(builder.spilledRuns() > 100);
+        QVERIFY(scratchRows == rows);
+        QCOMPARE(scratchTotals.widePostings, totals.widePostings);
+        QCOMPARE(scratchTotals.slices, 3); // counted in the history, not in the scratch database
+        QCOMPARE(scratchTotals.lastChunk, 6);
+    }
+
     std::vector<Chunk> shuffled = chunks;
     std::shuffle(shuffled.begin(), shuffled.end(), random);
     const auto [shuffledRows, shuffledTotals] = build(shuffled, 4096, &spills);

@@ -153,7 +153,8 @@ class Builder::State
 {
 public:
     State(sqlite::Connection &db, const Parameters &parameters, qint64 memoryBudget)
-        : m_db(db)
+        : m_history(db)
+        , m_scratch(&db)
         , m_parameters(parameters)
         , m_memoryBudget(memoryBudget)
     {
@@ -203,19 +204,21 @@ public:
         m_chain = nullptr;
         m_insertRun = {};
         m_insertCoarse = {};
-        if (ok && !m_db.execute(statements::clearAddressSummaryScratch))
-            return databaseError("cannot empty the summary's scratch tables", m_db.lastErrorCode());
+        if (ok && !m_scratch->execute(statements::clearAddressSummaryScratch))
+            return databaseError("cannot empty the summary's scratch tables", m_scratch->lastErrorCode());
         return ok;
     }
 
     const QString &error() const { return m_error; }
     int spilledRuns() const { return m_runs; }
+    void setScratch(sqlite::Connection &scratch) { m_scratch = &scratch; }
 
 private:
-    bool databaseError(const char *what, int rc)
+    bool databaseError(const char *what, int rc, const sqlite::Connection *connection = nullptr)
     {
         if (m_error.isEmpty())
-            m_error = QStringLiteral("%1: %2").arg(QLatin1String(what), m_db.errorFor(rc));
+            m_error = QStringLiteral("%1: %2").arg(
+                QLatin1String(what), (connection ? connection : m_scratch)->errorFor(rc));
         return false;
     }
 
@@ -224,12 +227,12 @@ private:
     {
         if (m_insertRun.isValid())
             return true;
-        if (!m_db.execute(statements::createAddressSummaryScratch))
-            return databaseError("cannot create the summary's scratch tables", m_db.lastErrorCode());
-        m_insertRun = m_db.prepare(statements::insertAddressSummaryRun);
-        m_insertCoarse = m_db.prepare(statements::insertAddressSummaryCoarse);
+        if (!m_scratch->execute(statements::createAddressSummaryScratch))
+            return databaseError("cannot create the summary's scratch tables", m_scratch->lastErrorCode());
+        m_insertRun = m_scratch->prepare(statements::insertAddressSummaryRun);
+        m_insertCoarse = m_scratch->prepare(statements::insertAddressSummaryCoarse);
         if (!m_insertRun.isValid() || !m_insertCoarse.isValid())
-            return databaseError("cannot prepare the summary's statements", m_db.lastErrorCode());
+            return databaseError("cannot prepare the summary's statements", m_scratch->lastErrorCode());
         return true;
     }
 
@@ -274,7 +277,7 @@ private:
             m_insertRun.bind(3, std::int64_t(m_runs));
             m_insertRun.bindBlob(4, entry.unordered.empty() ? entry.list : listOf(idsOf(entry)));
             if (!m_insertRun.run())
-                return databaseError("cannot spill the summary's postings", m_db.lastErrorCode());
+                return databaseError("cannot spill the summary's postings", m_scratch->lastErrorCode());
         }
         m_blocks.clear();
         m_memory = 0;
@@ -304,9 +307,9 @@ private:
     // mixes them.
     bool emitFromRuns()
     {
-        sqlite::Statement runs = m_db.prepare(statements::addressSummaryRunsInOrder);
+        sqlite::Statement runs = m_scratch->prepare(statements::addressSummaryRunsInOrder);
         if (!runs.isValid())
-            return databaseError("cannot read the summary's spilled postings", m_db.lastErrorCode());
+            return databaseError("cannot read the summary's spilled postings", m_scratch->lastErrorCode());
         std::vector<std::int64_t> ids;
         std::uint64_t key = 0;
         int rc;
@@ -401,7 +404,7 @@ private:
         m_insertCoarse.bind(2, level.rowBlock);
         m_insertCoarse.bindBlob(3, level.postings);
         if (!m_insertCoarse.run())
-            return databaseError("cannot keep the summary's coarse rows", m_db.lastErrorCode());
+            return databaseError("cannot keep the summary's coarse rows", m_scratch->lastErrorCode());
         return true;
     }
 
@@ -420,9 +423,9 @@ private:
 
     bool emitCoarseRows()
     {
-        sqlite::Statement rows = m_db.prepare(statements::addressSummaryCoarseInOrder);
+        sqlite::Statement rows = m_scratch->prepare(statements::addressSummaryCoarseInOrder);
         if (!rows.isValid())
-            return databaseError("cannot read the summary's coarse rows", m_db.lastErrorCode());
+            return databaseError("cannot read the summary's coarse rows", m_scratch->lastErrorCode());
         int rc;
         while ((rc = rows.step()) == SQLITE_ROW) {
             if (!m_chain->add({ int(rows.int64(0)), rows.int64(1), 0, 0, rows.blob(2) }))
@@ -443,12 +446,12 @@ private:
                 appendEntry(&totals->widePostings, 0, 0, op, wide);
         }
         const auto single = [&](const char *sql, std::int64_t *value) {
-            sqlite::Statement statement = m_db.prepare(sql);
+            sqlite::Statement statement = m_history.prepare(sql);
             if (!statement.isValid())
-                return databaseError("cannot count slices and chunks", m_db.lastErrorCode());
+                return databaseError("cannot count slices and chunks", m_history.lastErrorCode(), &m_history);
             const int rc = statement.step();
             if (rc != SQLITE_ROW)
-                return databaseError("cannot count slices and chunks", rc);
+                return databaseError("cannot count slices and chunks", rc, &m_history);
             *value = statement.int64(0); // max() of no rows is NULL: 0
             return true;
         };
@@ -456,7 +459,8 @@ private:
             && single(statements::lastChunkRowId, &totals->lastChunk);
     }
 
-    sqlite::Connection &m_db;
+    sqlite::Connection &m_history; // counted in finish()
+    sqlite::Connection *m_scratch; // its temporary database holds the spilled runs and coarse rows
     const Parameters m_parameters;
     qint64 m_memoryBudget;
     RowChain *m_chain = nullptr; // during finish()
@@ -478,6 +482,11 @@ Builder::Builder(sqlite::Connection &db, const Parameters &parameters, qint64 me
 { }
 
 Builder::~Builder() = default;
+
+void Builder::setScratch(sqlite::Connection &scratch)
+{
+    m_state->setScratch(scratch);
+}
 
 bool Builder::addChunk(std::int64_t slice, std::int64_t operation, std::uint64_t first, std::uint64_t last)
 {

@@ -49,6 +49,10 @@ public:
     // slices and chunks the summary was built from.
     Builder(sqlite::Connection &db, const Parameters &parameters = {}, qint64 memoryBudget = defaultMemoryBudget);
     ~Builder();
+    // Spill to `scratch`'s temporary database instead of the one of the constructor's connection:
+    // the writer feeds chunks on a thread of their own while another thread inserts into the
+    // history, and a connection serves one thread at a time. Before the first chunk.
+    void setScratch(sqlite::Connection &scratch);
     Builder(const Builder &) = delete;
     Builder &operator=(const Builder &) = delete;
 
