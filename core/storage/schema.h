@@ -94,9 +94,11 @@ inline constexpr const char *toolName = "memhist";
 // Pragmas for a writer that owns its file exclusively until it renames it into place: the file
 // is either complete or deleted, so a journal and fsyncs before the end buy nothing. The indexes
 // are built at the end by CREATE INDEX, whose sorter spills sorted runs of at most the cache size
-// (here 16 MiB) to temporary files, sorted by the connection thread and up to two helper threads
-// (`threads`): memory stays bounded whatever the history's size. temp_store must be FILE: with
-// MEMORY the sorter never spills and the whole index would be sorted in RAM.
+// (here 16 MiB) to temporary files, sorted by the connection thread and up to three helper threads
+// (`threads`): memory stays bounded whatever the history's size. Three, on 2 cores, built the
+// indexes of a 10^7-access history in 6.0-6.8 s against 7.7-8.4 s with two (run alternately;
+// four and six were no better and took more memory). temp_store must be FILE: with MEMORY the
+// sorter never spills and the whole index would be sorted in RAM.
 inline constexpr const char *writerPragmas = R"sql(
 PRAGMA page_size = 16384;
 PRAGMA journal_mode = OFF;
@@ -104,7 +106,7 @@ PRAGMA synchronous = OFF;
 PRAGMA locking_mode = EXCLUSIVE;
 PRAGMA temp_store = FILE;
 PRAGMA cache_size = -16384;
-PRAGMA threads = 2;
+PRAGMA threads = 3;
 )sql";
 
 // Pragmas for read-only connections: memory-map the file (SQLite caps the size at its compiled

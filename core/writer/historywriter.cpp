@@ -18,6 +18,7 @@
 #include <QMap>
 #include <QThread>
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -89,8 +90,10 @@ public:
     bool validate(const Access &access);
     bool closeSlices(std::size_t boundary);
     bool submit(std::shared_ptr<SliceJob> job);
-    bool waitForStore();
+    void joinWorkers();
+    bool waitForWorkers();
     bool store(const SliceJob &job);
+    void startBinningTiles();
     bool writeMeta(const QDateTime &createdAt);
     bool writeReferenceMetadata(const QDateTime &createdAt);
     bool writeThreadSpans();
@@ -135,12 +138,20 @@ public:
     sqlite::Statement insertAccessBatch;
     sqlite::Statement insertAccess;
     std::unique_ptr<ContextTableWriter> contextTables;
-    // Fed each slice's chunks as they are stored; written by finish().
+    // Fed each slice's chunks by the summary thread; written by finish(). It spills (past 64 MiB
+    // of postings) to its own connection's temporary database.
     addresssummary::Builder addressSummary { connection };
+    sqlite::Connection summaryScratch;
     std::unique_ptr<QThread> storeThread;
     QString storeError;
-    // The display summary (core/summary): fed each slice by the store thread, written by finish().
+    // The display summary (core/summary). Its work needs no connection, so it has a thread of its
+    // own beside the store thread, which SQLite keeps busy: the summary thread is fed each slice
+    // while the store thread inserts it, and in finish() bins the tiles while SQLite builds the
+    // indexes. The tiles are written into the history last.
     std::unique_ptr<summary::SummaryBuilder> summary;
+    std::unique_ptr<QThread> summaryThread;
+    QString summaryError;
+    std::atomic<bool> stopSummary = false; // the tiles are not wanted any more (a failure, a cancel)
 };
 
 bool HistoryWriter::Private::validate(const Access &access)
@@ -206,12 +217,21 @@ bool HistoryWriter::Private::closeSlices(std::size_t boundary)
     return true;
 }
 
-// The previous slice must be stored before the next is handed over: at most two slices are in
-// memory (one being stored, one being buffered) and SQLite sees one thread at a time.
+// The previous slice must be stored and summarised before the next is handed over: at most two
+// slices are in memory (one being stored, one being buffered) and SQLite sees one thread at a time.
 bool HistoryWriter::Private::submit(std::shared_ptr<SliceJob> job)
 {
-    if (!waitForStore())
+    if (!waitForWorkers())
         return false;
+    if (job->sliceId != 0) {
+        summaryThread.reset(QThread::create([this, job] {
+            if (!addressSummary.addSlice(job->sliceId, job->chunks))
+                summaryError = addressSummary.error();
+            else if (!summary->addSlice(job->sliceId - 1, job->accesses, job->chunks, job->chunkOfAccess))
+                summaryError = summary->errorString();
+        }));
+        summaryThread->start();
+    }
     storeThread.reset(QThread::create([this, job = std::move(job)] {
         if (!store(*job) && storeError.isEmpty())
             storeError = failureReason(connection);
@@ -220,15 +240,35 @@ bool HistoryWriter::Private::submit(std::shared_ptr<SliceJob> job)
     return true;
 }
 
-bool HistoryWriter::Private::waitForStore()
+void HistoryWriter::Private::joinWorkers()
 {
-    if (storeThread) {
-        storeThread->wait();
-        storeThread.reset();
+    for (std::unique_ptr<QThread> *thread : { &storeThread, &summaryThread }) {
+        if (*thread) {
+            (*thread)->wait();
+            thread->reset();
+        }
     }
+}
+
+bool HistoryWriter::Private::waitForWorkers()
+{
+    joinWorkers();
     if (!storeError.isEmpty())
         return fail(QStringLiteral("%1: cannot write: %2").arg(outputPath, storeError));
+    if (!summaryError.isEmpty())
+        return fail(QStringLiteral("%1: cannot write: %2").arg(outputPath, summaryError));
     return true;
+}
+
+// The display summary's second pass, on the summary thread, once every slice is stored.
+void HistoryWriter::Private::startBinningTiles()
+{
+    const summary::HistoryShape shape { stats.slices, nextChunkId - 1, stats.accesses };
+    summaryThread.reset(QThread::create([this, shape] {
+        if (!summary->binTiles(shape, [this](double) { return !stopSummary.load(); }))
+            summaryError = summary->errorString();
+    }));
+    summaryThread->start();
 }
 
 // Inserts `count` rows, rowsPerInsert at a time through `batch`, the rest one by one through
@@ -281,8 +321,6 @@ bool HistoryWriter::Private::store(const SliceJob &job)
     };
     if (!insertRows(insertChunkBatch, insertChunk, schema::chunkColumns, job.chunks.size(), bindChunk))
         return false;
-    if (!addressSummary.addSlice(job.sliceId, job.chunks))
-        return false;
     // The accesses below refer to the planned ids: make sure SQLite gave exactly those.
     const qint64 lastChunkId = job.firstChunkId + qint64(job.chunks.size()) - 1;
     if (!job.chunks.empty() && sqlite3_last_insert_rowid(connection.handle()) != lastChunkId) {
@@ -302,13 +340,7 @@ bool HistoryWriter::Private::store(const SliceJob &job)
         statement.bind(firstParameter + 4, access.size);
         statement.bind(firstParameter + 5, access.operation);
     };
-    if (!insertRows(insertAccessBatch, insertAccess, schema::accessColumns, job.accesses.size(), bindAccess))
-        return false;
-    if (!summary->addSlice(job.sliceId - 1, job.accesses, job.chunks, job.chunkOfAccess)) {
-        storeError = summary->errorString();
-        return false;
-    }
-    return true;
+    return insertRows(insertAccessBatch, insertAccess, schema::accessColumns, job.accesses.size(), bindAccess);
 }
 
 bool HistoryWriter::Private::writeThreadSpans()
@@ -390,16 +422,15 @@ bool HistoryWriter::Private::writeReferenceMetadata(const QDateTime &createdAt)
 
 void HistoryWriter::Private::discard()
 {
-    if (storeThread) {
-        storeThread->wait();
-        storeThread.reset();
-    }
+    stopSummary = true;
+    joinWorkers();
     insertSlice = {};
     insertChunk = {};
     insertChunkBatch = {};
     insertAccessBatch = {};
     insertAccess = {};
     contextTables.reset();
+    summaryScratch.close();
     // SQLite's descriptor first: the file must not be removed under a connection that may still
     // write to it.
     connection.close();
@@ -437,6 +468,11 @@ bool HistoryWriter::open()
         || !db.execute(schema::writerPragmas) || !db.execute(schema::createBaseTablesWithoutIndexes)
         || !db.execute("BEGIN"))
         return d->fail(QStringLiteral("%1: cannot create the database: %2").arg(d->outputPath, failureReason(db)));
+    // "": a private temporary database, its file beside the output.
+    if (!d->summaryScratch.open(QString(), sqlite::Connection::Mode::ReadWriteCreate, target.absolutePath()))
+        return d->fail(
+            QStringLiteral("%1: cannot create the database: %2").arg(d->outputPath, d->summaryScratch.lastError()));
+    d->addressSummary.setScratch(d->summaryScratch);
 
     const auto insertSql = [](const char *prefix, const char *row, int rows) {
         QByteArray sql = prefix;
@@ -577,8 +613,9 @@ bool HistoryWriter::finish()
         return d->fail(QStringLiteral("the writer is not open"));
     if (!d->buffer.empty() && !d->closeSlices(d->buffer.size()))
         return false;
-    if (!d->waitForStore())
+    if (!d->waitForWorkers())
         return false;
+    d->startBinningTiles();
     sqlite::Connection &db = d->connection;
     // The context last: it resolves symbols of everything the trace ran, and its tables go into
     // this same temporary file, before the indexes below.
@@ -592,13 +629,16 @@ bool HistoryWriter::finish()
     // file, and the rows above went in without index maintenance). The file only becomes a history
     // when it is renamed into place below, so nobody can see it without its indexes.
     const QDateTime createdAt = QDateTime::currentDateTimeUtc();
-    if (!d->summary->finish(db, { d->stats.slices, d->nextChunkId - 1, d->stats.accesses }))
+    if (!d->writeThreadSpans() || !d->writeMeta(createdAt) || !d->writeReferenceMetadata(createdAt)
+        || !addresssummary::writeSummary(db, d->addressSummary) || !db.execute(schema::createBaseIndexes))
+        return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db)));
+    if (!d->waitForWorkers())
+        return false;
+    if (!d->summary->writeTiles(db))
         return d->fail(
             QStringLiteral("%1: cannot write: %2")
                 .arg(d->outputPath, d->summary->databaseFailed() ? failureReason(db) : d->summary->errorString()));
-    if (!d->writeThreadSpans() || !d->writeMeta(createdAt) || !d->writeReferenceMetadata(createdAt)
-        || !addresssummary::writeSummary(db, d->addressSummary) || !db.execute(schema::createBaseIndexes)
-        || !db.execute("COMMIT"))
+    if (!db.execute("COMMIT"))
         return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db)));
     d->stats.addressSummaryCpuNanoseconds = d->addressSummary.cpuNanoseconds();
     d->insertSlice = {};
@@ -607,6 +647,7 @@ bool HistoryWriter::finish()
     d->insertAccessBatch = {};
     d->insertAccess = {};
     d->contextTables.reset();
+    d->summaryScratch.close();
     db.close();
     // Synced, renamed into place, directory synced: a crash right after cannot leave a short file.
     if (!d->file.commit())
