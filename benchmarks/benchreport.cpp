@@ -120,6 +120,8 @@ void printWriter(const WriterRunResult &writer)
         writer.options.chunkTargetAccesses);
     std::printf("  time            %.3f s, open() to the end of finish() (CPU %.3f s, all threads)\n",
         double(writer.nanoseconds) / 1e9, double(writer.cpuNanoseconds) / 1e9);
+    std::printf("  of which finish %.3f s (the indexes built, the display summary binned, the summaries written)\n",
+        double(writer.finishNanoseconds) / 1e9);
     std::printf("  throughput      %.3f M accesses/s\n", perSecond(stats.accesses, writer.nanoseconds) / 1e6);
     std::printf("  file            %lld bytes, %.2f bytes per access\n", static_cast<long long>(writer.fileBytes),
         double(writer.fileBytes) / double(std::max<qint64>(1, stats.accesses)));

@@ -54,10 +54,12 @@ WriterRunResult runWriter(const QString &path, std::uint64_t seed, qint64 access
                 return result;
             }
         }
+        const qint64 finishStart = timer.nsecsElapsed();
         if (!writer.finish()) {
             result.error = writer.errorString();
             return result;
         }
+        result.finishNanoseconds = timer.nsecsElapsed() - finishStart;
         result.stats = writer.stats();
     }
     result.nanoseconds = timer.nsecsElapsed();

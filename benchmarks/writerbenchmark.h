@@ -15,6 +15,7 @@ struct WriterRunResult
     QString error;
     qint64 nanoseconds = 0;
     qint64 cpuNanoseconds = 0; // CPU time of all the process's threads over the same span
+    qint64 finishNanoseconds = 0; // of nanoseconds, in finish(): the indexes, the summaries' last pass
     WriterStats stats;
     WriterOptions options;
     qint64 fileBytes = 0;
