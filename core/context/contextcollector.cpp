@@ -46,12 +46,14 @@ ContextBatch ContextCollector::takeBatch()
     return batch;
 }
 
-bool ContextCollector::finish(ContextTableWriter &tables, Transition historyLast, ContextSummary *summary)
+bool ContextCollector::writeLastRows(ContextTableWriter &tables)
 {
     m_codeTrace.finish();
-    if (!tables.writeBatch(takeBatch()))
-        return false;
+    return tables.writeBatch(takeBatch());
+}
 
+void ContextCollector::resolve(Transition historyLast)
+{
     Symbolizer symbolizer(m_options.debugRoots);
     // A file the trace did not name is placed by its mapping at file offset 0, which holds the
     // page of its lowest loadable segment. A probe load that no lookup can pick (its lifetime is
@@ -92,8 +94,6 @@ bool ContextCollector::finish(ContextTableWriter &tables, Transition historyLast
     qint64 distinctPcs = 0;
     resolveCode(symbolizer, disassembler, resolved.codeRuns, m_codeTrace.firstExecutions(), m_instructionBytes, loads,
         &resolved, &distinctPcs);
-    if (!tables.writeResolved(resolved) || !tables.createIndexes())
-        return false;
 
     ContextSummary result;
     namespace part = contextschema::part;
@@ -118,8 +118,15 @@ bool ContextCollector::finish(ContextTableWriter &tables, Transition historyLast
     result.sourceLines = qint64(resolved.sourceLines.size());
     result.disassembled = qint64(resolved.instructions.size());
     result.values = m_values;
-    *summary = result;
-    return true;
+    m_summary = result;
+    m_resolved = std::move(resolved);
+}
+
+bool ContextCollector::writeResolved(ContextTableWriter &tables)
+{
+    const bool written = tables.writeResolved(m_resolved) && tables.createIndexes();
+    m_resolved = {};
+    return written;
 }
 
 } // namespace memhist

@@ -65,10 +65,18 @@ public:
     Transition endTransition() const { return m_codeTrace.endTransition(); }
     bool hasInstructions() const { return !m_codeTrace.isEmpty(); }
 
-    // Ends the collection: stores the last rows, resolves the rest and writes every context table
-    // through `tables` (indexes included) for a history whose last transition is `historyLast`.
-    // False on an SQL error (the connection has the reason). *summary says what was stored.
-    bool finish(ContextTableWriter &tables, Transition historyLast, ContextSummary *summary);
+    // Ends the collection in three steps. The middle one needs no connection, so the writer runs
+    // it on a thread of its own while SQLite builds the history's indexes.
+    // 1. Stores the last code_trace rows and values through `tables`. False on an SQL error (the
+    //    connection has the reason).
+    bool writeLastRows(ContextTableWriter &tables);
+    // 2. Resolves everything else (functions, lines and disassembly of the executed PCs, modules,
+    //    the memory map) for a history whose last transition is `historyLast`.
+    void resolve(Transition historyLast);
+    // 3. Writes the resolved tables and every context index. False on an SQL error.
+    bool writeResolved(ContextTableWriter &tables);
+    // What the history holds, once resolve() ran.
+    const ContextSummary &summary() const { return m_summary; }
 
 private:
     static constexpr std::size_t maxPendingCodeRows = 256; // <= 5 MiB, ~0.5 MiB in practice
@@ -81,6 +89,8 @@ private:
     ContextBatch m_pending; // values only; code rows wait in the encoder
     qint64 m_lastValueAccess = 0;
     qint64 m_values = 0;
+    ResolvedContext m_resolved; // from resolve() to writeResolved()
+    ContextSummary m_summary;
 };
 
 } // namespace memhist

@@ -94,6 +94,7 @@ public:
     bool waitForWorkers();
     bool store(const SliceJob &job);
     void startBinningTiles();
+    void startResolvingContext(Transition historyLast);
     bool writeMeta(const QDateTime &createdAt);
     bool writeReferenceMetadata(const QDateTime &createdAt);
     bool writeThreadSpans();
@@ -150,6 +151,9 @@ public:
     // indexes. The tiles are written into the history last.
     std::unique_ptr<summary::SummaryBuilder> summary;
     std::unique_ptr<QThread> summaryThread;
+    // In finish(), the program context is resolved (symbols, lines, disassembly: no connection)
+    // on a thread of its own, again while SQLite builds the indexes.
+    std::unique_ptr<QThread> contextThread;
     QString summaryError;
     std::atomic<bool> stopSummary = false; // the tiles are not wanted any more (a failure, a cancel)
 };
@@ -242,7 +246,7 @@ bool HistoryWriter::Private::submit(std::shared_ptr<SliceJob> job)
 
 void HistoryWriter::Private::joinWorkers()
 {
-    for (std::unique_ptr<QThread> *thread : { &storeThread, &summaryThread }) {
+    for (std::unique_ptr<QThread> *thread : { &storeThread, &summaryThread, &contextThread }) {
         if (*thread) {
             (*thread)->wait();
             thread->reset();
@@ -341,6 +345,12 @@ bool HistoryWriter::Private::store(const SliceJob &job)
         statement.bind(firstParameter + 5, access.operation);
     };
     return insertRows(insertAccessBatch, insertAccess, schema::accessColumns, job.accesses.size(), bindAccess);
+}
+
+void HistoryWriter::Private::startResolvingContext(Transition historyLast)
+{
+    contextThread.reset(QThread::create([this, historyLast] { collector.resolve(historyLast); }));
+    contextThread->start();
 }
 
 bool HistoryWriter::Private::writeThreadSpans()
@@ -617,29 +627,36 @@ bool HistoryWriter::finish()
         return false;
     d->startBinningTiles();
     sqlite::Connection &db = d->connection;
-    // The context last: it resolves symbols of everything the trace ran, and its tables go into
-    // this same temporary file, before the indexes below.
+    const auto writeFailure
+        = [&] { return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db))); };
+    // The program context is resolved for everything the trace ran, up to its last instruction.
     Transition historyLast = d->stats.lastTransition.value_or(Transition { 0 });
     if (d->collector.hasInstructions())
         historyLast = std::max(historyLast, Transition { d->collector.endTransition().value - 1 });
-    if (!d->collector.finish(*d->contextTables, historyLast, &d->stats.context))
-        return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db)));
+    if (!d->collector.writeLastRows(*d->contextTables))
+        return writeFailure();
+    d->startResolvingContext(historyLast);
     // The indexes are built now, once, from sorted keys: SQLite writes their pages full and in
     // order, instead of splitting pages all over the index as rows arrive in trace order (smaller
     // file, and the rows above went in without index maintenance). The file only becomes a history
     // when it is renamed into place below, so nobody can see it without its indexes.
-    const QDateTime createdAt = QDateTime::currentDateTimeUtc();
-    if (!d->writeThreadSpans() || !d->writeMeta(createdAt) || !d->writeReferenceMetadata(createdAt)
-        || !addresssummary::writeSummary(db, d->addressSummary) || !db.execute(schema::createBaseIndexes))
-        return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db)));
+    if (!d->writeThreadSpans() || !addresssummary::writeSummary(db, d->addressSummary)
+        || !db.execute(schema::createBaseIndexes))
+        return writeFailure();
     if (!d->waitForWorkers())
         return false;
+    if (!d->collector.writeResolved(*d->contextTables))
+        return writeFailure();
+    d->stats.context = d->collector.summary();
+    const QDateTime createdAt = QDateTime::currentDateTimeUtc();
+    if (!d->writeMeta(createdAt) || !d->writeReferenceMetadata(createdAt))
+        return writeFailure();
     if (!d->summary->writeTiles(db))
         return d->fail(
             QStringLiteral("%1: cannot write: %2")
                 .arg(d->outputPath, d->summary->databaseFailed() ? failureReason(db) : d->summary->errorString()));
     if (!db.execute("COMMIT"))
-        return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db)));
+        return writeFailure();
     d->stats.addressSummaryCpuNanoseconds = d->addressSummary.cpuNanoseconds();
     d->insertSlice = {};
     d->insertChunk = {};
