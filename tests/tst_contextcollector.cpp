@@ -307,7 +307,8 @@ void tst_ContextCollector::missingModuleIsNoted()
     QVERIFY(writer.add(userAccess(0, Operation::Write, 0x7ff000, 8)));
     QVERIFY(writer.finish());
     QCOMPARE(writer.stats().context.parts, strings({ "pcs", "modules" }));
-    QCOMPARE(writer.stats().context.notes, QStringList { module.path + QStringLiteral(": not found") });
+    QCOMPARE(writer.stats().context.notes,
+        QStringList { QStringLiteral("no symbols for ") + module.path + QStringLiteral(": not found") });
     QString error;
     const auto database = HistoryDatabase::open(output, &error);
     QVERIFY2(database, qPrintable(error));

@@ -165,6 +165,8 @@ private slots:
     void traceWithoutEncodings();
     void modulesFromModulesLog();
     void malformedModulesLogIsAWarning();
+    void architectureChoosesTheDisassembly_data();
+    void architectureChoosesTheDisassembly();
 
 private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
@@ -600,4 +602,53 @@ void TestDrMemtraceContext::malformedModulesLogIsAWarning()
 }
 
 QTEST_GUILESS_MAIN(TestDrMemtraceContext)
+// The file type's architecture decides how the encodings are decoded: AArch64 and 32-bit x86
+// bytes come back as those instructions, not as x86-64; 32-bit ARM is not decoded, and said so.
+void TestDrMemtraceContext::architectureChoosesTheDisassembly_data()
+{
+    QTest::addColumn<quint64>("fileType");
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("instruction");
+    QTest::addColumn<QString>("note");
+    constexpr quint64 encodings = 0x200;
+    // e0 03 01 aa: AArch64's mov x0, x1 (orr x0, xzr, x1); as x86-64 it would be "loopne 0x...".
+    QTest::newRow("AArch64") << (encodings | 0x08) << QByteArray::fromHex("e00301aa")
+                             << QStringLiteral("instruction: mov x0, x1 (e0 03 01 aa)") << QString();
+    // 48: dec eax in 32-bit code, a lone REX prefix (no instruction) in 64-bit code.
+    QTest::newRow("x86 32-bit") << (encodings | 0x20) << QByteArray::fromHex("48")
+                                << QStringLiteral("instruction: dec eax (48)") << QString();
+    QTest::newRow("ARM 32-bit")
+        << (encodings | 0x10) << QByteArray::fromHex("e00301aa") << QStringLiteral("instruction: unknown")
+        << QStringLiteral("context: no disassembly of 32-bit ARM code (ARM and Thumb cannot be told apart)");
+}
+
+void TestDrMemtraceContext::architectureChoosesTheDisassembly()
+{
+    QFETCH(quint64, fileType);
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, instruction);
+    QFETCH(QString, note);
+    quint64 encoded = 0;
+    for (qsizetype i = 0; i < bytes.size(); ++i)
+        encoded |= quint64(quint8(bytes[i])) << (8 * i);
+    constexpr quint64 pc = 0x400000;
+    const Records records { record(type::header, 0, 7), marker(12, 7), marker(drmemtrace::marker::fileType, fileType),
+        record(type::thread, 4, 5), record(type::pid, 4, 5), marker(drmemtrace::marker::timestamp, 1),
+        marker(drmemtrace::marker::cpuId, 0), record(type::encoding, quint16(bytes.size()), encoded),
+        record(type::instruction, quint16(bytes.size()), pc), record(type::threadExit, 4, 5),
+        record(type::footer, 0, 0) };
+    const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(u' ', u'-');
+    const QString trace = path(QStringLiteral("arch-%1/drmemtrace.app.5.1.trace").arg(tag));
+    writeFile(trace, recordBytes(records));
+    const QString output = path(QStringLiteral("arch-%1.memhist").arg(tag));
+    const CliResult result = runCli({ QStringLiteral("import"), trace, QStringLiteral("-o"), output });
+    QCOMPARE(result.exitCode, 0);
+    const QStringList lines = outputLines(result.out);
+    QCOMPARE(lines.filter(QStringLiteral("disassembly of")), note.isEmpty() ? QStringList() : QStringList { note });
+
+    const QStringList at = outputLines(cliOutput({ QStringLiteral("at"), output, QStringLiteral("0") }));
+    QCOMPARE(at.value(2), QStringLiteral("pc:          0x400000"));
+    QCOMPARE(at.filter(QRegularExpression(QStringLiteral("^instruction:"))), QStringList { instruction });
+}
+
 #include "tst_drmemtracecontext.moc"

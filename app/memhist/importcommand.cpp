@@ -179,7 +179,7 @@ int runImport(const QStringList &arguments)
     for (const QString &source : std::as_const(summary.context))
         writeOut((QStringLiteral("context: ") + source + u'\n').toLocal8Bit());
     for (const QString &note : std::as_const(stats.context.notes))
-        writeOut((QStringLiteral("context: no symbols for ") + note + u'\n').toLocal8Bit());
+        writeOut((QStringLiteral("context: ") + note + u'\n').toLocal8Bit());
     return ExitSuccess;
 }
 

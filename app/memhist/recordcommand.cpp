@@ -186,7 +186,7 @@ int runRecord(const QStringList &arguments)
         + QStringLiteral("%1 chunks, %2 s\n").arg(QString::number(stats.chunks), QString::number(seconds, 'f', 3)));
     writeErr(QStringLiteral("memhist record: context: ") + contextPartsText(stats.context.parts) + u'\n');
     for (const QString &note : std::as_const(stats.context.notes))
-        writeErr(QStringLiteral("memhist record: context: no symbols for ") + note + u'\n');
+        writeErr(QStringLiteral("memhist record: context: ") + note + u'\n');
     for (const QString &note : std::as_const(report.contextNotes))
         writeErr(QStringLiteral("memhist record: context: ") + note + u'\n');
     return ExitSuccess;

@@ -74,7 +74,9 @@ void ContextCollector::resolve(Transition historyLast)
     resolved.codeRuns = m_codeTrace.runs();
     SymbolizedModules loads;
     QSet<QString> notedPaths;
-    QStringList notes = map.problems;
+    QStringList notes;
+    for (const QString &problem : std::as_const(map.problems))
+        notes << QStringLiteral("no symbols for ") + problem;
     for (ModuleRow &row : map.modules) {
         const int load = symbolizer.addModule(row.module);
         loads.loads.push_back(load);
@@ -84,13 +86,15 @@ void ContextCollector::resolve(Transition historyLast)
             row.module.buildId = status.fileBuildId;
         if (status.state != ModuleState::Ready && !notedPaths.contains(row.module.path)) {
             notedPaths.insert(row.module.path);
-            notes << status.message;
+            notes << QStringLiteral("no symbols for ") + status.message;
         }
     }
     resolved.modules = std::move(map.modules);
     resolved.memoryMap = std::move(map.rows);
     resolveModules(symbolizer, resolved.modules, loads, &resolved);
     const Disassembler disassembler(m_options.instructionSet);
+    if (!disassembler.isValid() && !m_codeTrace.isEmpty())
+        notes << disassembler.errorString();
     qint64 distinctPcs = 0;
     resolveCode(symbolizer, disassembler, resolved.codeRuns, m_codeTrace.firstExecutions(), m_instructionBytes, loads,
         &resolved, &distinctPcs);

@@ -26,7 +26,7 @@ struct ContextCollectorOptions
 {
     // Where separate debug files are looked for (Symbolizer::defaultDebugRoots() when empty).
     QStringList debugRoots;
-    InstructionSet instructionSet = InstructionSet::X86_64;
+    InstructionSet instructionSet = hostInstructionSet();
 };
 
 class ContextCollector
@@ -48,6 +48,8 @@ public:
     void addMapping(Transition from, const Mapping &mapping) { m_map.addMapping(from, mapping); }
     void removeMapping(Transition from, Address first, Address last) { m_map.removeMapping(from, first, last); }
     void addModule(const LoadedModule &module) { m_map.addModule(module); }
+    // The instruction set the trace says it ran (drmemtrace's file type), instead of the options'.
+    void setInstructionSet(InstructionSet set) { m_options.instructionSet = set; }
     // The bytes access `access` read or wrote; one value per access (a second one is ignored, and
     // so is an empty one), accesses in rowid order.
     void addValue(RowId access, QByteArrayView bytes);

@@ -98,7 +98,7 @@ void resolveCode(Symbolizer &symbolizer, const Disassembler &disassembler, const
             if (bytes.isEmpty())
                 bytes = symbolizer.codeBytes(*load, pc);
         }
-        if (bytes.isEmpty())
+        if (bytes.isEmpty() || !disassembler.isValid())
             continue;
         const DecodedInstruction decoded = disassembler.decode(bytes, pc);
         out->instructions.push_back(InstructionRow { pc, instructionBytes(bytes, decoded, entry.size), decoded.text });

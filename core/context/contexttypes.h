@@ -133,7 +133,8 @@ struct ContextSummary
     // From "pcs", "map", "modules", "symbols", "lines", "disassembly", "values", in that order
     // (contextschema::part).
     QStringList parts;
-    // What could not be resolved, one line per file: "/lib/libx.so: not found".
+    // What could not be resolved, one line each: "no symbols for /lib/libx.so: not found", once per
+    // file, and why there is no disassembly when the instruction set has no disassembler.
     QStringList notes;
     qint64 instructions = 0; // transitions whose PC is stored
     qint64 runs = 0; // distinct straight-line runs

@@ -1,5 +1,6 @@
 #include "core/context/disassembler.h"
 
+#include <QSysInfo>
 #include <capstone/capstone.h>
 #include <cstdint>
 
@@ -16,6 +17,8 @@ bool openCapstone(InstructionSet set, csh *handle)
         return cs_open(CS_ARCH_X86, CS_MODE_32, handle) == CS_ERR_OK;
     case InstructionSet::AArch64:
         return cs_open(CS_ARCH_ARM64, CS_MODE_ARM, handle) == CS_ERR_OK;
+    case InstructionSet::Arm32:
+        return false;
     }
     return false;
 }
@@ -56,10 +59,26 @@ DecodedInstruction textOf(const cs_insn &instruction, bool x86_64)
 
 } // namespace
 
+InstructionSet hostInstructionSet()
+{
+    const QString architecture = QSysInfo::currentCpuArchitecture();
+    if (architecture == QLatin1String("i386"))
+        return InstructionSet::X86_32;
+    if (architecture == QLatin1String("arm64"))
+        return InstructionSet::AArch64;
+    if (architecture == QLatin1String("arm"))
+        return InstructionSet::Arm32;
+    return InstructionSet::X86_64;
+}
+
 Disassembler::Disassembler(InstructionSet set)
     : m_set(set)
 {
     csh handle = 0;
+    if (set == InstructionSet::Arm32) {
+        m_error = QStringLiteral("no disassembly of 32-bit ARM code (ARM and Thumb cannot be told apart)");
+        return;
+    }
     if (!openCapstone(set, &handle)) {
         m_error = QStringLiteral("capstone cannot decode this instruction set (%1)")
                       .arg(QString::fromLatin1(cs_strerror(cs_errno(handle))));

@@ -16,7 +16,13 @@ enum class InstructionSet : std::uint8_t {
     X86_64,
     X86_32,
     AArch64,
+    // 32-bit ARM: named by traces, not decoded (a trace does not say which instructions are Thumb,
+    // and decoding them in the wrong mode would give plausible but wrong text).
+    Arm32,
 };
+
+// The instruction set of the machine memhist runs on (what Valgrind traces), X86_64 elsewhere.
+InstructionSet hostInstructionSet();
 
 struct DecodedInstruction
 {

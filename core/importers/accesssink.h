@@ -56,6 +56,8 @@ public:
     // A module load the trace names with its bias (valgrind's verbose lines, DynamoRIO's
     // modules.log); `module.first` is the transition it was loaded at.
     virtual void addModule(const LoadedModule &module) { Q_UNUSED(module); }
+    // The instruction set the trace says its program ran (for the disassembly).
+    virtual void setInstructionSet(InstructionSet set) { Q_UNUSED(set); }
     // The bytes the access added just before read or wrote.
     virtual void addValue(QByteArrayView bytes) { Q_UNUSED(bytes); }
     // Thread `threadId` ran the transitions [first, last] (traces that know their threads).
@@ -92,6 +94,7 @@ public:
         m_writer.removeMapping(from, first, last);
     }
     void addModule(const LoadedModule &module) override { m_writer.addModule(module); }
+    void setInstructionSet(InstructionSet set) override { m_writer.setInstructionSet(set); }
     void addValue(QByteArrayView bytes) override { m_writer.addValue(bytes); }
     void addThreadSpan(qint64 threadId, Transition first, Transition last) override
     {

@@ -59,6 +59,7 @@ public:
         m_inner.removeMapping(from, first, last);
     }
     void addModule(const LoadedModule &module) override { m_inner.addModule(module); }
+    void setInstructionSet(InstructionSet set) override { m_inner.setInstructionSet(set); }
     void addValue(QByteArrayView bytes) override { m_inner.addValue(bytes); }
     void addThreadSpan(qint64 threadId, Transition first, Transition last) override
     {

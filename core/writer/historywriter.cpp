@@ -589,6 +589,11 @@ void HistoryWriter::addModule(const LoadedModule &module)
     d->collector.addModule(module);
 }
 
+void HistoryWriter::setInstructionSet(InstructionSet set)
+{
+    d->collector.setInstructionSet(set);
+}
+
 void HistoryWriter::addValue(QByteArrayView bytes)
 {
     if (d->stats.accesses > 0)

@@ -40,7 +40,7 @@ struct WriterOptions
     // Program context (ContextCollector): where separate debug files are looked for (empty: the
     // system's, /usr/lib/debug) and how instruction bytes are decoded.
     QStringList debugRoots;
-    InstructionSet instructionSet = InstructionSet::X86_64;
+    InstructionSet instructionSet = hostInstructionSet();
 };
 
 struct WriterStats
@@ -94,6 +94,8 @@ public:
     void removeMapping(Transition from, Address first, Address last);
     // A module load the trace names with its bias (and build-id, when known).
     void addModule(const LoadedModule &module);
+    // The instruction set the trace names, for the disassembly (instead of the options').
+    void setInstructionSet(InstructionSet set);
     // The bytes the access added last read or wrote (ignored before the first access).
     void addValue(QByteArrayView bytes);
 

@@ -286,8 +286,11 @@ ThreadDecoder::Stop ThreadDecoder::run(DecodeContext &context)
                 m_pendingTimestamp = record->addr;
             else if (record->size == marker::chunkFooter)
                 m_chunkTop = ChunkTop::ExpectTimestamp;
-            else if (record->size == marker::fileType && (record->addr & fileType::coreSharded) != 0)
-                m_coreSharded = true;
+            else if (record->size == marker::fileType) {
+                m_coreSharded = m_coreSharded || (record->addr & fileType::coreSharded) != 0;
+                if (const std::optional<InstructionSet> set = fileType::instructionSet(record->addr))
+                    context.sink.setInstructionSet(*set);
+            }
             break;
         case RecordKind::Thread:
             if (m_fileThread < 0)

@@ -4,7 +4,10 @@
 // only the values matter here, so they are written out rather than re-declared as an enum mirror.
 #pragma once
 
+#include "core/context/disassembler.h"
+
 #include <QtGlobal>
+#include <optional>
 
 namespace memhist::drmemtrace {
 
@@ -60,6 +63,25 @@ namespace fileType {
 // The file holds one core's schedule (DynamoRIO's scheduler, record_filter -core_sharded): threads
 // come and go in it rather than it holding one thread.
 inline constexpr quint64 coreSharded = 0x10000;
+// The architecture the trace was recorded on (OFFLINE_FILE_TYPE_ARCH_*).
+inline constexpr quint64 archAArch64 = 0x08;
+inline constexpr quint64 archArm32 = 0x10;
+inline constexpr quint64 archX86_32 = 0x20;
+inline constexpr quint64 archX86_64 = 0x40;
+
+// The instruction set the file type names, or none when it names no architecture.
+inline std::optional<InstructionSet> instructionSet(quint64 bits)
+{
+    if (bits & archX86_64)
+        return InstructionSet::X86_64;
+    if (bits & archX86_32)
+        return InstructionSet::X86_32;
+    if (bits & archAArch64)
+        return InstructionSet::AArch64;
+    if (bits & archArm32)
+        return InstructionSet::Arm32;
+    return std::nullopt;
+}
 } // namespace fileType
 
 // What a record is to memhist. One table lookup per record on the hot path.
