@@ -99,20 +99,11 @@ bool SummaryBuilder::addFragment(std::int64_t slice, SliceFragment &fragment)
 bool SummaryBuilder::finish(sqlite::Connection &db, const HistoryShape &shape,
     const std::function<bool(double)> &progress, const QString &sourceIdentity)
 {
-    if (!m_error.isEmpty())
-        return false;
-    if (!createSummaryTables(db))
-        return databaseFail(db);
-    TileWriter tiles(db);
-    if (!tiles.isValid())
-        return databaseFail(db);
-    const auto write = [&tiles](const TileKey &key, std::span<const Cell> cells) { return tiles.write(key, cells); };
-    if (!bin(shape, progress, sourceIdentity, write, [&] { databaseFail(db); }))
-        return false;
-    if (!writeSummaryInfo(db, m_info))
-        return databaseFail(db);
-    m_stats.tileBytes = tiles.bytes();
-    return true;
+    return writeTables(db, [&](TileWriter &tiles) {
+        const auto write
+            = [&tiles](const TileKey &key, std::span<const Cell> cells) { return tiles.write(key, cells); };
+        return bin(shape, progress, sourceIdentity, write, [&] { databaseFail(db); });
+    });
 }
 
 bool SummaryBuilder::binTiles(
@@ -134,6 +125,24 @@ bool SummaryBuilder::binTiles(
 
 bool SummaryBuilder::writeTiles(sqlite::Connection &db)
 {
+    return writeTables(db, [&](TileWriter &tiles) {
+        std::vector<QByteArray> records;
+        for (std::int64_t tile = 0; tile < m_spooledTiles; ++tile) {
+            if (!m_tileSpool.readSlice(tile, &records))
+                return fail(m_tileSpool.errorString());
+            if (records.size() != 1 || records.front().size() < qsizetype(2 * sizeof(qint64)))
+                return fail(QStringLiteral("the summary's temporary file is damaged (tile %1)").arg(tile));
+            qint64 header[2];
+            std::memcpy(header, records.front().constData(), sizeof header);
+            if (!tiles.write(tileKeyOf(header[0]), header[1], QByteArrayView(records.front()).sliced(sizeof header)))
+                return databaseFail(db);
+        }
+        return true;
+    });
+}
+
+bool SummaryBuilder::writeTables(sqlite::Connection &db, const std::function<bool(TileWriter &)> &fill)
+{
     if (!m_error.isEmpty())
         return false;
     if (!createSummaryTables(db))
@@ -141,17 +150,8 @@ bool SummaryBuilder::writeTiles(sqlite::Connection &db)
     TileWriter tiles(db);
     if (!tiles.isValid())
         return databaseFail(db);
-    std::vector<QByteArray> records;
-    for (std::int64_t tile = 0; tile < m_spooledTiles; ++tile) {
-        if (!m_tileSpool.readSlice(tile, &records))
-            return fail(m_tileSpool.errorString());
-        if (records.size() != 1 || records.front().size() < qsizetype(2 * sizeof(qint64)))
-            return fail(QStringLiteral("the summary's temporary file is damaged (tile %1)").arg(tile));
-        qint64 header[2];
-        std::memcpy(header, records.front().constData(), sizeof header);
-        if (!tiles.write(tileKeyOf(header[0]), header[1], QByteArrayView(records.front()).sliced(sizeof header)))
-            return databaseFail(db);
-    }
+    if (!fill(tiles))
+        return false;
     if (!writeSummaryInfo(db, m_info))
         return databaseFail(db);
     m_stats.tileBytes = tiles.bytes();

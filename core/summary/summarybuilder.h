@@ -98,6 +98,9 @@ public:
 private:
     bool fail(const QString &message);
     bool databaseFail(sqlite::Connection &db);
+    // finish() and writeTiles(): creates the summary tables on `db`, fills summary_tiles through
+    // `fill`, then writes the info.
+    bool writeTables(sqlite::Connection &db, const std::function<bool(TileWriter &)> &fill);
     // The pass itself: each stored tile goes to `sink`, which returns false on a database error.
     bool bin(const HistoryShape &shape, const std::function<bool(double)> &progress, const QString &sourceIdentity,
         const TilePyramid::Sink &sink, const std::function<void()> &sinkFailed);
