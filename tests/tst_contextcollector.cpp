@@ -1,8 +1,10 @@
 // The context a HistoryWriter stores: exactly the tables it has rows for, meta.context and the
 // summary; values by access rowid; instructions decoded from a trace's own bytes; a library loaded
 // halfway named from then on; a stripped program named by module+offset; files that are missing;
-// and the errors that stop a writer.
+// module files read when the trace names them; and the errors that stop a writer.
+#include "core/context/contextcollector.h"
 #include "core/context/contextreader.h"
+#include "core/context/contexttablewriter.h"
 #include "core/context/processmap.h"
 #include "core/storage/historydatabase.h"
 #include "core/storage/sqlite.h"
@@ -11,6 +13,7 @@
 #include "testsupport.h"
 #include "toolchain.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -61,6 +64,7 @@ private slots:
     void libraryLoadedHalfway();
     void strippedProgram();
     void missingModuleIsNoted();
+    void moduleFileReadWhenMapped();
 
 private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
@@ -316,6 +320,35 @@ void tst_ContextCollector::missingModuleIsNoted()
     QCOMPARE(reader.modules().size(), 1);
     QCOMPARE(reader.modules()[0].module.path, module.path);
     QCOMPARE(reader.modules()[0].module.last, Transition { 0 });
+}
+
+void tst_ContextCollector::moduleFileReadWhenMapped()
+{
+    // The program is read when its executable mapping is named, as the run saw it: removed from
+    // the disk before the end, it still gives its functions and lines.
+    QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("vanishing")));
+    const QString program = path(QStringLiteral("vanishing/counter"));
+    QVERIFY(QFile::copy(path(QStringLiteral("counter")), program));
+    const auto mainFunction = nmSymbol(program, QStringLiteral("main"));
+    QVERIFY(mainFunction);
+    ContextCollector collector;
+    for (const Mapping &mapping : loadMappings(program, programBias))
+        collector.addMapping(Transition { 0 }, mapping);
+    QVERIFY(collector.addInstruction(Transition { 0 }, Address { mainFunction->address + programBias }, 1));
+    collector.waitForModuleFiles();
+    QVERIFY(QFile::remove(program));
+
+    sqlite::Connection db;
+    QVERIFY(db.open(path(QStringLiteral("vanishing.sqlite")), sqlite::Connection::Mode::ReadWriteCreate));
+    ContextTableWriter tables(db);
+    QVERIFY(collector.writeLastRows(tables));
+    collector.resolve(Transition { 0 });
+    QVERIFY(collector.writeResolved(tables));
+    const ContextSummary &summary = collector.summary();
+    QCOMPARE(summary.notes, QStringList {});
+    QCOMPARE(summary.parts, strings({ "pcs", "map", "modules", "symbols", "lines", "disassembly" }));
+    QCOMPARE(summary.modules, qint64(1));
+    QCOMPARE(summary.distinctPcs, qint64(1));
 }
 
 QTEST_GUILESS_MAIN(tst_ContextCollector)

@@ -20,6 +20,37 @@ ContextCollector::ContextCollector(ContextCollectorOptions options)
 {
     if (m_options.debugRoots.isEmpty())
         m_options.debugRoots = Symbolizer::defaultDebugRoots();
+    m_symbolizer = std::make_unique<Symbolizer>(m_options.debugRoots);
+    // One thread: the Symbolizer is not thread-safe, and files are read in the order named.
+    m_fileReader.setMaxThreadCount(1);
+}
+
+ContextCollector::~ContextCollector()
+{
+    m_fileReader.waitForDone();
+}
+
+void ContextCollector::addMapping(Transition from, const Mapping &mapping)
+{
+    m_map.addMapping(from, mapping);
+    // Only a file with an executable mapping can become a module (memorymaphistory.h).
+    if (mapping.isFile() && mapping.permissions.contains(u'x'))
+        readModuleFile(mapping.path);
+}
+
+void ContextCollector::addModule(const LoadedModule &module)
+{
+    m_map.addModule(module);
+    readModuleFile(module.path);
+}
+
+void ContextCollector::readModuleFile(const QString &path)
+{
+    if (!m_symbolizer || path.isEmpty() || m_filesRead.contains(path))
+        return;
+    m_filesRead.insert(path);
+    Symbolizer *symbolizer = m_symbolizer.get();
+    m_fileReader.start([symbolizer, path] { symbolizer->readFile(path); });
 }
 
 void ContextCollector::addInstructionBytes(Address pc, QByteArrayView bytes)
@@ -54,7 +85,11 @@ bool ContextCollector::writeLastRows(ContextTableWriter &tables)
 
 void ContextCollector::resolve(Transition historyLast)
 {
-    Symbolizer symbolizer(m_options.debugRoots);
+    m_fileReader.waitForDone();
+    // Read ahead or not, the files are the Symbolizer's from here on; it goes when resolve() ends.
+    const std::unique_ptr<Symbolizer> owned
+        = m_symbolizer ? std::move(m_symbolizer) : std::make_unique<Symbolizer>(m_options.debugRoots);
+    Symbolizer &symbolizer = *owned;
     // A file the trace did not name is placed by its mapping at file offset 0, which holds the
     // page of its lowest loadable segment. A probe load that no lookup can pick (its lifetime is
     // empty) tells where that segment is.

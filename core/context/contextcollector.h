@@ -5,6 +5,10 @@
 // lines of the executed PCs, data objects and sections of the modules, instruction bytes from the
 // module files when the trace had none) and the Disassembler, and written to the context tables.
 //
+// The module files are read as soon as the trace names them (a module load, an executable file
+// mapping), on a thread of their own, while the trace goes on: a short recording does not wait at
+// its end for its libraries' symbols, and the files are read as the run saw them.
+//
 // Memory is bounded by what is distinct (runs, PCs, mappings, modules), never by the number of
 // instructions: completed code_trace rows and access values are handed over in batches
 // (takeBatch) for the writer to store as it goes.
@@ -16,11 +20,15 @@
 #include "core/context/memorymaphistory.h"
 
 #include <QHash>
+#include <QSet>
 #include <QStringList>
+#include <QThreadPool>
+#include <memory>
 
 namespace memhist {
 
 class ContextTableWriter;
+class Symbolizer;
 
 struct ContextCollectorOptions
 {
@@ -33,6 +41,9 @@ class ContextCollector
 {
 public:
     explicit ContextCollector(ContextCollectorOptions options = {});
+    ~ContextCollector();
+    ContextCollector(const ContextCollector &) = delete;
+    ContextCollector &operator=(const ContextCollector &) = delete;
 
     // The instruction at `transition` (in trace order; size 0 = unknown). False + errorString()
     // when the transitions do not increase.
@@ -45,9 +56,11 @@ public:
     // The bytes of the instruction at `pc`, as the trace encodes them; the first bytes given for a
     // PC are kept.
     void addInstructionBytes(Address pc, QByteArrayView bytes);
-    void addMapping(Transition from, const Mapping &mapping) { m_map.addMapping(from, mapping); }
+    void addMapping(Transition from, const Mapping &mapping);
     void removeMapping(Transition from, Address first, Address last) { m_map.removeMapping(from, first, last); }
-    void addModule(const LoadedModule &module) { m_map.addModule(module); }
+    void addModule(const LoadedModule &module);
+    // Blocks until the module files named so far are read (resolve() does; tests may).
+    void waitForModuleFiles() { m_fileReader.waitForDone(); }
     // The instruction set the trace says it ran (drmemtrace's file type), instead of the options'.
     void setInstructionSet(InstructionSet set) { m_options.instructionSet = set; }
     // The bytes access `access` read or wrote; one value per access (a second one is ignored, and
@@ -84,6 +97,9 @@ private:
     static constexpr std::size_t maxPendingCodeRows = 256; // <= 5 MiB, ~0.5 MiB in practice
     static constexpr std::size_t maxPendingValueBytes = 4 << 20;
 
+    // Starts reading the module file at `path` on m_fileReader, once per path.
+    void readModuleFile(const QString &path);
+
     ContextCollectorOptions m_options;
     CodeTraceEncoder m_codeTrace;
     MemoryMapHistory m_map;
@@ -93,6 +109,10 @@ private:
     qint64 m_values = 0;
     ResolvedContext m_resolved; // from resolve() to writeResolved()
     ContextSummary m_summary;
+    // Used by m_fileReader's one thread until resolve() waits for it, then by resolve().
+    std::unique_ptr<Symbolizer> m_symbolizer;
+    QSet<QString> m_filesRead;
+    QThreadPool m_fileReader; // destroyed first: waits for the file being read
 };
 
 } // namespace memhist

@@ -326,17 +326,35 @@ QByteArray ModuleFile::bytes(std::uint64_t elfAddress, int count)
 {
     if (count <= 0)
         return {};
-    for (const Segment &segment : std::as_const(m_segments)) {
+    for (Segment &segment : m_segments) {
         if (elfAddress < segment.address || elfAddress - segment.address >= segment.fileSize)
             continue;
         const std::uint64_t delta = elfAddress - segment.address;
         const std::uint64_t available = std::min<std::uint64_t>(std::uint64_t(count), segment.fileSize - delta);
-        QByteArray bytes(qsizetype(available), Qt::Uninitialized);
-        const ssize_t read = pread(m_file.handle(), bytes.data(), available, off_t(segment.fileOffset + delta));
-        bytes.resize(read > 0 ? qsizetype(read) : 0);
-        return bytes;
+        if (!segment.imageRead) {
+            segment.imageRead = true;
+            if (segment.fileSize <= maxSegmentImage)
+                segment.image = readFully(segment.fileOffset, segment.fileSize);
+        }
+        if (!segment.image.isEmpty())
+            return segment.image.mid(qsizetype(delta), qsizetype(available));
+        return readFully(segment.fileOffset + delta, available);
     }
     return {};
+}
+
+QByteArray ModuleFile::readFully(std::uint64_t fileOffset, std::uint64_t size)
+{
+    QByteArray bytes(qsizetype(size), Qt::Uninitialized);
+    std::uint64_t done = 0;
+    while (done < size) {
+        const ssize_t read = pread(m_file.handle(), bytes.data() + done, size - done, off_t(fileOffset + done));
+        if (read <= 0)
+            break;
+        done += std::uint64_t(read);
+    }
+    bytes.resize(qsizetype(done));
+    return bytes;
 }
 
 } // namespace memhist

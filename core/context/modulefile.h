@@ -68,9 +68,17 @@ private:
         std::uint64_t address = 0; // p_vaddr
         std::uint64_t fileSize = 0; // p_filesz
         std::uint64_t fileOffset = 0; // p_offset
+        // The file-backed bytes, read whole on the first bytes() call into the segment (one read
+        // instead of one per instruction); empty when too big or unreadable (then read per call).
+        QByteArray image;
+        bool imageRead = false;
     };
+    // Bigger segments are read per call: their code is mostly not run.
+    static constexpr std::uint64_t maxSegmentImage = 64 << 20;
 
     void open(const QString &path, LocalDebugInfo &debugInfo);
+    // Up to `size` bytes of the file from `fileOffset`: fewer at its end or on a read error.
+    QByteArray readFully(std::uint64_t fileOffset, std::uint64_t size);
     void readProgramHeaders();
     void readSections();
     void readSymbols();

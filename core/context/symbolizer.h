@@ -50,6 +50,10 @@ public:
     // once). Never fails: status() says what came of it.
     int addModule(const LoadedModule &load);
     QList<int> addModules(const QList<LoadedModule> &loads);
+    // Opens `path` now, as addModule would on its first load of it, so that the load finds the
+    // file read: the recorder reads each library while the program still runs (on a thread of its
+    // own, the Symbolizer being handed over, never shared), and gets the file as the run saw it.
+    void readFile(const QString &path) { openFile(path); }
 
     int moduleCount() const { return int(m_loads.size()); }
     // `index` must be in [0, moduleCount()).
