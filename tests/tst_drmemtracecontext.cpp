@@ -8,6 +8,7 @@
 #include "core/importers/drmemtrace/modulelist.h"
 #include "core/importers/drmemtraceimporter.h"
 #include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
 #include "core/writer/historywriter.h"
 #include "coreschedule.h"
 #include "drmemtracewriter.h"
@@ -542,17 +543,40 @@ void TestDrMemtraceContext::modulesFromModulesLog()
 
     const QString output = path(QStringLiteral("counter-drmemtrace.memhist"));
     const QString traceDirectory = QDir(top).filePath(QStringLiteral("trace"));
+    // The memory map: the program's segments as readelf gives them, with their permissions; the
+    // missing library's segment as the list gives it, permissions unknown.
+    const QList<Mapping> programMappings = loadMappings(program, bias);
+    QVERIFY(programMappings.size() >= 4);
     const CliResult result = runCli({ QStringLiteral("import"), traceDirectory, QStringLiteral("-o"), output });
     QCOMPARE(result.exitCode, 0);
     QCOMPARE(result.err, QByteArray());
     const QStringList lines = outputLines(result.out);
     QCOMPARE(lines.mid(lines.size() - 3),
-        (QStringList { QStringLiteral("context: pcs, modules, symbols, lines, disassembly"),
+        (QStringList { QStringLiteral("context: pcs, map, modules, symbols, lines, disassembly"),
             QStringLiteral("context: ") + traceDirectory
                 + QStringLiteral(": pcs of 3 transitions, instruction bytes from 3 encoded instruction records, 2 "
-                                 "modules from ")
+                                 "modules and %1 mappings from ")
+                      .arg(programMappings.size() + 1)
                 + QDir::cleanPath(modulesLog),
             QStringLiteral("context: no symbols for /nonexistent/libgone.so.1: not found") }));
+
+    {
+        sqlite::Connection db;
+        QVERIFY(db.open(output, sqlite::Connection::Mode::ReadOnly));
+        sqlite::Statement rows = db.prepare("SELECT transition_first, transition_last, addr_first, addr_last, "
+                                            "permissions, file_offset, path, module_id FROM memory_map ORDER BY rowid");
+        QList<Mapping> mapped;
+        while (rows.step() == SQLITE_ROW) {
+            QCOMPARE(rows.int64(0), 0);
+            QCOMPARE(rows.int64(1), 2);
+            mapped << Mapping { Address { quint64(rows.int64(2)) }, Address { quint64(rows.int64(3)) }, rows.text(4),
+                quint64(rows.int64(5)), rows.text(6) };
+            QCOMPARE(rows.int64(7), mapped.size() <= programMappings.size() ? 1 : 2);
+        }
+        const Mapping librarySegment { Address { 0x7ffff7c00000 }, Address { 0x7ffff7c27fff }, QString(), 0,
+            QStringLiteral("/nonexistent/libgone.so.1") };
+        QCOMPARE(mapped, programMappings + QList<Mapping> { librarySegment });
+    }
 
     const QStringList at = outputLines(cliOutput({ QStringLiteral("at"), output, QStringLiteral("1") }));
     const quint64 pc = bias + code[1].address;

@@ -1,5 +1,6 @@
 #include "core/importers/drmemtraceimporter.h"
 
+#include "core/context/elfloadmappings.h"
 #include "core/importers/accesssink.h"
 #include "core/importers/drmemtrace/chunkseek.h"
 #include "core/importers/drmemtrace/modulelist.h"
@@ -59,9 +60,26 @@ QString moduleListFor(const QString &path)
     return {};
 }
 
-// Reads the module list beside the trace and names its modules to the sink, loaded from
-// `first` on (the list does not say when). A list that cannot be read or parsed is a warning: the
-// accesses do not depend on it. Returns what it gave, for the context line.
+// The mappings of the module whose first segment is `first`: as its file's program headers lay
+// them out at `bias`, with their permissions, when the file is here; else the module's segments as
+// the list gives them, permissions unknown (empty).
+QList<Mapping> moduleMappings(const ModuleList &list, const ModuleListEntry &first, std::uint64_t bias)
+{
+    QList<Mapping> mappings;
+    QString error;
+    if (elfLoadMappings(first.path, bias, &mappings, &error))
+        return mappings;
+    for (const ModuleListEntry &segment : list.entries) {
+        if (segment.containingId == first.id && segment.end > segment.start)
+            mappings << Mapping { Address { segment.start }, Address { segment.end - 1 }, QString(), segment.fileOffset,
+                first.path };
+    }
+    return mappings;
+}
+
+// Reads the module list beside the trace and names its modules to the sink, and their mappings,
+// loaded from `first` on (the list does not say when). A list that cannot be read or parsed is a
+// warning: the accesses do not depend on it. Returns what it gave, for the context line.
 QString addModuleList(const QString &tracePath, AccessSink &sink, Transition first, QStringList *warnings)
 {
     const QString path = moduleListFor(tracePath);
@@ -79,6 +97,7 @@ QString addModuleList(const QString &tracePath, AccessSink &sink, Transition fir
         return QStringLiteral("no modules (%1 is malformed)").arg(path);
     }
     int modules = 0;
+    int mappings = 0;
     for (const ModuleListEntry &entry : std::as_const(list.entries)) {
         // "<unknown>" is code DynamoRIO found in no file; the segments after a module's first are
         // found in its file.
@@ -88,10 +107,15 @@ QString addModuleList(const QString &tracePath, AccessSink &sink, Transition fir
         module.path = entry.path;
         module.bias = moduleBias(entry);
         module.first = first;
+        // The mappings before the module, as a recording reports them: the module claims them.
+        for (const Mapping &mapping : moduleMappings(list, entry, module.bias)) {
+            sink.addMapping(first, mapping);
+            ++mappings;
+        }
         sink.addModule(module);
         ++modules;
     }
-    QString text = QStringLiteral("%1 modules from %2").arg(modules).arg(path);
+    QString text = QStringLiteral("%1 modules and %2 mappings from %3").arg(modules).arg(mappings).arg(path);
     if (list.version < 5)
         text += QStringLiteral(" (a version %1 list has no preferred base: each module taken as linked at "
                                "address 0, as PIE executables and shared libraries are)")
