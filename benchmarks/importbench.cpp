@@ -1,8 +1,9 @@
 // memhist-import-bench: measures `memhist import` of a Valgrind Lackey log end to end, and its two
 // halves in the same run: the parser alone (into a sink that drops the accesses) and the writer
-// alone (the same accesses, from memory); then end to end without storing the PCs of the I lines. A benchmark program:
-// it prints figures and the targets beside them (>= 1 M accesses/s end to end, parsing <= 30 % of it); it is not a
-// test.
+// alone (the same accesses, from memory); then end to end with and without storing the PCs of the I lines,
+// alternately (--runs times each: medians, and the cost of the PCs per pair, since the machine is shared and noisy).
+// A benchmark program: it prints figures and the targets beside them (issue 10: >= 1.2 M accesses/s end to end;
+// parsing <= 30 % of it; issue 9: the PCs <= +20 %); it is not a test.
 //
 // The log is synthetic but shaped like real ones (tests/data/lackey): about 0.32 accesses per
 // instruction, loads:stores:modifies near 19:7:1, stack, heap and global addresses, Lackey's own
@@ -20,6 +21,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -40,6 +42,7 @@ struct Options
     QString trace; // an existing log to measure instead of a synthetic one
     bool keep = false;
     bool parseOnly = false;
+    int runs = 1;
 };
 
 [[noreturn]] void fail(int status, const QString &message)
@@ -69,7 +72,10 @@ Options parseOptions(const QCoreApplication &app)
     const QCommandLineOption keep(QStringLiteral("keep"), QStringLiteral("Keep the files written."));
     const QCommandLineOption parseOnly(
         QStringLiteral("parse-only"), QStringLiteral("Measure the parser alone (for tuning it), not the writer."));
-    parser.addOptions({ accesses, seed, withExec, trace, dir, keep, parseOnly });
+    const QCommandLineOption runs(QStringLiteral("runs"),
+        QStringLiteral("End-to-end imports with and without PCs, alternating (default 1 each)."), QStringLiteral("N"),
+        QStringLiteral("1"));
+    parser.addOptions({ accesses, seed, withExec, trace, dir, keep, parseOnly, runs });
     parser.process(app);
     if (!parser.positionalArguments().isEmpty())
         fail(2, QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().constFirst()));
@@ -86,6 +92,9 @@ Options parseOptions(const QCoreApplication &app)
     options.directory = parser.value(dir);
     options.keep = parser.isSet(keep);
     options.parseOnly = parser.isSet(parseOnly);
+    options.runs = parser.value(runs).toInt(&ok);
+    if (!ok || options.runs < 1)
+        fail(2, QStringLiteral("--runs: expected a positive number, got '%1'").arg(parser.value(runs)));
     return options;
 }
 
@@ -329,59 +338,74 @@ int main(int argc, char *argv[])
         double(writerNs) / 1e9, double(writerCpuNs) / 1e9, qUtf8Printable(millions(rate(accesses, writerNs))));
     std::fflush(stdout);
 
-    // 3. End to end, as `memhist import` runs it: parser and writer together.
-    qint64 totalNs = 0;
-    qint64 totalCpuNs = 0;
+    // 3. End to end, as `memhist import` runs it (parser and writer together), and again without
+    // storing the PCs, alternately.
+    struct Timing
     {
-        HistoryWriter writer(historyPath);
-        WriterSink sink(writer);
-        cpuStart = processCpuNs();
-        timer.start();
+        qint64 ns = 0;
+        qint64 cpuNs = 0;
+    };
+    const QString withoutPcsPath = dir.filePath(QStringLiteral("without-pcs.memhist"));
+    const auto importOnce = [&](bool withPcs) {
+        const QString path = withPcs ? historyPath : withoutPcsPath;
+        const QString what = withPcs ? QStringLiteral("import: ") : QStringLiteral("import without PCs: ");
+        QFile::remove(path);
+        HistoryWriter writer(path);
+        WriterSink withPcsSink(writer);
+        WithoutPcsSink withoutPcsSink(writer);
+        AccessSink &sink = withPcs ? static_cast<AccessSink &>(withPcsSink) : withoutPcsSink;
+        const qint64 cpuAtStart = processCpuNs();
+        QElapsedTimer clock;
+        clock.start();
         if (!writer.open())
-            fail(1, QStringLiteral("import: ") + writer.errorString());
+            fail(1, what + writer.errorString());
         if (!LackeyImporter().run(logPath, sink, importOptions, &report, &error, {}))
-            fail(1, QStringLiteral("import: ") + error);
+            fail(1, what + error);
         if (!writer.finish())
-            fail(1, QStringLiteral("import: ") + writer.errorString());
-        totalNs = timer.nsecsElapsed();
-        totalCpuNs = processCpuNs() - cpuStart;
+            fail(1, what + writer.errorString());
+        return Timing { clock.nsecsElapsed(), processCpuNs() - cpuAtStart };
+    };
+    std::vector<Timing> withPcs;
+    std::vector<Timing> withoutPcs;
+    std::vector<double> pairCosts;
+    for (int run = 0; run < options.runs; ++run) {
+        withPcs.push_back(importOnce(true));
+        withoutPcs.push_back(importOnce(false));
+        pairCosts.push_back((double(withPcs.back().ns) / double(withoutPcs.back().ns) - 1) * 100);
     }
-    // 4. End to end again, without storing the PCs.
-    qint64 withoutPcsNs = 0;
-    qint64 withoutPcsCpuNs = 0;
-    {
-        const QString withoutPcsPath = dir.filePath(QStringLiteral("without-pcs.memhist"));
-        HistoryWriter writer(withoutPcsPath);
-        WithoutPcsSink sink(writer);
-        cpuStart = processCpuNs();
-        timer.start();
-        if (!writer.open())
-            fail(1, QStringLiteral("import without PCs: ") + writer.errorString());
-        if (!LackeyImporter().run(logPath, sink, importOptions, &report, &error, {}))
-            fail(1, QStringLiteral("import without PCs: ") + error);
-        if (!writer.finish())
-            fail(1, QStringLiteral("import without PCs: ") + writer.errorString());
-        withoutPcsNs = timer.nsecsElapsed();
-        withoutPcsCpuNs = processCpuNs() - cpuStart;
-        std::printf("  history: %.2f MB with PCs, %.2f MB without\n", double(QFileInfo(historyPath).size()) / 1e6,
-            double(QFileInfo(withoutPcsPath).size()) / 1e6);
-        if (!options.keep)
-            QFile::remove(withoutPcsPath);
-    }
+    std::printf("  history: %.2f MB with PCs, %.2f MB without\n", double(QFileInfo(historyPath).size()) / 1e6,
+        double(QFileInfo(withoutPcsPath).size()) / 1e6);
+    if (!options.keep)
+        QFile::remove(withoutPcsPath);
+    const auto median = [](std::vector<Timing> timings) {
+        std::sort(timings.begin(), timings.end(), [](const Timing &a, const Timing &b) { return a.ns < b.ns; });
+        return timings[timings.size() / 2];
+    };
+    const Timing totalTiming = median(withPcs);
+    const Timing withoutPcsTiming = median(withoutPcs);
+    const qint64 totalNs = totalTiming.ns;
+    const qint64 totalCpuNs = totalTiming.cpuNs;
+    const char *kind = options.runs > 1 ? "median of the runs" : "one run";
     const double total = rate(accesses, totalNs);
     const double share = double(parseNs) / double(totalNs) * 100;
-    std::printf("  end to end : %lld accesses in %.3f s (CPU %.3f s) = %s\n", (long long)accesses,
-        double(totalNs) / 1e9, double(totalCpuNs) / 1e9, qUtf8Printable(millions(total)));
+    std::printf("  end to end : %lld accesses in %.3f s (CPU %.3f s) = %s (%s)\n", (long long)accesses,
+        double(totalNs) / 1e9, double(totalCpuNs) / 1e9, qUtf8Printable(millions(total)), kind);
     std::printf("  parsing's share of the end-to-end time: %.1f %% (of its CPU time: %.1f %%)\n", share,
         double(parseCpuNs) / double(totalCpuNs) * 100);
-    const double pcsCost = (double(totalNs) / double(withoutPcsNs) - 1) * 100;
-    std::printf("  without PCs: %lld accesses in %.3f s (CPU %.3f s) = %s; storing the PCs costs %+.1f %% of the time "
-                "(%+.1f %% of the CPU time)\n",
-        (long long)accesses, double(withoutPcsNs) / 1e9, double(withoutPcsCpuNs) / 1e9,
-        qUtf8Printable(millions(rate(accesses, withoutPcsNs))), pcsCost,
-        (double(totalCpuNs) / double(withoutPcsCpuNs) - 1) * 100);
-    std::printf("targets: end to end >= 1 M accesses/s: %s (%s); parsing <= 30 %%: %s (%.1f %%); PCs <= +20 %%: %s\n",
-        total >= 1e6 ? "met" : "NOT met", qUtf8Printable(millions(total)), share <= 30 ? "met" : "NOT met", share,
+    const double pcsCost = (double(totalNs) / double(withoutPcsTiming.ns) - 1) * 100;
+    std::printf("  without PCs: %lld accesses in %.3f s (CPU %.3f s) = %s (%s); storing the PCs costs %+.1f %% of the "
+                "time (%+.1f %% of the CPU time)\n",
+        (long long)accesses, double(withoutPcsTiming.ns) / 1e9, double(withoutPcsTiming.cpuNs) / 1e9,
+        qUtf8Printable(millions(rate(accesses, withoutPcsTiming.ns))), kind, pcsCost,
+        (double(totalCpuNs) / double(withoutPcsTiming.cpuNs) - 1) * 100);
+    if (options.runs > 1) {
+        std::printf("  the PCs' cost in each pair of runs:");
+        for (const double cost : pairCosts)
+            std::printf(" %+.1f %%", cost);
+        std::printf("\n");
+    }
+    std::printf("targets: end to end >= 1.2 M accesses/s: %s (%s); parsing <= 30 %%: %s (%.1f %%); PCs <= +20 %%: %s\n",
+        total >= 1.2e6 ? "met" : "NOT met", qUtf8Printable(millions(total)), share <= 30 ? "met" : "NOT met", share,
         pcsCost <= 20 ? "met" : "NOT met");
     std::printf("(parser checksum %llx)\n", (unsigned long long)nullSink.checksum());
     return 0;

@@ -4,6 +4,7 @@
 // large history without any answer changing).
 #include "core/context/contextschema.h"
 #include "core/context/contextstatements.h"
+#include "core/storage/batchinsert.h"
 #include "core/storage/schema.h"
 #include "core/storage/sqlite.h"
 
@@ -64,6 +65,7 @@ class tst_ContextSchema : public QObject
 private slots:
     void initTestCase();
     void insertsPrepare();
+    void batchInsertKeepsEveryRowInOrder();
     void readsUseTheirIndex_data();
     void readsUseTheirIndex();
     void readsFailWithoutTheTables();
@@ -85,8 +87,41 @@ void tst_ContextSchema::initTestCase()
 
 void tst_ContextSchema::insertsPrepare()
 {
-    for (const char *sql : insertStatements)
-        QVERIFY2(m_connection.prepare(sql).isValid(), sql);
+    // Each head names every column of its table: the placeholders are counted from its list.
+    for (const char *head : insertStatements) {
+        const sqlite::BatchInsert insert(m_connection, head);
+        QVERIFY2(insert.isValid(), head);
+        const QString table = QString::fromLatin1(head).section(u' ', 2, 2).section(u'(', 0, 0);
+        const QByteArray count = "SELECT count(*) FROM pragma_table_info('" + table.toLatin1() + "')";
+        sqlite::Statement columns = m_connection.prepare(count.constData());
+        QCOMPARE(columns.step(), SQLITE_ROW);
+        QVERIFY(columns.int64(0) > 1);
+        QCOMPARE(insert.columns(), int(columns.int64(0)));
+    }
+    QVERIFY(!sqlite::BatchInsert(m_connection, "INSERT INTO code_runs VALUES").isValid());
+}
+
+void tst_ContextSchema::batchInsertKeepsEveryRowInOrder()
+{
+    // Two full statements of 64 rows and 5 single rows, each row's columns where they belong.
+    sqlite::BatchInsert insert(m_connection, contextschema::insertCodeRun);
+    QVERIFY(insert.isValid());
+    constexpr int rows = 2 * sqlite::BatchInsert::rowsPerStatement + 5;
+    QVERIFY(insert.insert(rows, [](sqlite::Statement &statement, int first, std::size_t index) {
+        statement.bind(first, qint64(index) + 1);
+        statement.bind(first + 1, 0x401000 + qint64(index) * 16);
+        statement.bindBlob(first + 2, QByteArray(int(index % 7) + 1, char(index % 15 + 1)));
+    }));
+    sqlite::Statement read = m_connection.prepare("SELECT id, pc, sizes FROM code_runs ORDER BY id");
+    int count = 0;
+    while (read.step() == SQLITE_ROW) {
+        QCOMPARE(read.int64(0), qint64(count) + 1);
+        QCOMPARE(read.int64(1), 0x401000 + qint64(count) * 16);
+        QCOMPARE(read.blob(2), QByteArray(count % 7 + 1, char(count % 15 + 1)));
+        ++count;
+    }
+    QCOMPARE(count, rows);
+    QVERIFY(m_connection.execute("DELETE FROM code_runs"));
 }
 
 void tst_ContextSchema::readsUseTheirIndex_data()

@@ -1,24 +1,22 @@
 #include "core/context/contexttablewriter.h"
 
 #include "core/context/contextschema.h"
+#include "core/storage/batchinsert.h"
 
 namespace memhist {
 
 namespace {
 
-// Inserts every row of `rows` through one statement; bindRow binds a row's columns.
+// Inserts every row of `rows` through `head` (sqlite::BatchInsert); bindRow(statement, first
+// parameter, row) binds a row's columns.
 template<typename Row, typename BindRow>
-bool insertAll(sqlite::Connection &connection, const char *sql, const std::vector<Row> &rows, const BindRow &bindRow)
+bool insertAll(sqlite::Connection &connection, const char *head, const std::vector<Row> &rows, const BindRow &bindRow)
 {
-    sqlite::Statement insert = connection.prepare(sql);
-    if (!insert.isValid())
-        return false;
-    for (const Row &row : rows) {
-        bindRow(insert, row);
-        if (!insert.run())
-            return false;
-    }
-    return true;
+    sqlite::BatchInsert insert(connection, head);
+    return insert.isValid()
+        && insert.insert(rows.size(), [&](sqlite::Statement &statement, int first, std::size_t index) {
+               bindRow(statement, first, rows[index]);
+           });
 }
 
 void bindRange(sqlite::Statement &statement, int firstParameter, const AddressRange &range)
@@ -50,17 +48,13 @@ bool ContextTableWriter::writeCodeTrace(const std::vector<CodeTraceRow> &rows)
     if (!m_codeTraceCreated) {
         if (!ensureTable(contextschema::createCodeTraceTable, &m_codeTraceCreated))
             return false;
-        m_insertCodeTrace = m_connection.prepare(contextschema::insertCodeTrace);
+        m_insertCodeTrace = sqlite::BatchInsert(m_connection, contextschema::insertCodeTrace);
     }
-    if (!m_insertCodeTrace.isValid())
-        return false;
-    for (const CodeTraceRow &row : rows) {
-        m_insertCodeTrace.bind(1, toStored(row.first.value));
-        m_insertCodeTrace.bindBlob(2, row.runs);
-        if (!m_insertCodeTrace.run())
-            return false;
-    }
-    return true;
+    return m_insertCodeTrace.isValid()
+        && m_insertCodeTrace.insert(rows.size(), [&](sqlite::Statement &insert, int first, std::size_t index) {
+               insert.bind(first, toStored(rows[index].first.value));
+               insert.bindBlob(first + 1, rows[index].runs);
+           });
 }
 
 bool ContextTableWriter::writeValues(const AccessValueBatch &values)
@@ -70,17 +64,13 @@ bool ContextTableWriter::writeValues(const AccessValueBatch &values)
     if (!m_valuesCreated) {
         if (!ensureTable(contextschema::createAccessValuesTable, &m_valuesCreated))
             return false;
-        m_insertValue = m_connection.prepare(contextschema::insertAccessValue);
+        m_insertValue = sqlite::BatchInsert(m_connection, contextschema::insertAccessValue);
     }
-    if (!m_insertValue.isValid())
-        return false;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        m_insertValue.bind(1, values.accessIds[i]);
-        m_insertValue.bindBlob(2, values.valueAt(i));
-        if (!m_insertValue.run())
-            return false;
-    }
-    return true;
+    return m_insertValue.isValid()
+        && m_insertValue.insert(values.size(), [&](sqlite::Statement &insert, int first, std::size_t index) {
+               insert.bind(first, values.accessIds[index]);
+               insert.bindBlob(first + 1, values.valueAt(index));
+           });
 }
 
 bool ContextTableWriter::writeBatch(const ContextBatch &batch)
@@ -104,69 +94,69 @@ bool ContextTableWriter::writeResolved(const ResolvedContext &context)
           };
     qint64 runId = 0; // code_runs ids are the runs' positions, from 1
     return table(context.codeRuns, createCodeRunsTable, nullptr, insertCodeRun,
-               [&runId](sqlite::Statement &insert, const CodeRun &run) {
-                   insert.bind(1, ++runId);
-                   insert.bind(2, toStored(run.pc.value));
-                   insert.bindBlob(3, run.sizes);
+               [&runId](sqlite::Statement &insert, int first, const CodeRun &run) {
+                   insert.bind(first, ++runId);
+                   insert.bind(first + 1, toStored(run.pc.value));
+                   insert.bindBlob(first + 2, run.sizes);
                })
         && table(context.modules, createModulesTable, nullptr, insertModule,
-            [](sqlite::Statement &insert, const ModuleRow &row) {
-                insert.bind(1, row.id);
-                insert.bind(2, row.module.path);
-                insert.bind(3, toStored(row.module.bias));
-                insert.bind(4, row.module.buildId);
-                insert.bind(5, toStored(row.module.first.value));
-                insert.bind(6, toStored(row.module.last.value));
+            [](sqlite::Statement &insert, int first, const ModuleRow &row) {
+                insert.bind(first, row.id);
+                insert.bind(first + 1, row.module.path);
+                insert.bind(first + 2, toStored(row.module.bias));
+                insert.bind(first + 3, row.module.buildId);
+                insert.bind(first + 4, toStored(row.module.first.value));
+                insert.bind(first + 5, toStored(row.module.last.value));
             })
         && table(context.memoryMap, createMemoryMapTable, createMemoryMapIndex, insertMemoryMap,
-            [](sqlite::Statement &insert, const MemoryMapRow &row) {
-                insert.bind(1, toStored(row.first.value));
-                insert.bind(2, toStored(row.last.value));
-                insert.bind(3, toStored(row.mapping.first.value));
-                insert.bind(4, toStored(row.mapping.last.value));
-                insert.bind(5, row.mapping.permissions);
-                insert.bind(6, toStored(row.mapping.fileOffset));
-                insert.bind(7, row.mapping.path);
+            [](sqlite::Statement &insert, int first, const MemoryMapRow &row) {
+                insert.bind(first, toStored(row.first.value));
+                insert.bind(first + 1, toStored(row.last.value));
+                insert.bind(first + 2, toStored(row.mapping.first.value));
+                insert.bind(first + 3, toStored(row.mapping.last.value));
+                insert.bind(first + 4, row.mapping.permissions);
+                insert.bind(first + 5, toStored(row.mapping.fileOffset));
+                insert.bind(first + 6, row.mapping.path);
                 if (row.moduleId > 0)
-                    insert.bind(8, row.moduleId);
+                    insert.bind(first + 7, row.moduleId);
                 else
-                    insert.bindNull(8);
+                    insert.bindNull(first + 7);
             })
         && table(context.sections, createModuleSectionsTable, createModuleSectionsIndex, insertModuleSection,
-            [](sqlite::Statement &insert, const ModuleSectionRow &row) {
-                insert.bind(1, row.moduleId);
-                insert.bind(2, row.section.name);
-                bindRange(insert, 3, row.section.range);
+            [](sqlite::Statement &insert, int first, const ModuleSectionRow &row) {
+                insert.bind(first, row.moduleId);
+                insert.bind(first + 1, row.section.name);
+                bindRange(insert, first + 2, row.section.range);
             })
         && table(context.functions, createFunctionsTable, createFunctionsIndex, insertFunction,
-            [](sqlite::Statement &insert, const FunctionRow &row) {
-                insert.bind(1, row.id);
-                insert.bind(2, row.moduleId);
-                insert.bind(3, row.name);
-                bindRange(insert, 4, row.range);
+            [](sqlite::Statement &insert, int first, const FunctionRow &row) {
+                insert.bind(first, row.id);
+                insert.bind(first + 1, row.moduleId);
+                insert.bind(first + 2, row.name);
+                bindRange(insert, first + 3, row.range);
             })
         && table(context.dataObjects, createDataObjectsTable, createDataObjectsIndex, insertDataObject,
-            [](sqlite::Statement &insert, const DataObjectRow &row) {
-                insert.bind(1, row.moduleId);
-                insert.bind(2, row.object.name);
-                bindRange(insert, 3, row.object.range);
+            [](sqlite::Statement &insert, int first, const DataObjectRow &row) {
+                insert.bind(first, row.moduleId);
+                insert.bind(first + 1, row.object.name);
+                bindRange(insert, first + 2, row.object.range);
             })
         && table(context.sourceFiles, createSourceFilesTable, nullptr, insertSourceFile,
-            [](sqlite::Statement &insert, const SourceFileRow &row) {
-                insert.bind(1, row.id);
-                insert.bind(2, row.path);
+            [](sqlite::Statement &insert, int first, const SourceFileRow &row) {
+                insert.bind(first, row.id);
+                insert.bind(first + 1, row.path);
             })
         && table(context.sourceLines, createSourceLinesTable, createSourceLinesIndex, insertSourceLine,
-            [](sqlite::Statement &insert, const SourceLineRow &row) {
-                bindRange(insert, 1, row.range);
-                insert.bind(3, row.fileId);
-                insert.bind(4, row.line);
+            [](sqlite::Statement &insert, int first, const SourceLineRow &row) {
+                bindRange(insert, first, row.range);
+                insert.bind(first + 2, row.fileId);
+                insert.bind(first + 3, row.line);
             })
         && table(context.instructions, createInstructionsTable, nullptr, insertInstruction,
-            [](sqlite::Statement &insert, const InstructionRow &row) {
-                insert.bind(1, toStored(row.pc.value));
-                insert.bindBlob(2, row.bytes);
-                insert.bind(3, row.text);
+            [](sqlite::Statement &insert, int first, const InstructionRow &row) {
+                insert.bind(first, toStored(row.pc.value));
+                insert.bindBlob(first + 1, row.bytes);
+                insert.bind(first + 2, row.text);
             });
 }
 

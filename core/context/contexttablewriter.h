@@ -8,6 +8,7 @@
 #pragma once
 
 #include "core/context/contextrows.h"
+#include "core/storage/batchinsert.h"
 #include "core/storage/sqlite.h"
 
 namespace memhist {
@@ -31,8 +32,8 @@ private:
     sqlite::Connection &m_connection;
     bool m_codeTraceCreated = false;
     bool m_valuesCreated = false;
-    sqlite::Statement m_insertCodeTrace;
-    sqlite::Statement m_insertValue;
+    sqlite::BatchInsert m_insertCodeTrace;
+    sqlite::BatchInsert m_insertValue;
     QList<const char *> m_pendingIndexes;
 };
 

@@ -58,19 +58,14 @@ inline constexpr const char *insertAddressSummaryInfo
 
 inline constexpr const char *insertSlice
     = "INSERT INTO slices(rowid, transition_first, transition_last) VALUES(?1, ?2, ?3)";
-// Chunks and accesses are inserted several rows per statement (fewer VDBE round trips per row): the
-// writer repeats the row group after the prefix.
+// Chunks and accesses are inserted several rows per statement (sqlite::BatchInsert).
 // Chunk rowids are not bound: the writer inserts chunks in rowid order from 1, so SQLite's next
 // rowid (the largest + 1, read from the cursor it keeps at the table's end) is the planned id, and
 // an explicit rowid would cost a b-tree seek per row to check it is free. The writer checks the
 // last rowid after every slice.
-inline constexpr const char *insertChunksPrefix = "INSERT INTO chunks(slice_id, phy_first, phy_last, operation) VALUES";
-inline constexpr const char *insertChunksRow = "(?,?,?,?)";
-inline constexpr int chunkColumns = 4;
-inline constexpr const char *insertAccessesPrefix
+inline constexpr const char *insertChunks = "INSERT INTO chunks(slice_id, phy_first, phy_last, operation) VALUES";
+inline constexpr const char *insertAccesses
     = "INSERT INTO accesses(chunk_id, transition, linear, phy_first, size, operation) VALUES";
-inline constexpr const char *insertAccessesRow = "(?,?,?,?,?,?)";
-inline constexpr int accessColumns = 6;
 inline constexpr const char *insertMeta = "INSERT OR REPLACE INTO meta(key, value) VALUES(?1, ?2)";
 
 // The metadata the reference readers require (tetrane's rvnsqlite ResourceDatabase::open): a table

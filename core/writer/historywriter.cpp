@@ -5,6 +5,7 @@
 #include "core/context/contexttablewriter.h"
 #include "core/model/numbertext.h"
 #include "core/storage/addresssummarybuilder.h"
+#include "core/storage/batchinsert.h"
 #include "core/storage/schema.h"
 #include "core/storage/sqlite.h"
 #include "core/summary/summarybuilder.h"
@@ -26,10 +27,6 @@
 namespace memhist {
 
 namespace {
-
-// Rows per INSERT statement: fewer statement executions per row is the cheapest speed-up SQLite
-// offers for bulk inserts (measured: ~25% over single-row statements).
-constexpr int rowsPerInsert = 64;
 
 // One closed slice, handed from the thread that buffers accesses to the thread that stores them,
 // with the context rows collected meanwhile. A job without a slice (sliceId 0) carries context
@@ -134,10 +131,8 @@ public:
     // Used by the store thread only while it runs; by the caller's thread otherwise.
     sqlite::Connection connection;
     sqlite::Statement insertSlice;
-    sqlite::Statement insertChunk;
-    sqlite::Statement insertChunkBatch;
-    sqlite::Statement insertAccessBatch;
-    sqlite::Statement insertAccess;
+    sqlite::BatchInsert insertChunks;
+    sqlite::BatchInsert insertAccesses;
     std::unique_ptr<ContextTableWriter> contextTables;
     // Fed each slice's chunks by the summary thread; written by finish(). It spills (past 64 MiB
     // of postings) to its own connection's temporary database.
@@ -275,27 +270,6 @@ void HistoryWriter::Private::startBinningTiles()
     summaryThread->start();
 }
 
-// Inserts `count` rows, rowsPerInsert at a time through `batch`, the rest one by one through
-// `single`; bindRow(statement, first parameter, row index) binds one row's columns.
-template<typename BindRow>
-bool insertRows(
-    sqlite::Statement &batch, sqlite::Statement &single, int columns, std::size_t count, const BindRow &bindRow)
-{
-    std::size_t index = 0;
-    for (; index + rowsPerInsert <= count; index += rowsPerInsert) {
-        for (int row = 0; row < rowsPerInsert; ++row)
-            bindRow(batch, row * columns + 1, index + std::size_t(row));
-        if (!batch.run())
-            return false;
-    }
-    for (; index < count; ++index) {
-        bindRow(single, 1, index);
-        if (!single.run())
-            return false;
-    }
-    return true;
-}
-
 // Hands the context rows waiting in the collector to the store thread without a slice.
 bool HistoryWriter::Private::flushContext()
 {
@@ -323,7 +297,7 @@ bool HistoryWriter::Private::store(const SliceJob &job)
         statement.bind(firstParameter + 2, toStored(chunk.last));
         statement.bind(firstParameter + 3, chunk.operation);
     };
-    if (!insertRows(insertChunkBatch, insertChunk, schema::chunkColumns, job.chunks.size(), bindChunk))
+    if (!insertChunks.insert(job.chunks.size(), bindChunk))
         return false;
     // The accesses below refer to the planned ids: make sure SQLite gave exactly those.
     const qint64 lastChunkId = job.firstChunkId + qint64(job.chunks.size()) - 1;
@@ -344,7 +318,7 @@ bool HistoryWriter::Private::store(const SliceJob &job)
         statement.bind(firstParameter + 4, access.size);
         statement.bind(firstParameter + 5, access.operation);
     };
-    return insertRows(insertAccessBatch, insertAccess, schema::accessColumns, job.accesses.size(), bindAccess);
+    return insertAccesses.insert(job.accesses.size(), bindAccess);
 }
 
 void HistoryWriter::Private::startResolvingContext(Transition historyLast)
@@ -435,10 +409,8 @@ void HistoryWriter::Private::discard()
     stopSummary = true;
     joinWorkers();
     insertSlice = {};
-    insertChunk = {};
-    insertChunkBatch = {};
-    insertAccessBatch = {};
-    insertAccess = {};
+    insertChunks = {};
+    insertAccesses = {};
     contextTables.reset();
     summaryScratch.close();
     // SQLite's descriptor first: the file must not be removed under a connection that may still
@@ -484,22 +456,11 @@ bool HistoryWriter::open()
             QStringLiteral("%1: cannot create the database: %2").arg(d->outputPath, d->summaryScratch.lastError()));
     d->addressSummary.setScratch(d->summaryScratch);
 
-    const auto insertSql = [](const char *prefix, const char *row, int rows) {
-        QByteArray sql = prefix;
-        for (int i = 0; i < rows; ++i)
-            sql += (i ? "," : "") + QByteArray(row);
-        return sql;
-    };
     d->insertSlice = db.prepare(schema::insertSlice);
-    d->insertChunk = db.prepare(insertSql(schema::insertChunksPrefix, schema::insertChunksRow, 1).constData());
-    d->insertChunkBatch
-        = db.prepare(insertSql(schema::insertChunksPrefix, schema::insertChunksRow, rowsPerInsert).constData());
-    d->insertAccess = db.prepare(insertSql(schema::insertAccessesPrefix, schema::insertAccessesRow, 1).constData());
-    d->insertAccessBatch
-        = db.prepare(insertSql(schema::insertAccessesPrefix, schema::insertAccessesRow, rowsPerInsert).constData());
+    d->insertChunks = sqlite::BatchInsert(db, schema::insertChunks);
+    d->insertAccesses = sqlite::BatchInsert(db, schema::insertAccesses);
     d->contextTables = std::make_unique<ContextTableWriter>(db);
-    if (!d->insertSlice.isValid() || !d->insertChunk.isValid() || !d->insertChunkBatch.isValid()
-        || !d->insertAccessBatch.isValid() || !d->insertAccess.isValid())
+    if (!d->insertSlice.isValid() || !d->insertChunks.isValid() || !d->insertAccesses.isValid())
         return d->fail(QStringLiteral("%1: cannot prepare statements: %2").arg(d->outputPath, db.lastError()));
 
     d->summary = std::make_unique<summary::SummaryBuilder>();
@@ -664,10 +625,8 @@ bool HistoryWriter::finish()
         return writeFailure();
     d->stats.addressSummaryCpuNanoseconds = d->addressSummary.cpuNanoseconds();
     d->insertSlice = {};
-    d->insertChunk = {};
-    d->insertChunkBatch = {};
-    d->insertAccessBatch = {};
-    d->insertAccess = {};
+    d->insertChunks = {};
+    d->insertAccesses = {};
     d->contextTables.reset();
     d->summaryScratch.close();
     db.close();
