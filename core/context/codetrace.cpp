@@ -71,8 +71,9 @@ void CodeTraceEncoder::endRun()
 
 std::uint64_t CodeTraceEncoder::runIdFor(std::uint64_t pc, std::string_view sizes)
 {
-    const auto known = m_firstRunAtPc.find(pc);
-    const std::uint32_t head = known != m_firstRunAtPc.end() ? known->second : 0;
+    // One hash lookup: a new PC's entry is made now (head 0) and set below to the run made for it.
+    std::uint32_t &entry = m_firstRunAtPc[pc];
+    const std::uint32_t head = entry;
     for (std::uint32_t id = head; id != 0; id = m_nextRunAtSamePc[id - 1]) {
         CodeRun &run = m_runs[id - 1];
         const std::size_t common = std::min(std::size_t(run.sizes.size()), sizes.size());
@@ -86,7 +87,7 @@ std::uint64_t CodeTraceEncoder::runIdFor(std::uint64_t pc, std::string_view size
     m_firstExecution.push_back(Transition { m_runFirstTransition });
     m_nextRunAtSamePc.push_back(head);
     const auto id = std::uint32_t(m_runs.size());
-    m_firstRunAtPc[pc] = id;
+    entry = id;
     return id;
 }
 

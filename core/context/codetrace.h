@@ -17,11 +17,11 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QHash>
 #include <QString>
 #include <cstdint>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace memhist {
@@ -133,7 +133,7 @@ private:
     std::vector<CodeRun> m_runs;
     std::vector<Transition> m_firstExecution;
     std::vector<std::uint32_t> m_nextRunAtSamePc; // index + 1 of the next run with the same PC; 0 = none
-    std::unordered_map<std::uint64_t, std::uint32_t> m_firstRunAtPc; // PC -> index + 1
+    QHash<std::uint64_t, std::uint32_t> m_firstRunAtPc; // PC -> index + 1
 
     CodeTraceRow m_row; // being filled
     int m_rowPairs = 0;
