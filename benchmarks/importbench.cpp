@@ -125,7 +125,9 @@ qint64 writeSyntheticLog(const QString &path, qint64 accesses, std::uint64_t see
     qint64 instructions = 0;
     while (written < accesses) {
         const std::uint64_t r = random();
-        const unsigned instructionSize = 1 + unsigned(r % 7);
+        // The instruction at a PC always has the same length, as in real code: a function of the
+        // PC (the data accesses come from r alone, as before).
+        const unsigned instructionSize = 1 + unsigned(((pc * 0x9e3779b97f4a7c15ull) >> 32) % 7);
         writeLine("I  ", pc, instructionSize);
         ++instructions;
         // A taken branch now and then; straight-line code otherwise.
