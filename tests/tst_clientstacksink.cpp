@@ -1,6 +1,7 @@
 // The client stack a recording names: the main stack size valgrind would choose from the stack
 // limit; the anonymous mapping holding the first access, read from a live process's maps, made
-// '[stack]' of that size ending where the mapping ends, at the first instruction's transition;
+// '[stack]' of that size ending where the mapping ends, at the first access's transition, and
+// handed once to the handler that writes it into a kept log;
 // and what is said when the first access is not in an anonymous mapping or the process has ended.
 #include "core/recorder/clientstacksink.h"
 
@@ -109,16 +110,19 @@ void tst_ClientStackSink::namesTheAnonymousMappingOfTheFirstAccess()
     MappingSink inner;
     ClientStackSink sink(inner, 0x800000);
     sink.setProcess(::getpid());
+    QList<Mapping> handed;
+    sink.setStackNamedHandler([&handed](const Mapping &stack) { handed << stack; });
     QVERIFY(sink.addInstruction(Transition { 5 }, Address { 0x401000 }, 4));
     QVERIFY(sink.add(accessAt(address + 16)));
     QVERIFY(sink.add(accessAt(address + 32))); // looked for once
     ::munmap(page, 4096);
     QCOMPARE(inner.accesses, 2);
     QCOMPARE(inner.mappings.size(), 1);
-    QCOMPARE(inner.mappings[0].first, Transition { 5 });
-    QCOMPARE(inner.mappings[0].second,
-        (Mapping { Address { holding.last.value + 1 - 0x800000 }, holding.last, QStringLiteral("rw-p"), 0,
-            QStringLiteral("[stack]") }));
+    QCOMPARE(inner.mappings[0].first, Transition { 7 }); // the first access's
+    const Mapping stack { Address { holding.last.value + 1 - 0x800000 }, holding.last, QStringLiteral("rw-p"), 0,
+        QStringLiteral("[stack]") };
+    QCOMPARE(inner.mappings[0].second, stack);
+    QCOMPARE(handed, QList<Mapping> { stack });
     QCOMPARE(sink.problem(), QString());
 }
 

@@ -2,7 +2,8 @@
 // into the sink's context calls, exactly: a load with its bias, build-id and the mappings of its
 // program headers at the transition of the next instruction; valgrind's own tool left out; a log
 // from plain -v (no avma) and a missing file; a message inside a syscall line; "Discarding syms";
-// the brk heap growing and shrinking; anonymous mmap and munmap; and how these lines are counted.
+// the brk heap growing and shrinking; anonymous mmap and munmap; the client stack line of a log
+// kept by memhist record; and how these lines are counted.
 #include "core/importers/lackeyparser.h"
 #include "programhistory.h"
 #include "toolchain.h"
@@ -149,6 +150,15 @@ void tst_ValgrindVerboseLines::events_data()
         << QStringList { QStringLiteral("map 1 0x4835000-0x4836fff rw-p 0x0 [anon]"),
                QStringLiteral("map 1 0x4900000-0x4901fff r-xs 0x0 [anon]"),
                QStringLiteral("unmap 2 0x4835000-0x4835fff") };
+    QTest::newRow("memhist record's client stack line: from the instruction of the access after it")
+        << QByteArray("I  04000000,4\nI  04000004,5\n--7-- memhist record: client stack 0x1ffe801000-0x1fff000fff\n"
+                      " S 1fff0006e8,8\nI  04000009,4\n")
+        << QStringList { QStringLiteral("map 1 0x1ffe801000-0x1fff000fff rw-p 0x0 [stack]") };
+    QTest::newRow("a client stack line that does not parse names nothing")
+        << QByteArray("I  04000000,4\n--7-- memhist record: client stack 0x1fff000fff-0x1ffe801000\n"
+                      "--7-- memhist record: client stack 0x1ffe801000\n"
+                      "--7-- memhist record: client stack 0x1ffe801000-0x1fff000fff and more\n S 1fff0006e8,8\n")
+        << QStringList();
     // getuid() and friends print an empty argument list, " ( )": nothing to read, nothing mapped.
     QTest::newRow("a syscall without arguments")
         << QByteArray("I  04000000,4\nSYSCALL[7,1](102) sys_getuid ( )[sync] --> Success(0x0) \n"

@@ -132,6 +132,21 @@ void ValgrindVerboseLines::handleMessage(QByteArrayView line, Transition next)
         m_libraryDirectory = decoded(text.sliced(libraryDirectory.size()));
         return;
     }
+    if (text.startsWith(clientStackLinePrefix)) {
+        // "memhist record: client stack 0x1ffe801000-0x1fff000fff", before the line of the
+        // program's first access: the stack from that access's instruction on, as recorded.
+        QByteArrayView rest;
+        const auto first = hexNumber(text.sliced(clientStackLinePrefix.size()), &rest);
+        if (!first || !rest.startsWith('-'))
+            return;
+        const auto last = hexNumber(rest.sliced(1), &rest);
+        if (!last || *last < *first || !rest.trimmed().isEmpty())
+            return;
+        const Transition at { next.value > 0 ? next.value - 1 : 0 };
+        m_sink.addMapping(at,
+            Mapping { Address { *first }, Address { *last }, QStringLiteral("rw-p"), 0, QStringLiteral("[stack]") });
+        return;
+    }
     if (!m_pending || !indented)
         return;
     const QByteArrayView body = text.trimmed();

@@ -15,6 +15,11 @@
 // "--PID-- Discarding syms at 0x...-0x... in PATH" (the object unmapped: dlclose) ends the
 // mappings of the last load of PATH, and so the module's lifetime.
 //
+// `memhist record --keep-log` adds one line of its own, which valgrind cannot give: where the
+// client stack is ("--PID-- memhist record: client stack 0xFIRST-0xLAST", clientstacksink.h), just
+// before the line of the program's first data access. It names '[stack]' from the transition of
+// that access's instruction on, as the recording did.
+//
 // Valgrind also reads its own tool executable ("lackey-amd64-linux" in its library directory),
 // which is not the program's: it is left out. Its preloaded helpers (vgpreload_*.so) run in the
 // program and are kept.
@@ -29,6 +34,9 @@
 #include <optional>
 
 namespace memhist {
+
+// What follows valgrind's "--PID-- " in the client stack line.
+inline constexpr QByteArrayView clientStackLinePrefix("memhist record: client stack ");
 
 class ValgrindVerboseLines
 {

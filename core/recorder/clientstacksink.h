@@ -9,13 +9,17 @@
 // take the anonymous mapping holding that address. Its end is cls_end for the whole run (the
 // stack grows down); its start is cls_end + 1 - the main stack size, which the recorder sets
 // itself (--main-stacksize, see mainStackSize()). The whole reservation is then '[stack]' from
-// the first transition, as /proc would name the stack, including the part not yet touched.
+// the transition of that first access (its instruction is at most a few after the first), as
+// /proc would name the stack, including the part not yet touched. A kept log gets the same
+// mapping as a line of its own (valgrindverboselines.h), written by the recorder where the
+// handler set with setStackNamedHandler() tells it.
 //
 // Every call goes on to the sink it wraps; the first access also costs one read of /proc.
 #pragma once
 
 #include "core/importers/accesssink.h"
 
+#include <functional>
 #include <sys/types.h>
 
 namespace memhist {
@@ -33,6 +37,8 @@ public:
     { }
     // The valgrind process whose maps are read; until it is set, nothing is looked for.
     void setProcess(pid_t valgrind) { m_process = valgrind; }
+    // Called with the stack's mapping when it is named, during the add() of the first access.
+    void setStackNamedHandler(std::function<void(const Mapping &)> handler) { m_stackNamed = std::move(handler); }
     // Why the stack was not named (the process had ended, the first access was not in an anonymous
     // mapping); empty when it was, or before the first access.
     const QString &problem() const { return m_problem; }
@@ -46,10 +52,6 @@ public:
     QString errorString() const override { return m_inner.errorString(); }
     bool addInstruction(Transition transition, Address pc, quint8 size) override
     {
-        if (!m_sawInstruction) {
-            m_sawInstruction = true;
-            m_firstTransition = transition;
-        }
         return m_inner.addInstruction(transition, pc, size);
     }
     void addInstructionBytes(Address pc, QByteArrayView bytes) override { m_inner.addInstructionBytes(pc, bytes); }
@@ -74,9 +76,8 @@ private:
     std::uint64_t m_stackSize;
     pid_t m_process = 0;
     bool m_looked = false;
-    bool m_sawInstruction = false;
-    Transition m_firstTransition { 0 };
     QString m_problem;
+    std::function<void(const Mapping &)> m_stackNamed;
 };
 
 } // namespace memhist

@@ -3,6 +3,8 @@
 #include "core/importers/accesssink.h"
 #include "core/importers/lackeyparser.h"
 #include "core/importers/textpiecereader.h"
+#include "core/importers/valgrindverboselines.h"
+#include "core/model/numbertext.h"
 #include "core/recorder/clientstacksink.h"
 #include "core/writer/historywriter.h"
 #include "core/writer/partialfile.h"
@@ -199,6 +201,39 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
     };
     const auto keep = [&](QByteArrayView bytes) { return !keepingLog || bytes.isEmpty() || keptLog.write(bytes); };
     const QString keepError = QStringLiteral("%1: cannot write: %2");
+    // The kept log gets the client stack as a line of its own, just before the line of the
+    // program's first access (valgrindverboselines.h): its import then names the stack as this
+    // recording does. The line numbers are the parser's, which counts every line it was given.
+    QByteArray stackLine; // waiting to be kept
+    qint64 stackLineNumber = 0; // the line it goes before
+    qint64 linesBeforePiece = 0;
+    if (keepingLog && options.withContext) {
+        stackSink.setStackNamedHandler([&](const Mapping &stack) {
+            stackLine = QStringLiteral("--%1-- %2%3-%4\n")
+                            .arg(valgrindPid)
+                            .arg(QLatin1StringView(clientStackLinePrefix), hexText(stack.first.value),
+                                hexText(stack.last.value))
+                            .toLatin1();
+            stackLineNumber = parser.lineNumber();
+        });
+    }
+    const auto keepParsed = [&](QByteArrayView parsed) {
+        if (!stackLine.isEmpty() && stackLineNumber > linesBeforePiece) {
+            qsizetype at = 0;
+            for (qint64 line = linesBeforePiece + 1; line < stackLineNumber && at >= 0; ++line) {
+                at = parsed.indexOf('\n', at);
+                if (at >= 0)
+                    ++at;
+            }
+            if (at < 0)
+                at = parsed.size();
+            if (!keep(parsed.first(at)) || !keep(stackLine))
+                return false;
+            stackLine.clear();
+            parsed = parsed.sliced(at);
+        }
+        return keep(parsed);
+    };
 
     // Valgrind's log goes through the importers' read loop; reading the pipe waits for valgrind in
     // short polls, between which it looks at the stop request and reports progress.
@@ -242,7 +277,7 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
     const TextPieceInput input {
         readPipe,
         [&](QByteArrayView parsed) {
-            if (keep(parsed))
+            if (keepParsed(parsed))
                 return true;
             pieceError = keepError.arg(options.keepLogPath, keptLog.reason());
             return false;
@@ -250,6 +285,7 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
     };
     const TextPieceParser pieces {
         [&](const char *data, qsizetype size) {
+            linesBeforePiece = parser.lineNumber();
             const qsizetype consumed = parser.parse(data, size);
             if (consumed < 0)
                 pieceError = parser.errorString();
