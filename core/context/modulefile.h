@@ -73,8 +73,9 @@ private:
         QByteArray image;
         bool imageRead = false;
     };
-    // Bigger segments are read per call: their code is mostly not run.
-    static constexpr std::uint64_t maxSegmentImage = 64 << 20;
+    // Bigger segments are read per call: little of their code runs, and the images live while the
+    // history's indexes are built (libc.so.6's code is 1.5 MiB).
+    static constexpr std::uint64_t maxSegmentImage = 16 << 20;
 
     void open(const QString &path, LocalDebugInfo &debugInfo);
     // Up to `size` bytes of the file from `fileOffset`: fewer at its end or on a read error.
