@@ -16,21 +16,21 @@ std::uint64_t gapBetween(const AddressInterval &lower, const AddressInterval &up
     return upper.first - lower.last - 1;
 }
 
-} // namespace
-
-std::vector<AddressInterval> mergeIntervals(std::vector<AddressInterval> intervals)
+// mergeIntervals() without a second buffer: the merged intervals are the first ones of
+// `intervals`, which keeps its capacity.
+void mergeInPlace(std::vector<AddressInterval> *intervals)
 {
-    for (auto &interval : intervals) {
+    for (auto &interval : *intervals) {
         if (interval.first > interval.last)
             std::swap(interval.first, interval.last);
     }
-    std::sort(intervals.begin(), intervals.end(),
+    std::sort(intervals->begin(), intervals->end(),
         [](const AddressInterval &a, const AddressInterval &b) { return a.first < b.first; });
-    std::vector<AddressInterval> merged;
-    merged.reserve(intervals.size());
-    for (const auto &interval : intervals) {
-        if (!merged.empty()) {
-            AddressInterval &back = merged.back();
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < intervals->size(); ++i) {
+        const AddressInterval interval = (*intervals)[i];
+        if (kept > 0) {
+            AddressInterval &back = (*intervals)[kept - 1];
             // Overlapping, or adjacent (back.last + 1 would wrap when back ends at 2^64 - 1, but then
             // everything after it overlaps it anyway).
             if (interval.first <= back.last || (back.last != maxAddress && interval.first == back.last + 1)) {
@@ -38,9 +38,17 @@ std::vector<AddressInterval> mergeIntervals(std::vector<AddressInterval> interva
                 continue;
             }
         }
-        merged.push_back(interval);
+        (*intervals)[kept++] = interval;
     }
-    return merged;
+    intervals->resize(kept);
+}
+
+} // namespace
+
+std::vector<AddressInterval> mergeIntervals(std::vector<AddressInterval> intervals)
+{
+    mergeInPlace(&intervals);
+    return intervals;
 }
 
 std::vector<AddressInterval> mergeSmallestGaps(const std::vector<AddressInterval> &sorted, std::size_t count)
@@ -79,7 +87,9 @@ OccupiedRegionsBuilder::OccupiedRegionsBuilder(FoldOptions options, std::size_t 
     , m_batchSize(std::max<std::size_t>(batchSize, 1))
     , m_compactAbove(std::max<std::size_t>(compactAbove, 2))
 {
-    m_pending.reserve(std::min<std::size_t>(m_batchSize, std::size_t(1) << 20));
+    // Room for a batch and the regions merged so far (at most compactAbove between two flushes):
+    // flush() then sorts and merges in this one buffer, which it keeps.
+    m_pending.reserve(std::min<std::size_t>(m_batchSize, std::size_t(1) << 20) + m_compactAbove);
 }
 
 void OccupiedRegionsBuilder::add(std::uint64_t first, std::uint64_t last)
@@ -95,8 +105,9 @@ void OccupiedRegionsBuilder::flush()
     if (m_pending.empty())
         return;
     m_pending.insert(m_pending.end(), m_merged.begin(), m_merged.end());
-    m_merged = mergeIntervals(std::move(m_pending));
-    m_pending = {};
+    mergeInPlace(&m_pending);
+    m_merged.assign(m_pending.begin(), m_pending.end());
+    m_pending.clear();
     if (m_merged.size() > m_compactAbove)
         m_merged = mergeSmallestGaps(m_merged, m_merged.size() - m_compactAbove / 2);
 }
