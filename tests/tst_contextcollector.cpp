@@ -341,8 +341,9 @@ void tst_ContextCollector::moduleFileReadWhenMapped()
     sqlite::Connection db;
     QVERIFY(db.open(path(QStringLiteral("vanishing.sqlite")), sqlite::Connection::Mode::ReadWriteCreate));
     ContextTableWriter tables(db);
-    QVERIFY(collector.writeLastRows(tables));
+    collector.finishCodeTrace();
     collector.resolve(Transition { 0 });
+    QVERIFY(collector.writeLastRows(tables));
     QVERIFY(collector.writeResolved(tables));
     const ContextSummary &summary = collector.summary();
     QCOMPARE(summary.notes, QStringList {});

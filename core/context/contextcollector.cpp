@@ -79,7 +79,6 @@ ContextBatch ContextCollector::takeBatch()
 
 bool ContextCollector::writeLastRows(ContextTableWriter &tables)
 {
-    m_codeTrace.finish();
     return tables.writeBatch(takeBatch());
 }
 

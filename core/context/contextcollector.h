@@ -80,15 +80,19 @@ public:
     Transition endTransition() const { return m_codeTrace.endTransition(); }
     bool hasInstructions() const { return !m_codeTrace.isEmpty(); }
 
-    // Ends the collection in three steps. The middle one needs no connection, so the writer runs
-    // it on a thread of its own while SQLite builds the history's indexes.
-    // 1. Stores the last code_trace rows and values through `tables`. False on an SQL error (the
-    //    connection has the reason).
-    bool writeLastRows(ContextTableWriter &tables);
+    // Ends the collection in four steps. resolve() needs no connection, so the writer runs it on a
+    // thread of its own, beside writeLastRows() (which touches none of what it reads) and while
+    // SQLite builds the history's indexes.
+    // 1. Ends the last run of instructions: nothing may be added after.
+    void finishCodeTrace() { m_codeTrace.finish(); }
     // 2. Resolves everything else (functions, lines and disassembly of the executed PCs, modules,
     //    the memory map) for a history whose last transition is `historyLast`.
     void resolve(Transition historyLast);
-    // 3. Writes the resolved tables and every context index. False on an SQL error.
+    // 3. Stores the last code_trace rows and values through `tables`. False on an SQL error (the
+    //    connection has the reason).
+    bool writeLastRows(ContextTableWriter &tables);
+    // 4. Writes the resolved tables and every context index, once resolve() has returned. False
+    //    on an SQL error.
     bool writeResolved(ContextTableWriter &tables);
     // What the history holds, once resolve() ran.
     const ContextSummary &summary() const { return m_summary; }

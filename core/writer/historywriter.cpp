@@ -102,7 +102,12 @@ public:
     bool closeSlices(std::size_t boundary);
     bool submit(std::shared_ptr<SliceJob> job);
     void joinWorkers();
+    // The store and summary threads only, not the one resolving the context.
+    void joinSliceWorkers();
     bool waitForWorkers();
+    bool waitForSlices();
+    // False (failed) when a worker reported an error.
+    bool checkWorkers();
     bool store(const SliceJob &job);
     void startBinningTiles();
     void startResolvingContext(Transition historyLast);
@@ -255,7 +260,16 @@ bool HistoryWriter::Private::submit(std::shared_ptr<SliceJob> job)
 
 void HistoryWriter::Private::joinWorkers()
 {
-    for (std::unique_ptr<QThread> *thread : { &storeThread, &summaryThread, &contextThread }) {
+    joinSliceWorkers();
+    if (contextThread) {
+        contextThread->wait();
+        contextThread.reset();
+    }
+}
+
+void HistoryWriter::Private::joinSliceWorkers()
+{
+    for (std::unique_ptr<QThread> *thread : { &storeThread, &summaryThread }) {
         if (*thread) {
             (*thread)->wait();
             thread->reset();
@@ -266,6 +280,17 @@ void HistoryWriter::Private::joinWorkers()
 bool HistoryWriter::Private::waitForWorkers()
 {
     joinWorkers();
+    return checkWorkers();
+}
+
+bool HistoryWriter::Private::waitForSlices()
+{
+    joinSliceWorkers();
+    return checkWorkers();
+}
+
+bool HistoryWriter::Private::checkWorkers()
+{
     if (!storeError.isEmpty())
         return fail(QStringLiteral("%1: cannot write: %2").arg(outputPath, storeError));
     if (!summaryError.isEmpty())
@@ -603,19 +628,21 @@ bool HistoryWriter::finish()
         return d->fail(QStringLiteral("the writer is not open"));
     if (!d->buffer.empty() && !d->closeSlices(d->buffer.size()))
         return false;
-    if (!d->waitForWorkers())
+    // The program context is resolved for everything the trace ran, up to its last instruction.
+    // It needs no connection: it starts now, beside the last slice's store and the index build.
+    Transition historyLast = d->stats.lastTransition.value_or(Transition { 0 });
+    if (d->collector.hasInstructions())
+        historyLast = std::max(historyLast, Transition { d->collector.endTransition().value - 1 });
+    d->collector.finishCodeTrace();
+    d->startResolvingContext(historyLast);
+    if (!d->waitForSlices())
         return false;
     d->startBinningTiles();
     sqlite::Connection &db = d->connection;
     const auto writeFailure
         = [&] { return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db))); };
-    // The program context is resolved for everything the trace ran, up to its last instruction.
-    Transition historyLast = d->stats.lastTransition.value_or(Transition { 0 });
-    if (d->collector.hasInstructions())
-        historyLast = std::max(historyLast, Transition { d->collector.endTransition().value - 1 });
     if (!d->collector.writeLastRows(*d->contextTables))
         return writeFailure();
-    d->startResolvingContext(historyLast);
     // The indexes are built now, once, from sorted keys: SQLite writes their pages full and in
     // order, instead of splitting pages all over the index as rows arrive in trace order (smaller
     // file, and the rows above went in without index maintenance). The file only becomes a history
