@@ -77,6 +77,14 @@ QString damaged(const QString &path)
 // A damage: SQL run on a copy of the small history (?1: a blob, ?2: a number, when used).
 struct Damage
 {
+    Damage() = default;
+    // ?1 in `sql` is `blob`, ?2 `number`.
+    Damage(QString sql, QByteArray blob = {}, std::int64_t number = 0)
+        : sql(std::move(sql))
+        , blob(std::move(blob))
+        , number(number)
+    { }
+
     QString sql;
     QByteArray blob;
     std::int64_t number = 0;

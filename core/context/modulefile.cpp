@@ -143,7 +143,10 @@ void ModuleFile::readProgramHeaders()
         GElf_Phdr header;
         if (!gelf_getphdr(elf, int(i), &header))
             continue;
-        const Segment segment { header.p_vaddr, header.p_filesz, header.p_offset };
+        Segment segment;
+        segment.address = header.p_vaddr;
+        segment.fileSize = header.p_filesz;
+        segment.fileOffset = header.p_offset;
         if (header.p_type == PT_TLS) {
             m_tlsImage = segment;
         } else if (header.p_type == PT_LOAD && header.p_memsz > 0) {
