@@ -35,6 +35,13 @@ inline QString anonymousMappingPath()
     return QStringLiteral("[anon]");
 }
 
+// The client stack [first, last] as `memhist record` names it, and the import of a log it kept
+// does again: the two must agree, row for row.
+inline Mapping clientStackMapping(Address first, Address last)
+{
+    return Mapping { first, last, QStringLiteral("rw-p"), 0, QStringLiteral("[stack]") };
+}
+
 // Parses /proc/PID/maps text: "START-END PERMS OFFSET DEV INODE [PATH]" per line, addresses and
 // offset in hex, END exclusive. Blank lines are skipped, a path keeps its inner spaces and " (deleted)"
 // suffix. On a malformed line: false and *error = "SOURCE:LINE: reason"; *mappings then holds the

@@ -143,8 +143,7 @@ void ValgrindVerboseLines::handleMessage(QByteArrayView line, Transition next)
         if (!last || *last < *first || !rest.trimmed().isEmpty())
             return;
         const Transition at { next.value > 0 ? next.value - 1 : 0 };
-        m_sink.addMapping(at,
-            Mapping { Address { *first }, Address { *last }, QStringLiteral("rw-p"), 0, QStringLiteral("[stack]") });
+        m_sink.addMapping(at, clientStackMapping(Address { *first }, Address { *last }));
         return;
     }
     if (!m_pending || !indented)

@@ -54,7 +54,7 @@ void ClientStackSink::lookForStack(const Access &access)
     }
     const std::uint64_t last = holding->last.value;
     const std::uint64_t first = last + 1 >= m_stackSize ? last + 1 - m_stackSize : 0;
-    const Mapping stack { Address { first }, Address { last }, QStringLiteral("rw-p"), 0, QStringLiteral("[stack]") };
+    const Mapping stack = clientStackMapping(Address { first }, Address { last });
     m_inner.addMapping(access.transition, stack);
     if (m_stackNamed)
         m_stackNamed(stack);
