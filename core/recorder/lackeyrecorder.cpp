@@ -13,10 +13,12 @@
 #include <QProcess>
 #include <QScopeGuard>
 #include <QStandardPaths>
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/prctl.h>
@@ -37,6 +39,12 @@ static_assert(std::atomic<pid_t>::is_always_lock_free);
 
 // How long a poll() waits before looking at the stop request and the progress again.
 constexpr int pollMilliseconds = 100;
+// Valgrind writes its log one line per write(). Read as soon as there is anything, the pipe gives
+// a line or two per read: hundreds of thousands of wake-ups on both sides for a one-second run.
+// After a read that found the pipe nearly empty, the reader lets the log gather for a moment
+// (the 1 MiB pipe holds ~50 ms of it) and then takes it in one read.
+constexpr qsizetype shortReadBytes = 64 << 10;
+constexpr timespec gatherPause { 0, 1'000'000 };
 constexpr qint64 progressIntervalNs = 250'000'000;
 constexpr qsizetype keptValgrindMessages = 20;
 
@@ -240,7 +248,10 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
     QString pieceError;
     qint64 lastProgress = 0;
     bool valgrindFinished = false;
+    bool lastReadShort = false;
     const auto readPipe = [&](char *data, qsizetype size) -> qint64 {
+        if (lastReadShort && !valgrindFinished)
+            ::nanosleep(&gatherPause, nullptr);
         for (;;) {
             if (stopRequested.load(std::memory_order_relaxed))
                 return TextPieceInput::stop;
@@ -266,8 +277,10 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
                 continue;
             }
             const ssize_t n = ::read(pipe.read, data, size_t(size));
-            if (n >= 0)
+            if (n >= 0) {
+                lastReadShort = n < std::min(size, shortReadBytes);
                 return n;
+            }
             if (errno != EINTR && errno != EAGAIN)
                 break;
         }
