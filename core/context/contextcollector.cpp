@@ -17,6 +17,7 @@ constexpr std::uint64_t pageMask = ~std::uint64_t(0xfff);
 
 ContextCollector::ContextCollector(ContextCollectorOptions options)
     : m_options(std::move(options))
+    , m_preparer(m_options.instructionSet)
 {
     if (m_options.debugRoots.isEmpty())
         m_options.debugRoots = Symbolizer::defaultDebugRoots();
@@ -42,6 +43,27 @@ void ContextCollector::addModule(const LoadedModule &module)
 {
     m_map.addModule(module);
     readModuleFile(module.path);
+    if (!m_symbolizer)
+        return;
+    m_modulesNamed = true;
+    Symbolizer *symbolizer = m_symbolizer.get();
+    m_fileReader.start([this, symbolizer, module] { m_preparer.addModule(*symbolizer, module); });
+}
+
+void ContextCollector::prepareNewRuns()
+{
+    const std::vector<CodeRun> &runs = m_codeTrace.runs();
+    if (!m_symbolizer || !m_modulesNamed) {
+        m_runsPrepared = runs.size();
+        return;
+    }
+    std::vector<NewCodeRun> newRuns;
+    newRuns.reserve(runs.size() - m_runsPrepared);
+    for (std::size_t i = m_runsPrepared; i < runs.size(); ++i)
+        newRuns.push_back(NewCodeRun { runs[i], m_codeTrace.firstExecutions()[i] });
+    m_runsPrepared = runs.size();
+    Symbolizer *symbolizer = m_symbolizer.get();
+    m_fileReader.start([this, symbolizer, newRuns = std::move(newRuns)] { m_preparer.prepare(*symbolizer, newRuns); });
 }
 
 void ContextCollector::readModuleFile(const QString &path)
@@ -131,7 +153,7 @@ void ContextCollector::resolve(Transition historyLast)
         notes << disassembler.errorString();
     qint64 distinctPcs = 0;
     resolveCode(symbolizer, disassembler, resolved.codeRuns, m_codeTrace.firstExecutions(), m_instructionBytes, loads,
-        &resolved, &distinctPcs);
+        m_preparer, &resolved, &distinctPcs);
 
     ContextSummary result;
     namespace part = contextschema::part;

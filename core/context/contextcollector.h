@@ -7,13 +7,16 @@
 //
 // The module files are read as soon as the trace names them (a module load, an executable file
 // mapping), on a thread of their own, while the trace goes on: a short recording does not wait at
-// its end for its libraries' symbols, and the files are read as the run saw them.
+// its end for its libraries' symbols, and the files are read as the run saw them. The same thread
+// then resolves the new PCs of the named modules as they come (codepreparer.h), so that the end
+// resolves only the last few.
 //
 // Memory is bounded by what is distinct (runs, PCs, mappings, modules), never by the number of
 // instructions: completed code_trace rows and access values are handed over in batches
 // (takeBatch) for the writer to store as it goes.
 #pragma once
 
+#include "core/context/codepreparer.h"
 #include "core/context/codetrace.h"
 #include "core/context/contextrows.h"
 #include "core/context/disassembler.h"
@@ -49,7 +52,11 @@ public:
     // when the transitions do not increase.
     bool addInstruction(Transition transition, Address pc, std::uint8_t size)
     {
-        return m_codeTrace.add(transition, pc, size);
+        if (!m_codeTrace.add(transition, pc, size))
+            return false;
+        if (m_codeTrace.runs().size() >= m_runsPrepared + prepareRunsAtOnce)
+            prepareNewRuns();
+        return true;
     }
     const QString &errorString() const { return m_codeTrace.errorString(); }
 
@@ -100,9 +107,14 @@ public:
 private:
     static constexpr std::size_t maxPendingCodeRows = 256; // <= 5 MiB, ~0.5 MiB in practice
     static constexpr std::size_t maxPendingValueBytes = 4 << 20;
+    // New runs are handed to the preparer in batches: a few tasks per second of recording.
+    static constexpr std::size_t prepareRunsAtOnce = 32;
 
     // Starts reading the module file at `path` on m_fileReader, once per path.
     void readModuleFile(const QString &path);
+    // Hands the runs that appeared since the last call to m_preparer, on m_fileReader, once a
+    // module has been named (before that no PC can be placed).
+    void prepareNewRuns();
 
     ContextCollectorOptions m_options;
     CodeTraceEncoder m_codeTrace;
@@ -115,6 +127,9 @@ private:
     ContextSummary m_summary;
     // Used by m_fileReader's one thread until resolve() waits for it, then by resolve().
     std::unique_ptr<Symbolizer> m_symbolizer;
+    CodePreparer m_preparer;
+    std::size_t m_runsPrepared = 0; // runs() handed to m_preparer, or skipped before any module
+    bool m_modulesNamed = false;
     QSet<QString> m_filesRead;
     QThreadPool m_fileReader; // destroyed first: waits for the file being read
 };

@@ -1,5 +1,6 @@
 #include "core/context/contextresolver.h"
 
+#include "core/context/codepreparer.h"
 #include "core/context/disassembler.h"
 #include "core/context/symbolizer.h"
 
@@ -37,7 +38,7 @@ void resolveModules(const Symbolizer &symbolizer, const std::vector<ModuleRow> &
 
 void resolveCode(Symbolizer &symbolizer, const Disassembler &disassembler, const std::vector<CodeRun> &runs,
     const std::vector<Transition> &firstExecutions, const QHash<std::uint64_t, QByteArray> &traceBytes,
-    const SymbolizedModules &loads, ResolvedContext *out, qint64 *distinctPcs)
+    const SymbolizedModules &loads, const CodePreparer &prepared, ResolvedContext *out, qint64 *distinctPcs)
 {
     // Each distinct PC once, with the run that first reached it (for the module of that time) and
     // the size the trace gave it.
@@ -68,12 +69,19 @@ void resolveCode(Symbolizer &symbolizer, const Disassembler &disassembler, const
     QHash<QPair<qint64, std::uint64_t>, bool> functions; // (module, first address)
     QSet<QPair<std::uint64_t, std::uint64_t>> lines; // line-table rows
     QHash<QString, qint64> fileIds;
+    QHash<int, int> preparedModuleOfLoad;
+    const bool preparedDecodes = prepared.instructionSet() == disassembler.instructionSet();
     for (const Pc &entry : pcs) {
         const Address pc { entry.pc };
         QByteArray bytes = traceBytes.value(entry.pc);
+        const PreparedInstruction *early = nullptr;
         if (const auto load = symbolizer.moduleAt(pc, firstExecutions[entry.run])) {
             const qint64 moduleId = loads.moduleIdOfLoad.value(*load);
-            const CodeLocation location = symbolizer.describeCode(*load, pc);
+            auto preparedModule = preparedModuleOfLoad.constFind(*load);
+            if (preparedModule == preparedModuleOfLoad.cend())
+                preparedModule = preparedModuleOfLoad.insert(*load, prepared.moduleIndex(symbolizer.module(*load)));
+            early = prepared.find(*preparedModule, pc);
+            const CodeLocation location = early ? early->location : symbolizer.describeCode(*load, pc);
             if (location.hasFunction()) {
                 const QPair<qint64, std::uint64_t> key { moduleId, location.functionRange.first.value };
                 if (!functions.contains(key)) {
@@ -96,11 +104,12 @@ void resolveCode(Symbolizer &symbolizer, const Disassembler &disassembler, const
                 }
             }
             if (bytes.isEmpty())
-                bytes = symbolizer.codeBytes(*load, pc);
+                bytes = early ? early->fileBytes : symbolizer.codeBytes(*load, pc);
         }
         if (bytes.isEmpty() || !disassembler.isValid())
             continue;
-        const DecodedInstruction decoded = disassembler.decode(bytes, pc);
+        const DecodedInstruction decoded
+            = early && preparedDecodes && bytes == early->fileBytes ? early->decoded : disassembler.decode(bytes, pc);
         out->instructions.push_back(InstructionRow { pc, instructionBytes(bytes, decoded, entry.size), decoded.text });
     }
 }

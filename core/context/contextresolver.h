@@ -10,6 +10,7 @@
 
 namespace memhist {
 
+class CodePreparer;
 class Disassembler;
 class Symbolizer;
 
@@ -27,9 +28,10 @@ void resolveModules(const Symbolizer &symbolizer, const std::vector<ModuleRow> &
 // For each distinct PC of `runs` (each taken in the module loaded when its run first executed):
 // the function and source line holding it (one row per function and per line-table row), and
 // its instruction, decoded from the trace's bytes for it when given (`traceBytes`), else from the
-// module's file. Rows are appended to `out` in PC order.
+// module's file. What `prepared` holds for a PC in the same module is taken instead of resolving
+// it again. Rows are appended to `out` in PC order.
 void resolveCode(Symbolizer &symbolizer, const Disassembler &disassembler, const std::vector<CodeRun> &runs,
     const std::vector<Transition> &firstExecutions, const QHash<std::uint64_t, QByteArray> &traceBytes,
-    const SymbolizedModules &loads, ResolvedContext *out, qint64 *distinctPcs);
+    const SymbolizedModules &loads, const CodePreparer &prepared, ResolvedContext *out, qint64 *distinctPcs);
 
 } // namespace memhist

@@ -44,6 +44,8 @@ struct FunctionRow
     qint64 moduleId = 0;
     QString name;
     AddressRange range;
+
+    friend bool operator==(const FunctionRow &, const FunctionRow &) = default;
 };
 
 struct DataObjectRow
@@ -56,6 +58,8 @@ struct SourceFileRow
 {
     qint64 id = 0;
     QString path;
+
+    friend bool operator==(const SourceFileRow &, const SourceFileRow &) = default;
 };
 
 struct SourceLineRow
@@ -63,6 +67,8 @@ struct SourceLineRow
     AddressRange range;
     qint64 fileId = 0;
     int line = 0;
+
+    friend bool operator==(const SourceLineRow &, const SourceLineRow &) = default;
 };
 
 struct InstructionRow
@@ -70,6 +76,8 @@ struct InstructionRow
     Address pc;
     QByteArray bytes;
     QString text;
+
+    friend bool operator==(const InstructionRow &, const InstructionRow &) = default;
 };
 
 // access_values rows, packed: access i has bytes [ends[i - 1], ends[i]) of `bytes` (from 0 for

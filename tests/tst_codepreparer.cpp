@@ -1,0 +1,195 @@
+// Code resolved while the trace runs (CodePreparer) against the resolution at the end: taken for
+// a PC the end places in the same module (file, bias, build-id), never for one it places in
+// another, so that a history is the same with or without it.
+#include "core/context/codepreparer.h"
+#include "core/context/contextresolver.h"
+#include "core/context/disassembler.h"
+#include "core/context/symbolizer.h"
+#include "testsupport.h"
+#include "toolchain.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace memhist;
+using namespace memhist::test;
+
+namespace {
+
+constexpr std::uint64_t programBias = 0x555555554000;
+
+LoadedModule loadOf(const QString &path, std::uint64_t bias, const QString &buildId = {})
+{
+    LoadedModule load;
+    load.path = path;
+    load.bias = bias;
+    load.buildId = buildId;
+    load.first = Transition { 0 };
+    load.last = Transition { 1000 };
+    return load;
+}
+
+// resolveCode() of `runs` (first executed at transition 5) with `final` as the only module.
+ResolvedContext resolveAll(
+    Symbolizer &symbolizer, const LoadedModule &final, const std::vector<CodeRun> &runs, const CodePreparer &prepared)
+{
+    const int load = symbolizer.addModule(final);
+    SymbolizedModules loads;
+    loads.loads = { load };
+    loads.moduleIdOfLoad.insert(load, 1);
+    const Disassembler disassembler(InstructionSet::X86_64);
+    const std::vector<Transition> firstExecutions(runs.size(), Transition { 5 });
+    ResolvedContext resolved;
+    qint64 distinctPcs = 0;
+    resolveCode(symbolizer, disassembler, runs, firstExecutions, {}, loads, prepared, &resolved, &distinctPcs);
+    return resolved;
+}
+
+std::vector<NewCodeRun> newRuns(const std::vector<CodeRun> &runs)
+{
+    std::vector<NewCodeRun> result;
+    for (const CodeRun &run : runs)
+        result.push_back(NewCodeRun { run, Transition { 5 } });
+    return result;
+}
+
+} // namespace
+
+class tst_CodePreparer : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void takenForTheSameModule();
+    void notTakenForAnotherBias();
+    void notTakenForAnotherBuildId();
+    void pcsOutsideNamedModulesAreLeft();
+
+private:
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+
+    QTemporaryDir m_dir;
+    // bump()'s instructions as one run at programBias, and their count.
+    std::vector<CodeRun> m_bumpRuns;
+    qsizetype m_bumpInstructions = 0;
+    std::uint64_t m_bumpAddress = 0;
+};
+
+void tst_CodePreparer::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY(QFile::copy(QFINDTESTDATA(QStringLiteral("data/programs/counter.c")), path(QStringLiteral("counter.c"))));
+    QVERIFY(runStep(QStringLiteral("gcc"), { "-g", "-O0", "-o", "counter", "counter.c" }, m_dir.path()));
+    QVERIFY(runStep(QStringLiteral("strip"), { "-o", "counter-stripped", "counter" }, m_dir.path()));
+    const auto bump = nmSymbol(path(QStringLiteral("counter")), QStringLiteral("bump"));
+    QVERIFY(bump && bump->size > 0);
+    m_bumpAddress = bump->address;
+    CodeRun run;
+    run.pc = Address { bump->address + programBias };
+    for (const ObjdumpInstruction &instruction : objdumpInstructions(path(QStringLiteral("counter")))) {
+        if (instruction.address >= bump->address && instruction.address < bump->address + bump->size)
+            run.sizes.append(char(instruction.bytes.size()));
+    }
+    QVERIFY(run.sizes.size() >= 4);
+    m_bumpInstructions = run.sizes.size();
+    m_bumpRuns = { run };
+}
+
+void tst_CodePreparer::takenForTheSameModule()
+{
+    // Prepared from the program with its symbols; at the end the same path holds the stripped
+    // copy (in another Symbolizer, to see which answer is taken): the prepared one is.
+    const QString program = path(QStringLiteral("same/program"));
+    QVERIFY(QDir().mkpath(path(QStringLiteral("same"))));
+    QVERIFY(QFile::copy(path(QStringLiteral("counter")), program));
+    Symbolizer early;
+    CodePreparer preparer(InstructionSet::X86_64);
+    preparer.addModule(early, loadOf(program, programBias));
+    preparer.prepare(early, newRuns(m_bumpRuns));
+    QCOMPARE(preparer.preparedCount(), m_bumpInstructions);
+
+    QVERIFY(QFile::remove(program));
+    QVERIFY(QFile::copy(path(QStringLiteral("counter-stripped")), program));
+    Symbolizer late;
+    const ResolvedContext resolved = resolveAll(late, loadOf(program, programBias), m_bumpRuns, preparer);
+    QCOMPARE(resolved.functions.size(), std::size_t(1));
+    QCOMPARE(resolved.functions[0].name, QStringLiteral("bump"));
+    QCOMPARE(resolved.functions[0].range.first, Address { m_bumpAddress + programBias });
+    QVERIFY(!resolved.sourceLines.empty());
+    QCOMPARE(resolved.instructions.size(), std::size_t(m_bumpInstructions));
+    QCOMPARE(resolved.instructions[0].text, QStringLiteral("push rbp"));
+
+    Symbolizer alone;
+    const CodePreparer nothing(InstructionSet::X86_64);
+    const ResolvedContext unprepared = resolveAll(alone, loadOf(program, programBias), m_bumpRuns, nothing);
+    QCOMPARE(unprepared.functions.size(), std::size_t(0));
+    QCOMPARE(unprepared.sourceLines.size(), std::size_t(0));
+    QCOMPARE(unprepared.instructions, resolved.instructions); // stripping keeps the code
+}
+
+void tst_CodePreparer::notTakenForAnotherBias()
+{
+    // The same file 3 bytes higher at the end: bump's PCs are other ELF addresses there (inside
+    // functions, which start 16-byte aligned), and the answer is the one resolved without
+    // preparation, not bump's.
+    const QString program = path(QStringLiteral("counter"));
+    Symbolizer symbolizer;
+    CodePreparer preparer(InstructionSet::X86_64);
+    preparer.addModule(symbolizer, loadOf(program, programBias));
+    preparer.prepare(symbolizer, newRuns(m_bumpRuns));
+    QCOMPARE(preparer.preparedCount(), m_bumpInstructions);
+    const LoadedModule moved = loadOf(program, programBias + 3);
+    QCOMPARE(preparer.moduleIndex(moved), -1);
+    const ResolvedContext resolved = resolveAll(symbolizer, moved, m_bumpRuns, preparer);
+
+    Symbolizer alone;
+    const CodePreparer nothing(InstructionSet::X86_64);
+    const ResolvedContext unprepared = resolveAll(alone, moved, m_bumpRuns, nothing);
+    QCOMPARE(resolved.functions, unprepared.functions);
+    QCOMPARE(resolved.sourceLines, unprepared.sourceLines);
+    QCOMPARE(resolved.sourceFiles, unprepared.sourceFiles);
+    QCOMPARE(resolved.instructions, unprepared.instructions);
+    for (const FunctionRow &function : resolved.functions)
+        QVERIFY(function.range.first != Address { m_bumpAddress + programBias });
+}
+
+void tst_CodePreparer::notTakenForAnotherBuildId()
+{
+    // The end names a build-id the file does not have: module+offset only, whatever was prepared.
+    const QString program = path(QStringLiteral("counter"));
+    Symbolizer symbolizer;
+    CodePreparer preparer(InstructionSet::X86_64);
+    preparer.addModule(symbolizer, loadOf(program, programBias));
+    preparer.prepare(symbolizer, newRuns(m_bumpRuns));
+    QCOMPARE(preparer.preparedCount(), m_bumpInstructions);
+    const ResolvedContext resolved
+        = resolveAll(symbolizer, loadOf(program, programBias, QStringLiteral("00112233")), m_bumpRuns, preparer);
+    QCOMPARE(resolved.functions.size(), std::size_t(0));
+    QCOMPARE(resolved.sourceLines.size(), std::size_t(0));
+    QCOMPARE(resolved.instructions.size(), std::size_t(0));
+}
+
+void tst_CodePreparer::pcsOutsideNamedModulesAreLeft()
+{
+    // Before the module's load, and outside its extent, nothing is prepared.
+    Symbolizer symbolizer;
+    CodePreparer preparer(InstructionSet::X86_64);
+    LoadedModule later = loadOf(path(QStringLiteral("counter")), programBias);
+    later.first = Transition { 10 };
+    preparer.addModule(symbolizer, later);
+    preparer.prepare(symbolizer, newRuns(m_bumpRuns)); // first executed at 5
+    QCOMPARE(preparer.preparedCount(), qsizetype(0));
+    CodeRun outside;
+    outside.pc = Address { 0x1000 };
+    outside.sizes = QByteArray(3, char(1));
+    preparer.prepare(symbolizer, { NewCodeRun { outside, Transition { 20 } } });
+    QCOMPARE(preparer.preparedCount(), qsizetype(0));
+    preparer.prepare(symbolizer, { NewCodeRun { m_bumpRuns[0], Transition { 20 } } });
+    QCOMPARE(preparer.preparedCount(), m_bumpInstructions);
+}
+
+QTEST_GUILESS_MAIN(tst_CodePreparer)
+#include "tst_codepreparer.moc"
