@@ -32,6 +32,7 @@ namespace {
 struct Run
 {
     double seconds = 0;
+    double finishSeconds = 0; // of which in HistoryWriter::finish()
     qint64 bytes = 0;
     qint64 accesses = 0;
 };
@@ -47,10 +48,12 @@ Run recordOnce(const RecordOptions &options, const QString &output)
     QString error;
     if (!LackeyRecorder().record(writer, options, &report, &error, {}))
         fail(error);
+    const qint64 recorded = timer.nsecsElapsed();
     if (!writer.finish())
         fail(writer.errorString());
     Run run;
     run.seconds = double(timer.nsecsElapsed()) / 1e9;
+    run.finishSeconds = double(timer.nsecsElapsed() - recorded) / 1e9;
     run.bytes = QFileInfo(output).size();
     run.accesses = writer.stats().accesses;
     return run;
@@ -104,6 +107,8 @@ int main(int argc, char **argv)
 
     std::vector<double> with;
     std::vector<double> without;
+    std::vector<double> finishWith;
+    std::vector<double> finishWithout;
     std::vector<double> pairCosts; // % per pair of recordings made one after the other
     Run lastWith;
     Run lastWithout;
@@ -111,17 +116,19 @@ int main(int argc, char **argv)
         options.withContext = false;
         lastWithout = recordOnce(options, directory.filePath(QStringLiteral("pcs.memhist")));
         without.push_back(lastWithout.seconds);
+        finishWithout.push_back(lastWithout.finishSeconds);
         options.withContext = true;
         lastWith = recordOnce(options, directory.filePath(QStringLiteral("context.memhist")));
         with.push_back(lastWith.seconds);
+        finishWith.push_back(lastWith.finishSeconds);
         pairCosts.push_back((lastWith.seconds / lastWithout.seconds - 1) * 100);
     }
     const double medianWith = median(with);
     const double medianWithout = median(without);
-    std::fprintf(stderr, "  PCs only:     median %.3f s, %lld accesses, %lld bytes\n", medianWithout,
-        static_cast<long long>(lastWithout.accesses), static_cast<long long>(lastWithout.bytes));
-    std::fprintf(stderr, "  with context: median %.3f s, %lld accesses, %lld bytes\n", medianWith,
-        static_cast<long long>(lastWith.accesses), static_cast<long long>(lastWith.bytes));
+    std::fprintf(stderr, "  PCs only:     median %.3f s (finish() %.3f s), %lld accesses, %lld bytes\n", medianWithout,
+        median(finishWithout), static_cast<long long>(lastWithout.accesses), static_cast<long long>(lastWithout.bytes));
+    std::fprintf(stderr, "  with context: median %.3f s (finish() %.3f s), %lld accesses, %lld bytes\n", medianWith,
+        median(finishWith), static_cast<long long>(lastWith.accesses), static_cast<long long>(lastWith.bytes));
     std::fprintf(stderr, "  context costs %+.1f %% of the time (target: within 5 %%), %+.1f %% of the size\n",
         (medianWith / medianWithout - 1) * 100, (double(lastWith.bytes) / double(lastWithout.bytes) - 1) * 100);
     // On a shared machine single recordings vary by +-10 %: each pair's cost, and their median,

@@ -67,6 +67,8 @@ private slots:
     void notTakenForAnotherBias();
     void notTakenForAnotherBuildId();
     void pcsOutsideNamedModulesAreLeft();
+    void rowsMadeAreTheResolvedRows();
+    void rowsMadeForAnotherBiasAreDeleted();
 
 private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
@@ -189,6 +191,50 @@ void tst_CodePreparer::pcsOutsideNamedModulesAreLeft()
     QCOMPARE(preparer.preparedCount(), qsizetype(0));
     preparer.prepare(symbolizer, { NewCodeRun { m_bumpRuns[0], Transition { 20 } } });
     QCOMPARE(preparer.preparedCount(), m_bumpInstructions);
+}
+
+void tst_CodePreparer::rowsMadeAreTheResolvedRows()
+{
+    // The rows made early are those the end resolves: nothing left to store, nothing to delete.
+    const QString program = path(QStringLiteral("counter"));
+    Symbolizer symbolizer;
+    CodePreparer preparer(InstructionSet::X86_64);
+    preparer.addModule(symbolizer, loadOf(program, programBias));
+    preparer.prepare(symbolizer, newRuns(m_bumpRuns));
+    const EarlyCodeRows made = preparer.takeRows();
+    QCOMPARE(made.instructions.size(), std::size_t(m_bumpInstructions));
+    QCOMPARE(made.sourceFiles.size(), std::size_t(1));
+    QVERIFY(!made.sourceLines.empty());
+    QVERIFY(preparer.takeRows().isEmpty());
+
+    ResolvedContext resolved = resolveAll(symbolizer, loadOf(program, programBias), m_bumpRuns, preparer);
+    QCOMPARE(resolved.instructions, made.instructions);
+    QCOMPARE(resolved.sourceLines, made.sourceLines);
+    QCOMPARE(resolved.sourceFiles, made.sourceFiles);
+    const EarlyCodeDeletions deletions = preparer.keepOnlyNewRows(&resolved);
+    QVERIFY(deletions.isEmpty());
+    QVERIFY(resolved.instructions.empty());
+    QVERIFY(resolved.sourceLines.empty());
+    QVERIFY(resolved.sourceFiles.empty());
+}
+
+void tst_CodePreparer::rowsMadeForAnotherBiasAreDeleted()
+{
+    // The end places bump's PCs 3 bytes further into the file: every instruction made early is
+    // another one there, and the lines are stored again, all of them.
+    const QString program = path(QStringLiteral("counter"));
+    Symbolizer symbolizer;
+    CodePreparer preparer(InstructionSet::X86_64);
+    preparer.addModule(symbolizer, loadOf(program, programBias));
+    preparer.prepare(symbolizer, newRuns(m_bumpRuns));
+    const EarlyCodeRows made = preparer.takeRows();
+    ResolvedContext resolved = resolveAll(symbolizer, loadOf(program, programBias + 3), m_bumpRuns, preparer);
+    const ResolvedContext all = resolved;
+    const EarlyCodeDeletions deletions = preparer.keepOnlyNewRows(&resolved);
+    QCOMPARE(deletions.instructions.size(), made.instructions.size());
+    QVERIFY(deletions.allSourceLines);
+    QCOMPARE(resolved.instructions, all.instructions);
+    QCOMPARE(resolved.sourceLines, all.sourceLines);
 }
 
 QTEST_GUILESS_MAIN(tst_CodePreparer)

@@ -39,6 +39,24 @@ QStringList tablesOf(const QString &path)
     return tables;
 }
 
+// The code tables of `path`, one text per row, files by path (their ids may differ).
+QStringList codeRowsOf(const QString &path)
+{
+    sqlite::Connection db;
+    if (!db.open(path, sqlite::Connection::Mode::ReadOnly))
+        return { QStringLiteral("cannot open") };
+    QStringList rows;
+    const auto read = [&](const char *sql) {
+        sqlite::Statement statement = db.prepare(sql);
+        while (statement.isValid() && statement.step() == SQLITE_ROW)
+            rows << statement.text(0);
+    };
+    read("SELECT printf('%x %s %s', pc, hex(bytes), text) FROM instructions ORDER BY pc");
+    read("SELECT printf('%x-%x %s:%d', addr_first, addr_last, path, line) FROM source_lines "
+         "JOIN source_files ON source_files.id = file_id ORDER BY addr_first");
+    return rows;
+}
+
 QStringList strings(std::initializer_list<const char *> texts)
 {
     QStringList list;
@@ -65,9 +83,16 @@ private slots:
     void strippedProgram();
     void missingModuleIsNoted();
     void moduleFileReadWhenMapped();
+    void earlyCodeRowsAreTheEndsRows();
+    void earlyCodeRowsResolvedOtherwiseAreRemoved();
 
 private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
+    // Collects every instruction of the program at programBias, from bump() on, one run each from
+    // transition 20 on, its mappings added at 0 (and removed at 10 when `unmapped`), named as a
+    // module load when `named`; stores what the collector hands over before the end, then the
+    // end. Returns the code rows handed over before the end (the early rows).
+    EarlyCodeRows collectProgram(const QString &output, bool named, bool unmapped, ContextSummary *summary);
     QTemporaryDir m_dir;
 };
 
@@ -350,6 +375,87 @@ void tst_ContextCollector::moduleFileReadWhenMapped()
     QCOMPARE(summary.parts, strings({ "pcs", "map", "modules", "symbols", "lines", "disassembly" }));
     QCOMPARE(summary.modules, qint64(1));
     QCOMPARE(summary.distinctPcs, qint64(1));
+}
+
+EarlyCodeRows tst_ContextCollector::collectProgram(
+    const QString &output, bool named, bool unmapped, ContextSummary *summary)
+{
+    const QString program = path(QStringLiteral("counter"));
+    const QList<Mapping> mappings = loadMappings(program, programBias);
+    ContextCollector collector;
+    if (named) {
+        LoadedModule module;
+        module.path = program;
+        module.bias = programBias;
+        collector.addModule(module);
+    }
+    for (const Mapping &mapping : mappings)
+        collector.addMapping(Transition { 0 }, mapping);
+    if (unmapped) {
+        for (const Mapping &mapping : mappings)
+            collector.removeMapping(Transition { 10 }, mapping.first, mapping.last);
+    }
+    // bump() and main() first: the early batches get their lines.
+    QList<ObjdumpInstruction> instructions = objdumpInstructions(program);
+    const auto bump = nmSymbol(program, QStringLiteral("bump"));
+    const auto fromBump = std::find_if(instructions.cbegin(), instructions.cend(),
+        [&](const ObjdumpInstruction &instruction) { return bump && instruction.address == bump->address; });
+    std::rotate(instructions.begin(), instructions.begin() + (fromBump - instructions.cbegin()), instructions.end());
+    std::uint64_t transition = 20;
+    for (const ObjdumpInstruction &instruction : std::as_const(instructions)) {
+        if (!collector.addInstruction(Transition { transition }, Address { instruction.address + programBias },
+                std::uint8_t(instruction.bytes.size())))
+            return {};
+        transition += 2;
+    }
+    collector.waitForModuleFiles();
+    sqlite::Connection db;
+    ContextBatch early;
+    if (!db.open(output, sqlite::Connection::Mode::ReadWriteCreate))
+        return {};
+    ContextTableWriter tables(db);
+    early = collector.takeBatch();
+    if (!tables.writeBatch(early))
+        return {};
+    collector.finishCodeTrace();
+    collector.resolve(Transition { transition });
+    if (!collector.writeLastRows(tables) || !collector.writeResolved(tables))
+        return {};
+    *summary = collector.summary();
+    return early.code;
+}
+
+void tst_ContextCollector::earlyCodeRowsAreTheEndsRows()
+{
+    // Named as a load, the program's code is resolved and its rows stored while the trace goes
+    // on; the history holds the same code rows as when everything is resolved at the end.
+    ContextSummary early;
+    const EarlyCodeRows earlyRows = collectProgram(path(QStringLiteral("early.sqlite")), true, false, &early);
+    QVERIFY(earlyRows.instructions.size() >= 32);
+    QVERIFY(!earlyRows.sourceLines.empty());
+    ContextSummary late;
+    QVERIFY(collectProgram(path(QStringLiteral("late.sqlite")), false, false, &late).isEmpty());
+    QVERIFY(early.disassembled >= qint64(earlyRows.instructions.size()));
+    QCOMPARE(early.disassembled, late.disassembled);
+    QCOMPARE(early.sourceLines, late.sourceLines);
+    const QStringList rows = codeRowsOf(path(QStringLiteral("early.sqlite")));
+    QCOMPARE(rows.size(), qsizetype(early.disassembled + early.sourceLines));
+    QCOMPARE(rows, codeRowsOf(path(QStringLiteral("late.sqlite"))));
+}
+
+void tst_ContextCollector::earlyCodeRowsResolvedOtherwiseAreRemoved()
+{
+    // The load is named, but its mappings are gone before its code runs: the end places the PCs
+    // in no module, so the early rows go, and so do the tables they had made.
+    ContextSummary summary;
+    const QString output = path(QStringLiteral("unmapped.sqlite"));
+    QVERIFY(collectProgram(output, true, true, &summary).instructions.size() >= 32);
+    QCOMPARE(summary.disassembled, qint64(0));
+    QCOMPARE(summary.sourceLines, qint64(0));
+    const QStringList tables = tablesOf(output);
+    QVERIFY2(tables.contains(QStringLiteral("code_runs")), qPrintable(tables.join(u' ')));
+    for (const char *table : { "instructions", "source_lines", "source_files" })
+        QVERIFY2(!tables.contains(QLatin1String(table)), table);
 }
 
 QTEST_GUILESS_MAIN(tst_ContextCollector)

@@ -24,6 +24,7 @@ void CodePreparer::prepare(Symbolizer &symbolizer, const std::vector<NewCodeRun>
         const Transition at = entry.firstExecution;
         for (qsizetype i = 0; i < entry.run.sizes.size(); ++i) {
             const Address pc = pcInRun(entry.run, i);
+            const auto tracedSize = std::uint8_t(entry.run.sizes[i]);
             if (m_seen.contains(pc.value))
                 continue;
             // The latest load alive at `at` that holds the PC, as Symbolizer::moduleAt picks.
@@ -34,8 +35,22 @@ void CodePreparer::prepare(Symbolizer &symbolizer, const std::vector<NewCodeRun>
                 PreparedInstruction prepared;
                 prepared.location = symbolizer.describeCode(module.load, pc);
                 prepared.fileBytes = symbolizer.codeBytes(module.load, pc);
-                if (!prepared.fileBytes.isEmpty() && m_disassembler.isValid())
+                const std::size_t files = m_rows.sourceFiles.size();
+                const std::size_t lines = m_rows.sourceLines.size();
+                m_lines.add(prepared.location, &m_rows.sourceFiles, &m_rows.sourceLines);
+                if (files < m_rows.sourceFiles.size())
+                    m_madeFiles.insert(m_rows.sourceFiles.back().id);
+                if (lines < m_rows.sourceLines.size()) {
+                    const SourceLineRow &line = m_rows.sourceLines.back();
+                    m_madeLines.insert({ line.range.first.value, line.range.last.value }, { line.fileId, line.line });
+                }
+                if (!prepared.fileBytes.isEmpty() && m_disassembler.isValid()) {
                     prepared.decoded = m_disassembler.decode(prepared.fileBytes, pc);
+                    InstructionRow row { pc, storedInstructionBytes(prepared.fileBytes, prepared.decoded, tracedSize),
+                        prepared.decoded.text };
+                    m_madeInstructions.insert(pc.value, row);
+                    m_rows.instructions.push_back(std::move(row));
+                }
                 m_prepared.insert({ index, pc.value }, std::move(prepared));
                 m_seen.insert(pc.value);
                 break;
@@ -52,6 +67,60 @@ int CodePreparer::moduleIndex(const LoadedModule &module) const
             return int(index);
     }
     return -1;
+}
+
+EarlyCodeDeletions CodePreparer::keepOnlyNewRows(ResolvedContext *resolved) const
+{
+    EarlyCodeDeletions deletions;
+    // Instructions by pc: the same row is kept, another replaces it, none deletes it.
+    QSet<std::uint64_t> resolvedPcs;
+    std::vector<InstructionRow> instructions;
+    for (InstructionRow &row : resolved->instructions) {
+        resolvedPcs.insert(row.pc.value);
+        const auto early = m_madeInstructions.constFind(row.pc.value);
+        if (early != m_madeInstructions.cend() && *early == row)
+            continue;
+        if (early != m_madeInstructions.cend())
+            deletions.instructions.push_back(row.pc);
+        instructions.push_back(std::move(row));
+    }
+    for (auto early = m_madeInstructions.cbegin(); early != m_madeInstructions.cend(); ++early) {
+        if (!resolvedPcs.contains(early.key()))
+            deletions.instructions.push_back(Address { early.key() });
+    }
+    resolved->instructions = std::move(instructions);
+
+    // Lines: kept when every early one is resolved the same, else all stored again.
+    qsizetype earlyLinesResolved = 0;
+    std::vector<SourceLineRow> lines;
+    for (const SourceLineRow &row : resolved->sourceLines) {
+        const auto early = m_madeLines.constFind({ row.range.first.value, row.range.last.value });
+        if (early == m_madeLines.cend())
+            lines.push_back(row);
+        else if (*early == QPair<qint64, int> { row.fileId, row.line })
+            ++earlyLinesResolved;
+        else
+            deletions.allSourceLines = true;
+    }
+    if (earlyLinesResolved != m_madeLines.size())
+        deletions.allSourceLines = true;
+    if (!deletions.allSourceLines)
+        resolved->sourceLines = std::move(lines);
+
+    // Files by id (the resolution keeps the preparer's ids): those the resolved lines use.
+    QSet<qint64> resolvedFiles;
+    std::vector<SourceFileRow> files;
+    for (SourceFileRow &row : resolved->sourceFiles) {
+        resolvedFiles.insert(row.id);
+        if (!m_madeFiles.contains(row.id))
+            files.push_back(std::move(row));
+    }
+    for (const qint64 id : m_madeFiles) {
+        if (!resolvedFiles.contains(id))
+            deletions.sourceFiles.push_back(id);
+    }
+    resolved->sourceFiles = std::move(files);
+    return deletions;
 }
 
 const PreparedInstruction *CodePreparer::find(int moduleIndex, Address pc) const

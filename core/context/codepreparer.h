@@ -1,20 +1,25 @@
 // Resolves the code a trace executes while the trace still runs, so that the end of a recording
 // finds most of its PCs done: for each new PC, its function, source line, file bytes and
-// disassembly, in the module the trace named for it at the time. It runs on the collector's
-// file-reading thread, which is idle once the libraries are read, while valgrind runs the program.
+// disassembly, in the module the trace named for it at the time, and the instructions,
+// source_files and source_lines rows they make, for the writer to store while the trace goes on.
+// It runs on the collector's file-reading thread, which is idle once the libraries are read,
+// while valgrind runs the program.
 //
 // The answer for a PC depends only on the module's file, bias and build-id, and the PC, so it is
 // kept under that module. The resolution at the end (contextresolver.h) takes it only for a PC it
-// places in the same module, and resolves any other PC itself: a history is the same, row for
-// row, with or without what was prepared.
+// places in the same module, and resolves any other PC itself; the collector then replaces the
+// early rows that differ from the end's: a history is the same, row for row, with or without
+// what was prepared.
 #pragma once
 
 #include "core/context/codetrace.h"
+#include "core/context/contextresolver.h"
 #include "core/context/contexttypes.h"
 #include "core/context/disassembler.h"
 
 #include <QHash>
 #include <QSet>
+#include <utility>
 #include <vector>
 
 namespace memhist {
@@ -47,6 +52,9 @@ public:
     // Each PC of `runs` not prepared before, in the latest named module loaded at its run's first
     // execution whose extent holds it; PCs in no named module are left (a later run may place them).
     void prepare(Symbolizer &symbolizer, const std::vector<NewCodeRun> &runs);
+    // The rows of the PCs prepared since the last call: an instruction for each PC whose file
+    // has bytes there, each line-table row and each source file once. The caller stores them all.
+    EarlyCodeRows takeRows() { return std::exchange(m_rows, {}); }
 
     // Once the last call above has returned:
     // The preparer's own index for `module` (same path, bias and build-id); -1 when none.
@@ -55,6 +63,12 @@ public:
     const PreparedInstruction *find(int moduleIndex, Address pc) const;
     InstructionSet instructionSet() const { return m_disassembler.instructionSet(); }
     qsizetype preparedCount() const { return m_prepared.size(); }
+    // The ids of the source files of the rows made, which the end keeps.
+    const QHash<QString, qint64> &fileIds() const { return m_lines.fileIds(); }
+    // Leaves in `resolved` only the code rows that were not made here the same, and returns the
+    // rows made here that `resolved` does not have: instructions by pc, files by id, and all
+    // lines when any line differs (then `resolved` keeps all of its lines).
+    EarlyCodeDeletions keepOnlyNewRows(ResolvedContext *resolved) const;
 
 private:
     struct Module
@@ -68,6 +82,12 @@ private:
     std::vector<Module> m_modules; // those with a readable file, in the order named
     QSet<std::uint64_t> m_seen; // the PCs prepared
     QHash<QPair<int, std::uint64_t>, PreparedInstruction> m_prepared; // (module index, PC)
+    SourceLineRows m_lines;
+    EarlyCodeRows m_rows; // made since the last takeRows()
+    // Every row made, by its key.
+    QHash<std::uint64_t, InstructionRow> m_madeInstructions; // by pc
+    QHash<QPair<std::uint64_t, std::uint64_t>, QPair<qint64, int>> m_madeLines; // range -> (file id, line)
+    QSet<qint64> m_madeFiles;
 };
 
 } // namespace memhist

@@ -23,9 +23,11 @@
 #include "core/context/memorymaphistory.h"
 
 #include <QHash>
+#include <QMutex>
 #include <QSet>
 #include <QStringList>
 #include <QThreadPool>
+#include <atomic>
 #include <memory>
 
 namespace memhist {
@@ -79,7 +81,8 @@ public:
     bool needsFlush() const
     {
         return m_codeTrace.completedRowCount() >= maxPendingCodeRows
-            || std::size_t(m_pending.values.bytes.size()) + 16 * m_pending.values.size() >= maxPendingValueBytes;
+            || std::size_t(m_pending.values.bytes.size()) + 16 * m_pending.values.size() >= maxPendingValueBytes
+            || m_earlyRowsWaiting.load(std::memory_order_relaxed) >= maxPendingEarlyRows;
     }
     ContextBatch takeBatch();
 
@@ -98,8 +101,9 @@ public:
     // 3. Stores the last code_trace rows and values through `tables`. False on an SQL error (the
     //    connection has the reason).
     bool writeLastRows(ContextTableWriter &tables);
-    // 4. Writes the resolved tables and every context index, once resolve() has returned. False
-    //    on an SQL error.
+    // 4. Writes the resolved tables and every context index, once resolve() has returned: of the
+    //    code rows, only those the preparer did not make, after deleting the ones it made that
+    //    differ from the resolved ones or are not among them. False on an SQL error.
     bool writeResolved(ContextTableWriter &tables);
     // What the history holds, once resolve() ran.
     const ContextSummary &summary() const { return m_summary; }
@@ -107,8 +111,9 @@ public:
 private:
     static constexpr std::size_t maxPendingCodeRows = 256; // <= 5 MiB, ~0.5 MiB in practice
     static constexpr std::size_t maxPendingValueBytes = 4 << 20;
-    // New runs are handed to the preparer in batches: a few tasks per second of recording.
+    // New runs are handed to the preparer in batches of this many.
     static constexpr std::size_t prepareRunsAtOnce = 32;
+    static constexpr std::size_t maxPendingEarlyRows = 1024;
 
     // Starts reading the module file at `path` on m_fileReader, once per path.
     void readModuleFile(const QString &path);
@@ -130,6 +135,11 @@ private:
     CodePreparer m_preparer;
     std::size_t m_runsPrepared = 0; // runs() handed to m_preparer, or skipped before any module
     bool m_modulesNamed = false;
+    // Early code rows made by m_preparer on m_fileReader, waiting for takeBatch().
+    QMutex m_earlyMutex;
+    EarlyCodeRows m_earlyRows;
+    std::atomic<std::size_t> m_earlyRowsWaiting { 0 };
+    EarlyCodeDeletions m_earlyDeletions; // from resolve() to writeResolved()
     QSet<QString> m_filesRead;
     QThreadPool m_fileReader; // destroyed first: waits for the file being read
 };

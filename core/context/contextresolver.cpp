@@ -9,11 +9,7 @@
 
 namespace memhist {
 
-namespace {
-
-// Instruction bytes as stored: those of the decoded instruction, or, when the bytes decode to
-// none, as many as the trace said the instruction took.
-QByteArray instructionBytes(QByteArray bytes, const DecodedInstruction &decoded, std::uint8_t tracedSize)
+QByteArray storedInstructionBytes(QByteArray bytes, const DecodedInstruction &decoded, std::uint8_t tracedSize)
 {
     if (decoded.isValid())
         bytes.truncate(decoded.size);
@@ -22,7 +18,24 @@ QByteArray instructionBytes(QByteArray bytes, const DecodedInstruction &decoded,
     return bytes;
 }
 
-} // namespace
+void SourceLineRows::add(
+    const CodeLocation &location, std::vector<SourceFileRow> *files, std::vector<SourceLineRow> *lines)
+{
+    if (!location.hasSource())
+        return;
+    const QPair<std::uint64_t, std::uint64_t> key { location.lineRange.first.value, location.lineRange.last.value };
+    if (m_lines.contains(key))
+        return;
+    m_lines.insert(key);
+    qint64 &fileId = m_fileIds[location.sourceFile];
+    if (fileId == 0)
+        fileId = qint64(m_fileIds.size());
+    if (!m_filesGiven.contains(fileId)) {
+        m_filesGiven.insert(fileId);
+        files->push_back(SourceFileRow { fileId, location.sourceFile });
+    }
+    lines->push_back(SourceLineRow { location.lineRange, fileId, location.line });
+}
 
 void resolveModules(const Symbolizer &symbolizer, const std::vector<ModuleRow> &modules, const SymbolizedModules &loads,
     ResolvedContext *out)
@@ -67,8 +80,7 @@ void resolveCode(Symbolizer &symbolizer, const Disassembler &disassembler, const
     *distinctPcs = qint64(pcs.size());
 
     QHash<QPair<qint64, std::uint64_t>, bool> functions; // (module, first address)
-    QSet<QPair<std::uint64_t, std::uint64_t>> lines; // line-table rows
-    QHash<QString, qint64> fileIds;
+    SourceLineRows sourceLines(prepared.fileIds());
     QHash<int, int> preparedModuleOfLoad;
     const bool preparedDecodes = prepared.instructionSet() == disassembler.instructionSet();
     for (const Pc &entry : pcs) {
@@ -90,19 +102,7 @@ void resolveCode(Symbolizer &symbolizer, const Disassembler &disassembler, const
                         qint64(out->functions.size()) + 1, moduleId, location.function, location.functionRange });
                 }
             }
-            if (location.hasSource()) {
-                const QPair<std::uint64_t, std::uint64_t> key { location.lineRange.first.value,
-                    location.lineRange.last.value };
-                if (!lines.contains(key)) {
-                    lines.insert(key);
-                    qint64 &fileId = fileIds[location.sourceFile];
-                    if (fileId == 0) {
-                        fileId = qint64(fileIds.size());
-                        out->sourceFiles.push_back(SourceFileRow { fileId, location.sourceFile });
-                    }
-                    out->sourceLines.push_back(SourceLineRow { location.lineRange, fileId, location.line });
-                }
-            }
+            sourceLines.add(location, &out->sourceFiles, &out->sourceLines);
             if (bytes.isEmpty())
                 bytes = early ? early->fileBytes : symbolizer.codeBytes(*load, pc);
         }
@@ -110,7 +110,8 @@ void resolveCode(Symbolizer &symbolizer, const Disassembler &disassembler, const
             continue;
         const DecodedInstruction decoded
             = early && preparedDecodes && bytes == early->fileBytes ? early->decoded : disassembler.decode(bytes, pc);
-        out->instructions.push_back(InstructionRow { pc, instructionBytes(bytes, decoded, entry.size), decoded.text });
+        out->instructions.push_back(
+            InstructionRow { pc, storedInstructionBytes(bytes, decoded, entry.size), decoded.text });
     }
 }
 

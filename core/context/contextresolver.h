@@ -4,15 +4,41 @@
 #pragma once
 
 #include "core/context/contextrows.h"
+#include "core/context/disassembler.h"
 
 #include <QHash>
+#include <QSet>
 #include <vector>
 
 namespace memhist {
 
 class CodePreparer;
-class Disassembler;
 class Symbolizer;
+
+// The source_files and source_lines rows of code locations, one per line-table row and one per
+// file, file ids from 1 in the order files are first used, or as given (with the preparer's).
+class SourceLineRows
+{
+public:
+    SourceLineRows() = default;
+    explicit SourceLineRows(QHash<QString, qint64> fileIds)
+        : m_fileIds(std::move(fileIds))
+    { }
+
+    // Appends the line row of `location` the first time its line-table row is given, and its
+    // file's row the first time that file is used here.
+    void add(const CodeLocation &location, std::vector<SourceFileRow> *files, std::vector<SourceLineRow> *lines);
+    const QHash<QString, qint64> &fileIds() const { return m_fileIds; }
+
+private:
+    QSet<QPair<std::uint64_t, std::uint64_t>> m_lines; // (first, last)
+    QHash<QString, qint64> m_fileIds;
+    QSet<qint64> m_filesGiven;
+};
+
+// The bytes of an instruction as stored: those of the decoded instruction, or, when the bytes
+// decode to none, as many as the trace said the instruction took.
+QByteArray storedInstructionBytes(QByteArray bytes, const DecodedInstruction &decoded, std::uint8_t tracedSize);
 
 // The modules of a history as loads of `symbolizer`: index i of `loads` is module row i.
 struct SymbolizedModules
@@ -29,7 +55,8 @@ void resolveModules(const Symbolizer &symbolizer, const std::vector<ModuleRow> &
 // the function and source line holding it (one row per function and per line-table row), and
 // its instruction, decoded from the trace's bytes for it when given (`traceBytes`), else from the
 // module's file. What `prepared` holds for a PC in the same module is taken instead of resolving
-// it again. Rows are appended to `out` in PC order.
+// it again, and its file ids are kept. Rows are appended to `out` in PC order; out->sourceFiles
+// gets every file the lines use.
 void resolveCode(Symbolizer &symbolizer, const Disassembler &disassembler, const std::vector<CodeRun> &runs,
     const std::vector<Transition> &firstExecutions, const QHash<std::uint64_t, QByteArray> &traceBytes,
     const SymbolizedModules &loads, const CodePreparer &prepared, ResolvedContext *out, qint64 *distinctPcs);

@@ -103,14 +103,47 @@ struct AccessValueBatch
     }
 };
 
-// What the collector hands over while the trace is read: completed code_trace rows and access
-// values, stored by the writer's store thread with the slice they arrived with.
+// Rows of the code resolved while the trace is read (codepreparer.h), stored as they come. The
+// end stores what its own resolution says where they differ (ContextCollector::writeResolved).
+struct EarlyCodeRows
+{
+    std::vector<InstructionRow> instructions;
+    std::vector<SourceFileRow> sourceFiles;
+    std::vector<SourceLineRow> sourceLines;
+
+    bool isEmpty() const { return instructions.empty() && sourceFiles.empty() && sourceLines.empty(); }
+    std::size_t size() const { return instructions.size() + sourceFiles.size() + sourceLines.size(); }
+    void append(EarlyCodeRows &&other)
+    {
+        const auto move = [](auto &to, auto &from) { to.insert(to.end(), from.begin(), from.end()); };
+        move(instructions, other.instructions);
+        move(sourceFiles, other.sourceFiles);
+        move(sourceLines, other.sourceLines);
+    }
+};
+
+// Early rows the end found wrong or not to be there: deleted before the end's rows go in. Lines
+// have no key the table is searched by before its index exists, so any wrong line deletes them
+// all, and the end stores all of its own.
+struct EarlyCodeDeletions
+{
+    std::vector<Address> instructions; // by pc
+    std::vector<qint64> sourceFiles; // by id
+    bool allSourceLines = false;
+
+    bool isEmpty() const { return instructions.empty() && sourceFiles.empty() && !allSourceLines; }
+};
+
+// What the collector hands over while the trace is read: completed code_trace rows, access
+// values and early code rows, stored by the writer's store thread with the slice they arrived
+// with.
 struct ContextBatch
 {
     std::vector<CodeTraceRow> codeTrace;
     AccessValueBatch values;
+    EarlyCodeRows code;
 
-    bool isEmpty() const { return codeTrace.empty() && values.isEmpty(); }
+    bool isEmpty() const { return codeTrace.empty() && values.isEmpty() && code.isEmpty(); }
 };
 
 // Everything resolved at the end of a recording or import.

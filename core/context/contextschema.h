@@ -79,6 +79,11 @@ inline constexpr const char *createInstructionsTable
     = "CREATE TABLE instructions(pc INTEGER PRIMARY KEY, bytes blob not null, text text not null)";
 inline constexpr const char *insertInstruction = "INSERT INTO instructions(pc, bytes, text) VALUES";
 
+// Rows stored while the trace was read that its end resolved otherwise (EarlyCodeDeletions).
+inline constexpr const char *deleteInstruction = "DELETE FROM instructions WHERE pc = ?1";
+inline constexpr const char *deleteSourceFile = "DELETE FROM source_files WHERE id = ?1";
+inline constexpr const char *deleteSourceLines = "DELETE FROM source_lines";
+
 // The bytes an access read or wrote, where the trace has them, by the access's rowid.
 inline constexpr const char *createAccessValuesTable
     = "CREATE TABLE access_values(access_id INTEGER PRIMARY KEY, bytes blob not null)";

@@ -73,9 +73,103 @@ bool ContextTableWriter::writeValues(const AccessValueBatch &values)
            });
 }
 
+bool ContextTableWriter::writeInstructions(const std::vector<InstructionRow> &rows)
+{
+    using namespace contextschema;
+    return rows.empty()
+        || (ensureTable(createInstructionsTable, &m_instructionsCreated)
+            && insertAll(m_connection, insertInstruction, rows,
+                [](sqlite::Statement &insert, int first, const InstructionRow &row) {
+                    insert.bind(first, toStored(row.pc.value));
+                    insert.bindBlob(first + 1, row.bytes);
+                    insert.bind(first + 2, row.text);
+                }));
+}
+
+bool ContextTableWriter::writeSourceFiles(const std::vector<SourceFileRow> &rows)
+{
+    using namespace contextschema;
+    return rows.empty()
+        || (ensureTable(createSourceFilesTable, &m_sourceFilesCreated)
+            && insertAll(m_connection, insertSourceFile, rows,
+                [](sqlite::Statement &insert, int first, const SourceFileRow &row) {
+                    insert.bind(first, row.id);
+                    insert.bind(first + 1, row.path);
+                }));
+}
+
+bool ContextTableWriter::writeSourceLines(const std::vector<SourceLineRow> &rows)
+{
+    using namespace contextschema;
+    if (rows.empty())
+        return true;
+    if (!m_sourceLinesCreated) {
+        if (!ensureTable(createSourceLinesTable, &m_sourceLinesCreated))
+            return false;
+        m_pendingIndexes << createSourceLinesIndex;
+    }
+    return insertAll(
+        m_connection, insertSourceLine, rows, [](sqlite::Statement &insert, int first, const SourceLineRow &row) {
+            bindRange(insert, first, row.range);
+            insert.bind(first + 2, row.fileId);
+            insert.bind(first + 3, row.line);
+        });
+}
+
 bool ContextTableWriter::writeBatch(const ContextBatch &batch)
 {
-    return writeCodeTrace(batch.codeTrace) && writeValues(batch.values);
+    return writeCodeTrace(batch.codeTrace) && writeValues(batch.values) && writeInstructions(batch.code.instructions)
+        && writeSourceFiles(batch.code.sourceFiles) && writeSourceLines(batch.code.sourceLines);
+}
+
+bool ContextTableWriter::deleteEarlyCode(const EarlyCodeDeletions &deletions)
+{
+    using namespace contextschema;
+    const auto deleteEach = [&](const char *sql, const auto &keys, const auto &bindKey) {
+        if (keys.empty())
+            return true;
+        sqlite::Statement statement = m_connection.prepare(sql);
+        for (const auto &key : keys) {
+            bindKey(statement, key);
+            if (!statement.run())
+                return false;
+        }
+        return true;
+    };
+    const bool deleted = deleteEach(deleteInstruction, deletions.instructions,
+                             [](sqlite::Statement &statement, Address pc) { statement.bind(1, toStored(pc.value)); })
+        && deleteEach(deleteSourceFile, deletions.sourceFiles,
+            [](sqlite::Statement &statement, qint64 id) { statement.bind(1, id); })
+        && (!deletions.allSourceLines || !m_sourceLinesCreated || m_connection.execute(deleteSourceLines));
+    m_earlyRowsDeleted = m_earlyRowsDeleted || !deletions.isEmpty();
+    return deleted;
+}
+
+bool ContextTableWriter::dropEmptiedTables()
+{
+    using namespace contextschema;
+    // A table whose early rows were all deleted, and that the end gave none: the history holds
+    // only the tables it fills.
+    const auto dropIfEmpty = [&](const char *anyRow, const char *drop, bool *created) {
+        if (!*created)
+            return true;
+        int step = SQLITE_ERROR;
+        if (sqlite::Statement rows = m_connection.prepare(anyRow); rows.isValid())
+            step = rows.step(); // and finalised before the table is dropped
+        if (step == SQLITE_ROW)
+            return true;
+        if (step != SQLITE_DONE || !m_connection.execute(drop))
+            return false;
+        *created = false;
+        return true;
+    };
+    if (!dropIfEmpty("SELECT 1 FROM instructions LIMIT 1", "DROP TABLE instructions", &m_instructionsCreated)
+        || !dropIfEmpty("SELECT 1 FROM source_lines LIMIT 1", "DROP TABLE source_lines", &m_sourceLinesCreated)
+        || !dropIfEmpty("SELECT 1 FROM source_files LIMIT 1", "DROP TABLE source_files", &m_sourceFilesCreated))
+        return false;
+    if (!m_sourceLinesCreated)
+        m_pendingIndexes.removeAll(createSourceLinesIndex);
+    return true;
 }
 
 bool ContextTableWriter::writeResolved(const ResolvedContext &context)
@@ -141,27 +235,14 @@ bool ContextTableWriter::writeResolved(const ResolvedContext &context)
                 insert.bind(first + 1, row.object.name);
                 bindRange(insert, first + 2, row.object.range);
             })
-        && table(context.sourceFiles, createSourceFilesTable, nullptr, insertSourceFile,
-            [](sqlite::Statement &insert, int first, const SourceFileRow &row) {
-                insert.bind(first, row.id);
-                insert.bind(first + 1, row.path);
-            })
-        && table(context.sourceLines, createSourceLinesTable, createSourceLinesIndex, insertSourceLine,
-            [](sqlite::Statement &insert, int first, const SourceLineRow &row) {
-                bindRange(insert, first, row.range);
-                insert.bind(first + 2, row.fileId);
-                insert.bind(first + 3, row.line);
-            })
-        && table(context.instructions, createInstructionsTable, nullptr, insertInstruction,
-            [](sqlite::Statement &insert, int first, const InstructionRow &row) {
-                insert.bind(first, toStored(row.pc.value));
-                insert.bindBlob(first + 1, row.bytes);
-                insert.bind(first + 2, row.text);
-            });
+        && writeSourceFiles(context.sourceFiles) && writeSourceLines(context.sourceLines)
+        && writeInstructions(context.instructions);
 }
 
 bool ContextTableWriter::createIndexes()
 {
+    if (m_earlyRowsDeleted && !dropEmptiedTables())
+        return false;
     for (const char *index : std::as_const(m_pendingIndexes)) {
         if (!m_connection.execute(index))
             return false;

@@ -1,5 +1,6 @@
 // Stores the context tables (contextschema.h) in a history being written: the rows streamed
-// while the trace is read (code_trace, access_values) and, at the end, everything resolved.
+// while the trace is read (code_trace, access_values, early code rows) and, at the end,
+// everything resolved.
 // Creates each table when it gets its first row, so a history holds only the tables it fills,
 // and their indexes last, once, from sorted keys (as the writer does for the base tables).
 //
@@ -19,8 +20,11 @@ public:
     explicit ContextTableWriter(sqlite::Connection &connection);
 
     bool writeBatch(const ContextBatch &batch);
+    // Deletes early code rows the end resolved otherwise; before writeResolved().
+    bool deleteEarlyCode(const EarlyCodeDeletions &deletions);
     bool writeResolved(const ResolvedContext &context);
-    // The indexes of the tables written; call once, after the last row.
+    // The indexes of the tables written; call once, after the last row. Drops the tables whose
+    // early rows were all deleted and that got no others.
     bool createIndexes();
 
 private:
@@ -28,10 +32,19 @@ private:
     bool ensureTable(const char *createSql, bool *created);
     bool writeCodeTrace(const std::vector<CodeTraceRow> &rows);
     bool writeValues(const AccessValueBatch &values);
+    // The three code tables written both early and at the end, each created once.
+    bool writeInstructions(const std::vector<InstructionRow> &rows);
+    bool writeSourceFiles(const std::vector<SourceFileRow> &rows);
+    bool writeSourceLines(const std::vector<SourceLineRow> &rows);
+    bool dropEmptiedTables();
 
     sqlite::Connection &m_connection;
     bool m_codeTraceCreated = false;
     bool m_valuesCreated = false;
+    bool m_instructionsCreated = false;
+    bool m_sourceFilesCreated = false;
+    bool m_sourceLinesCreated = false;
+    bool m_earlyRowsDeleted = false;
     sqlite::BatchInsert m_insertCodeTrace;
     sqlite::BatchInsert m_insertValue;
     QList<const char *> m_pendingIndexes;
