@@ -20,6 +20,18 @@ inline constexpr std::uint64_t programStackLast = 0x7fffffffefff;
 inline constexpr std::uint64_t programHeapFirst = 0x555555600000;
 inline constexpr std::uint64_t programHeapLast = 0x555555620fff;
 
+// A load of `path` at `bias`, alive from transition 0 to 1000, with the build-id a trace gave.
+inline LoadedModule moduleLoad(const QString &path, std::uint64_t bias, const QString &buildId = {})
+{
+    LoadedModule load;
+    load.path = path;
+    load.bias = bias;
+    load.buildId = buildId;
+    load.first = Transition { 0 };
+    load.last = Transition { 1000 };
+    return load;
+}
+
 // The mappings ld.so makes for `binary` loaded at `bias`: each PT_LOAD from its page, with the page
 // offset of its file offset, and /proc's permissions ("r-xp").
 inline QList<Mapping> loadMappings(const QString &binary, std::uint64_t bias)

@@ -5,6 +5,7 @@
 #include "core/context/contextresolver.h"
 #include "core/context/disassembler.h"
 #include "core/context/symbolizer.h"
+#include "programhistory.h"
 #include "testsupport.h"
 #include "toolchain.h"
 
@@ -19,17 +20,6 @@ using namespace memhist::test;
 namespace {
 
 constexpr std::uint64_t programBias = 0x555555554000;
-
-LoadedModule loadOf(const QString &path, std::uint64_t bias, const QString &buildId = {})
-{
-    LoadedModule load;
-    load.path = path;
-    load.bias = bias;
-    load.buildId = buildId;
-    load.first = Transition { 0 };
-    load.last = Transition { 1000 };
-    return load;
-}
 
 // resolveCode() of `runs` (first executed at transition 5) with `final` as the only module.
 ResolvedContext resolveAll(
@@ -72,6 +62,12 @@ private slots:
 
 private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
+    // Names `program` at programBias and prepares bump()'s run in it.
+    void prepareBump(Symbolizer &symbolizer, CodePreparer &preparer, const QString &program) const
+    {
+        preparer.addModule(symbolizer, moduleLoad(program, programBias));
+        preparer.prepare(symbolizer, newRuns(m_bumpRuns));
+    }
 
     QTemporaryDir m_dir;
     // bump()'s instructions as one run at programBias, and their count.
@@ -109,14 +105,13 @@ void tst_CodePreparer::takenForTheSameModule()
     QVERIFY(QFile::copy(path(QStringLiteral("counter")), program));
     Symbolizer early;
     CodePreparer preparer(InstructionSet::X86_64);
-    preparer.addModule(early, loadOf(program, programBias));
-    preparer.prepare(early, newRuns(m_bumpRuns));
+    prepareBump(early, preparer, program);
     QCOMPARE(preparer.preparedCount(), m_bumpInstructions);
 
     QVERIFY(QFile::remove(program));
     QVERIFY(QFile::copy(path(QStringLiteral("counter-stripped")), program));
     Symbolizer late;
-    const ResolvedContext resolved = resolveAll(late, loadOf(program, programBias), m_bumpRuns, preparer);
+    const ResolvedContext resolved = resolveAll(late, moduleLoad(program, programBias), m_bumpRuns, preparer);
     QCOMPARE(resolved.functions.size(), std::size_t(1));
     QCOMPARE(resolved.functions[0].name, QStringLiteral("bump"));
     QCOMPARE(resolved.functions[0].range.first, Address { m_bumpAddress + programBias });
@@ -126,7 +121,7 @@ void tst_CodePreparer::takenForTheSameModule()
 
     Symbolizer alone;
     const CodePreparer nothing(InstructionSet::X86_64);
-    const ResolvedContext unprepared = resolveAll(alone, loadOf(program, programBias), m_bumpRuns, nothing);
+    const ResolvedContext unprepared = resolveAll(alone, moduleLoad(program, programBias), m_bumpRuns, nothing);
     QCOMPARE(unprepared.functions.size(), std::size_t(0));
     QCOMPARE(unprepared.sourceLines.size(), std::size_t(0));
     QCOMPARE(unprepared.instructions, resolved.instructions); // stripping keeps the code
@@ -140,10 +135,9 @@ void tst_CodePreparer::notTakenForAnotherBias()
     const QString program = path(QStringLiteral("counter"));
     Symbolizer symbolizer;
     CodePreparer preparer(InstructionSet::X86_64);
-    preparer.addModule(symbolizer, loadOf(program, programBias));
-    preparer.prepare(symbolizer, newRuns(m_bumpRuns));
+    prepareBump(symbolizer, preparer, program);
     QCOMPARE(preparer.preparedCount(), m_bumpInstructions);
-    const LoadedModule moved = loadOf(program, programBias + 3);
+    const LoadedModule moved = moduleLoad(program, programBias + 3);
     QCOMPARE(preparer.moduleIndex(moved), -1);
     const ResolvedContext resolved = resolveAll(symbolizer, moved, m_bumpRuns, preparer);
 
@@ -164,11 +158,10 @@ void tst_CodePreparer::notTakenForAnotherBuildId()
     const QString program = path(QStringLiteral("counter"));
     Symbolizer symbolizer;
     CodePreparer preparer(InstructionSet::X86_64);
-    preparer.addModule(symbolizer, loadOf(program, programBias));
-    preparer.prepare(symbolizer, newRuns(m_bumpRuns));
+    prepareBump(symbolizer, preparer, program);
     QCOMPARE(preparer.preparedCount(), m_bumpInstructions);
     const ResolvedContext resolved
-        = resolveAll(symbolizer, loadOf(program, programBias, QStringLiteral("00112233")), m_bumpRuns, preparer);
+        = resolveAll(symbolizer, moduleLoad(program, programBias, QStringLiteral("00112233")), m_bumpRuns, preparer);
     QCOMPARE(resolved.functions.size(), std::size_t(0));
     QCOMPARE(resolved.sourceLines.size(), std::size_t(0));
     QCOMPARE(resolved.instructions.size(), std::size_t(0));
@@ -179,7 +172,7 @@ void tst_CodePreparer::pcsOutsideNamedModulesAreLeft()
     // Before the module's load, and outside its extent, nothing is prepared.
     Symbolizer symbolizer;
     CodePreparer preparer(InstructionSet::X86_64);
-    LoadedModule later = loadOf(path(QStringLiteral("counter")), programBias);
+    LoadedModule later = moduleLoad(path(QStringLiteral("counter")), programBias);
     later.first = Transition { 10 };
     preparer.addModule(symbolizer, later);
     preparer.prepare(symbolizer, newRuns(m_bumpRuns)); // first executed at 5
@@ -199,15 +192,14 @@ void tst_CodePreparer::rowsMadeAreTheResolvedRows()
     const QString program = path(QStringLiteral("counter"));
     Symbolizer symbolizer;
     CodePreparer preparer(InstructionSet::X86_64);
-    preparer.addModule(symbolizer, loadOf(program, programBias));
-    preparer.prepare(symbolizer, newRuns(m_bumpRuns));
+    prepareBump(symbolizer, preparer, program);
     const EarlyCodeRows made = preparer.takeRows();
     QCOMPARE(made.instructions.size(), std::size_t(m_bumpInstructions));
     QCOMPARE(made.sourceFiles.size(), std::size_t(1));
     QVERIFY(!made.sourceLines.empty());
     QVERIFY(preparer.takeRows().isEmpty());
 
-    ResolvedContext resolved = resolveAll(symbolizer, loadOf(program, programBias), m_bumpRuns, preparer);
+    ResolvedContext resolved = resolveAll(symbolizer, moduleLoad(program, programBias), m_bumpRuns, preparer);
     QCOMPARE(resolved.instructions, made.instructions);
     QCOMPARE(resolved.sourceLines, made.sourceLines);
     QCOMPARE(resolved.sourceFiles, made.sourceFiles);
@@ -225,10 +217,9 @@ void tst_CodePreparer::rowsMadeForAnotherBiasAreDeleted()
     const QString program = path(QStringLiteral("counter"));
     Symbolizer symbolizer;
     CodePreparer preparer(InstructionSet::X86_64);
-    preparer.addModule(symbolizer, loadOf(program, programBias));
-    preparer.prepare(symbolizer, newRuns(m_bumpRuns));
+    prepareBump(symbolizer, preparer, program);
     const EarlyCodeRows made = preparer.takeRows();
-    ResolvedContext resolved = resolveAll(symbolizer, loadOf(program, programBias + 3), m_bumpRuns, preparer);
+    ResolvedContext resolved = resolveAll(symbolizer, moduleLoad(program, programBias + 3), m_bumpRuns, preparer);
     const ResolvedContext all = resolved;
     const EarlyCodeDeletions deletions = preparer.keepOnlyNewRows(&resolved);
     QCOMPARE(deletions.instructions.size(), made.instructions.size());

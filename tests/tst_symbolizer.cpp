@@ -3,6 +3,7 @@
 // with what nm, addr2line, objdump and readelf say about the same ELF addresses.
 #include "core/context/disassembler.h"
 #include "core/context/symbolizer.h"
+#include "programhistory.h"
 #include "testsupport.h"
 #include "toolchain.h"
 
@@ -21,17 +22,6 @@ constexpr std::uint64_t pieBias = 0x555555554000;
 constexpr std::uint64_t libraryBias = 0x7f1234560000;
 constexpr std::uint64_t cxxBias = 0x560000000000;
 const QString counterStore = QStringLiteral("^mov\\s+DWORD PTR \\[rip\\+0x[0-9a-f]+\\],eax\\s+# [0-9a-f]+ <counter>$");
-
-LoadedModule loadOf(const QString &path, std::uint64_t bias, const QString &buildId = {})
-{
-    LoadedModule load;
-    load.path = path;
-    load.bias = bias;
-    load.buildId = buildId;
-    load.first = Transition { 0 };
-    load.last = Transition { 1000 };
-    return load;
-}
 
 } // namespace
 
@@ -284,7 +274,7 @@ void tst_Symbolizer::describeCode()
     const Address pc { *elfPc + bias };
 
     Symbolizer symbolizer(debugRoots(roots));
-    const int index = symbolizer.addModule(loadOf(path(binary), bias));
+    const int index = symbolizer.addModule(moduleLoad(path(binary), bias));
     QCOMPARE(index, 0);
     QCOMPARE(symbolizer.status(index).state, ModuleState::Ready);
     QCOMPARE(symbolizer.moduleAt(pc), std::optional<int>(index));
@@ -366,7 +356,7 @@ void tst_Symbolizer::readyModuleStatus()
     QFETCH(bool, hasLines);
 
     Symbolizer symbolizer(debugRoots(roots));
-    const int index = symbolizer.addModule(loadOf(path(binary), pieBias));
+    const int index = symbolizer.addModule(moduleLoad(path(binary), pieBias));
     const ModuleStatus &status = symbolizer.status(index);
     QCOMPARE(status.state, ModuleState::Ready);
     QCOMPARE(status.message, QString());
@@ -456,7 +446,7 @@ void tst_Symbolizer::describeData()
     const Address address { elfAddress + offset + bias };
 
     Symbolizer symbolizer(debugRoots(roots));
-    const int index = symbolizer.addModule(loadOf(path(binary), bias));
+    const int index = symbolizer.addModule(moduleLoad(path(binary), bias));
     const DataLocation location = symbolizer.describeData(address);
     QCOMPARE(location.module, index);
     QCOMPARE(location.object, expectedObject);
@@ -475,7 +465,7 @@ void tst_Symbolizer::describeData()
 void tst_Symbolizer::addressOutsideEveryModule()
 {
     Symbolizer symbolizer(debugRoots(QStringLiteral("test")));
-    symbolizer.addModule(loadOf(path(QStringLiteral("counter")), pieBias));
+    symbolizer.addModule(moduleLoad(path(QStringLiteral("counter")), pieBias));
     const Address below { pieBias - 1 };
     QCOMPARE(symbolizer.moduleAt(below), std::nullopt);
     const DataLocation data = symbolizer.describeData(below);
@@ -494,7 +484,7 @@ void tst_Symbolizer::dataObjectsMatchReadelf()
 {
     const QString binary = path(QStringLiteral("counter"));
     Symbolizer symbolizer(debugRoots(QStringLiteral("test")));
-    const int index = symbolizer.addModule(loadOf(binary, pieBias));
+    const int index = symbolizer.addModule(moduleLoad(binary, pieBias));
 
     std::uint64_t tlsImage = 0;
     for (const ReadelfSegment &segment : loadSegments(binary)) {
@@ -549,7 +539,7 @@ void tst_Symbolizer::sectionsMatchObjdump()
     QVERIFY(expected.size() > 10);
 
     Symbolizer symbolizer(debugRoots(QStringLiteral("none")));
-    const int index = symbolizer.addModule(loadOf(path(binary), bias));
+    const int index = symbolizer.addModule(moduleLoad(path(binary), bias));
     QCOMPARE(symbolizer.sections(index), expected);
 }
 
@@ -605,7 +595,7 @@ void tst_Symbolizer::codeBytes()
     }
 
     Symbolizer symbolizer(debugRoots(QStringLiteral("none")));
-    const int index = symbolizer.addModule(loadOf(path(binary), bias));
+    const int index = symbolizer.addModule(moduleLoad(path(binary), bias));
     const QByteArray bytes = symbolizer.codeBytes(index, Address { elfAddress + bias }, count);
     QCOMPARE(bytes.size(), expectedSize);
     if (expectedSize > 0) {
@@ -642,7 +632,7 @@ void tst_Symbolizer::disassemblyOfFileBytesMatchesObjdump()
     const auto symbol = nmSymbol(path(binary), function, demangled);
     QVERIFY(symbol);
     Symbolizer symbolizer(debugRoots(QStringLiteral("none")));
-    const int index = symbolizer.addModule(loadOf(path(binary), bias));
+    const int index = symbolizer.addModule(moduleLoad(path(binary), bias));
     const Disassembler disassembler;
     const QList<ObjdumpInstruction> instructions
         = instructionsIn(disassembly(path(binary)), symbol->address, symbol->size);
@@ -710,7 +700,7 @@ void tst_Symbolizer::unusableModules()
 
     const Address pc { pieBias + 0x1139 };
     Symbolizer symbolizer(debugRoots(QStringLiteral("test")));
-    const int index = symbolizer.addModule(loadOf(path(file), pieBias, buildId));
+    const int index = symbolizer.addModule(moduleLoad(path(file), pieBias, buildId));
     const ModuleStatus &status = symbolizer.status(index);
     QCOMPARE(status.state, state);
     QCOMPARE(status.message, problem.isEmpty() ? QString() : path(file) + QStringLiteral(": ") + problem);
@@ -743,9 +733,9 @@ void tst_Symbolizer::sameFileAtTwoBiases()
     const QString library = path(QStringLiteral("libshared.so"));
     const auto function = nmSymbol(library, QStringLiteral("shared_add"));
     QVERIFY(function);
-    LoadedModule first = loadOf(library, libraryBias);
+    LoadedModule first = moduleLoad(library, libraryBias);
     first.last = Transition { 99 };
-    LoadedModule second = loadOf(library, libraryBias + 0x1000);
+    LoadedModule second = moduleLoad(library, libraryBias + 0x1000);
     second.first = Transition { 100 };
     second.last = Transition { 199 };
 
@@ -784,7 +774,7 @@ void tst_Symbolizer::neverAsksADebuginfodServer()
     qputenv("DEBUGINFOD_CACHE_PATH", QFile::encodeName(cache));
     {
         Symbolizer symbolizer(debugRoots(QStringLiteral("none")));
-        const int index = symbolizer.addModule(loadOf(path(QStringLiteral("counter-stripped")), pieBias));
+        const int index = symbolizer.addModule(moduleLoad(path(QStringLiteral("counter-stripped")), pieBias));
         QCOMPARE(symbolizer.status(index).hasLines, false);
         QCOMPARE(symbolizer.describeCode(index, Address { pieBias + 0x1139 }).line, 0);
     }
@@ -808,7 +798,7 @@ void tst_Symbolizer::libcFunctionsFromItsDebugFile()
     const auto symbol = nmSymbol(m_libc, function, false, true);
     QVERIFY(symbol);
     Symbolizer symbolizer;
-    const int index = symbolizer.addModule(loadOf(m_libc, libraryBias, readelfBuildId(m_libc)));
+    const int index = symbolizer.addModule(moduleLoad(m_libc, libraryBias, readelfBuildId(m_libc)));
     const ModuleStatus &status = symbolizer.status(index);
     QCOMPARE(status.state, ModuleState::Ready);
     QCOMPARE(status.debugFile, buildIdPath(QStringLiteral("/usr/lib/debug"), m_libc));
@@ -849,7 +839,7 @@ void tst_Symbolizer::libcDataFromItsDebugFile()
     const auto symbol = nmSymbol(buildIdPath(QStringLiteral("/usr/lib/debug"), m_libc), object);
     QVERIFY(symbol);
     Symbolizer symbolizer;
-    symbolizer.addModule(loadOf(m_libc, libraryBias));
+    symbolizer.addModule(moduleLoad(m_libc, libraryBias));
     const DataLocation location = symbolizer.describeData(Address { symbol->address + offset + libraryBias });
     QCOMPARE(location.object, object);
     QCOMPARE(location.objectOffset, offset);
@@ -866,7 +856,7 @@ void tst_Symbolizer::batchMatchesOneByOne()
             runTool(QStringLiteral("gcc"), { QStringLiteral("-print-file-name=ld-linux-x86-64.so.2") }).out.trimmed()))
                                .canonicalFilePath();
     QVERIFY(!loader.isEmpty());
-    const QList<LoadedModule> loads { loadOf(loader, 0x7f0000000000), loadOf(m_libc, libraryBias) };
+    const QList<LoadedModule> loads { moduleLoad(loader, 0x7f0000000000), moduleLoad(m_libc, libraryBias) };
     QList<Address> pcs;
     {
         Symbolizer reader;
