@@ -53,7 +53,9 @@ void ContextCollector::addModule(const LoadedModule &module)
 void ContextCollector::prepareNewRuns()
 {
     const std::vector<CodeRun> &runs = m_codeTrace.runs();
-    if (!m_symbolizer || !m_modulesNamed) {
+    // A trace of another instruction set (setInstructionSet) is left to the end, whose
+    // disassembler decodes it.
+    if (!m_symbolizer || !m_modulesNamed || m_preparer.instructionSet() != m_options.instructionSet) {
         m_runsPrepared = runs.size();
         return;
     }

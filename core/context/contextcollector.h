@@ -118,7 +118,7 @@ private:
     // Starts reading the module file at `path` on m_fileReader, once per path.
     void readModuleFile(const QString &path);
     // Hands the runs that appeared since the last call to m_preparer, on m_fileReader, once a
-    // module has been named (before that no PC can be placed).
+    // module has been named (before that no PC can be placed), for the host's instruction set.
     void prepareNewRuns();
 
     ContextCollectorOptions m_options;
