@@ -53,6 +53,7 @@ class tst_CodePreparer : public QObject
 
 private slots:
     void initTestCase();
+    void locationIsDescribeCode();
     void takenForTheSameModule();
     void notTakenForAnotherBias();
     void notTakenForAnotherBuildId();
@@ -94,6 +95,42 @@ void tst_CodePreparer::initTestCase()
     QVERIFY(run.sizes.size() >= 4);
     m_bumpInstructions = run.sizes.size();
     m_bumpRuns = { run };
+}
+
+void tst_CodePreparer::locationIsDescribeCode()
+{
+    // Every instruction of the program, kept in a few bytes each, gives back what the symbolizer
+    // says of it: function, offset, line, file and ranges.
+    const QString program = path(QStringLiteral("counter"));
+    std::vector<Address> pcs;
+    std::vector<NewCodeRun> runs;
+    for (const ObjdumpInstruction &instruction : objdumpInstructions(program)) {
+        CodeRun one;
+        one.pc = Address { instruction.address + programBias };
+        one.sizes = QByteArray(1, char(instruction.bytes.size()));
+        pcs.push_back(one.pc);
+        runs.push_back(NewCodeRun { one, Transition { 5 } });
+    }
+    QVERIFY(pcs.size() > 100);
+    Symbolizer symbolizer;
+    CodePreparer preparer(InstructionSet::X86_64);
+    preparer.addModule(symbolizer, moduleLoad(program, programBias));
+    preparer.prepare(symbolizer, runs);
+    QCOMPARE(preparer.preparedCount(), qsizetype(pcs.size()));
+    const int load = symbolizer.addModule(moduleLoad(program, programBias));
+    int withFunction = 0;
+    int withLine = 0;
+    for (const Address pc : pcs) {
+        std::optional<CodeLocation> location = preparer.location(0, pc);
+        QVERIFY(location);
+        location->module = load;
+        const CodeLocation described = symbolizer.describeCode(load, pc);
+        QCOMPARE(*location, described);
+        withFunction += described.hasFunction();
+        withLine += described.hasSource();
+    }
+    QVERIFY(withFunction > 0 && withLine > 0);
+    QCOMPARE(preparer.location(1, pcs.front()), std::nullopt);
 }
 
 void tst_CodePreparer::takenForTheSameModule()

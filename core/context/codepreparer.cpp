@@ -25,37 +25,61 @@ void CodePreparer::prepare(Symbolizer &symbolizer, const std::vector<NewCodeRun>
         for (qsizetype i = 0; i < entry.run.sizes.size(); ++i) {
             const Address pc = pcInRun(entry.run, i);
             const auto tracedSize = std::uint8_t(entry.run.sizes[i]);
-            if (m_seen.contains(pc.value))
+            if (m_prepared.contains(pc.value))
                 continue;
             // The latest load alive at `at` that holds the PC, as Symbolizer::moduleAt picks.
             for (int index = int(m_modules.size()) - 1; index >= 0; --index) {
                 const Module &module = m_modules[std::size_t(index)];
                 if (!module.extent.contains(pc) || at < module.module.first || module.module.last < at)
                     continue;
-                PreparedInstruction prepared;
-                prepared.location = symbolizer.describeCode(module.load, pc);
-                prepared.fileBytes = symbolizer.codeBytes(module.load, pc);
-                const std::size_t files = m_rows.sourceFiles.size();
-                const std::size_t lines = m_rows.sourceLines.size();
-                m_lines.add(prepared.location, &m_rows.sourceFiles, &m_rows.sourceLines);
-                if (files < m_rows.sourceFiles.size())
-                    m_madeFiles.insert(m_rows.sourceFiles.back().id);
-                if (lines < m_rows.sourceLines.size()) {
-                    const SourceLineRow &line = m_rows.sourceLines.back();
-                    m_madeLines.insert({ line.range.first.value, line.range.last.value }, { line.fileId, line.line });
-                }
-                if (!prepared.fileBytes.isEmpty() && m_disassembler.isValid()) {
-                    prepared.decoded = m_disassembler.decode(prepared.fileBytes, pc);
-                    InstructionRow row { pc, storedInstructionBytes(prepared.fileBytes, prepared.decoded, tracedSize),
-                        prepared.decoded.text };
-                    m_madeInstructions.insert(pc.value, row);
-                    m_rows.instructions.push_back(std::move(row));
-                }
-                m_prepared.insert({ index, pc.value }, std::move(prepared));
-                m_seen.insert(pc.value);
+                prepareOne(symbolizer, index, pc, tracedSize);
                 break;
             }
         }
+    }
+}
+
+void CodePreparer::prepareOne(Symbolizer &symbolizer, int moduleIndex, Address pc, std::uint8_t tracedSize)
+{
+    const int load = m_modules[std::size_t(moduleIndex)].load;
+    const CodeLocation location = symbolizer.describeCode(load, pc);
+    PreparedPc prepared;
+    prepared.module = moduleIndex;
+    if (location.hasFunction() || location.functionRange != AddressRange {}) {
+        const QPair<int, std::uint64_t> key { moduleIndex, location.functionRange.first.value };
+        auto function = m_functionIndex.constFind(key);
+        if (function == m_functionIndex.cend()) {
+            function = m_functionIndex.insert(key, qint32(m_functions.size()));
+            m_functions.push_back(Function { location.function, location.functionRange });
+        }
+        prepared.function = *function;
+    }
+    if (!location.sourceFile.isEmpty() || location.line != 0 || location.lineRange != AddressRange {}) {
+        const QPair<std::uint64_t, std::uint64_t> key { location.lineRange.first.value, location.lineRange.last.value };
+        auto line = m_lineIndex.constFind(key);
+        if (line == m_lineIndex.cend()) {
+            line = m_lineIndex.insert(key, qint32(m_lineTable.size()));
+            m_lineTable.push_back(Line { location.sourceFile, location.line, location.lineRange });
+        }
+        prepared.line = *line;
+    }
+    m_prepared.insert(pc.value, prepared);
+
+    const std::size_t files = m_rows.sourceFiles.size();
+    const std::size_t lines = m_rows.sourceLines.size();
+    m_lines.add(location, &m_rows.sourceFiles, &m_rows.sourceLines);
+    if (files < m_rows.sourceFiles.size())
+        m_madeFiles.insert(m_rows.sourceFiles.back().id);
+    if (lines < m_rows.sourceLines.size()) {
+        const SourceLineRow &line = m_rows.sourceLines.back();
+        m_madeLines.insert({ line.range.first.value, line.range.last.value }, { line.fileId, line.line });
+    }
+    const QByteArray bytes = symbolizer.codeBytes(load, pc);
+    if (!bytes.isEmpty() && m_disassembler.isValid()) {
+        const DecodedInstruction decoded = m_disassembler.decode(bytes, pc);
+        InstructionRow row { pc, storedInstructionBytes(bytes, decoded, tracedSize), decoded.text };
+        m_madeInstructions.insert(pc.value, row);
+        m_rows.instructions.push_back(std::move(row));
     }
 }
 
@@ -123,10 +147,32 @@ EarlyCodeDeletions CodePreparer::keepOnlyNewRows(ResolvedContext *resolved) cons
     return deletions;
 }
 
-const PreparedInstruction *CodePreparer::find(int moduleIndex, Address pc) const
+std::optional<CodeLocation> CodePreparer::location(int moduleIndex, Address pc) const
 {
-    const auto it = m_prepared.constFind({ moduleIndex, pc.value });
-    return it == m_prepared.cend() ? nullptr : &*it;
+    const auto prepared = m_prepared.constFind(pc.value);
+    if (prepared == m_prepared.cend() || prepared->module != moduleIndex)
+        return std::nullopt;
+    CodeLocation location;
+    location.moduleOffset = Address { pc.value - m_modules[std::size_t(moduleIndex)].module.bias };
+    if (prepared->function >= 0) {
+        const Function &function = m_functions[std::size_t(prepared->function)];
+        location.function = function.name;
+        location.functionRange = function.range;
+        location.functionOffset = pc.value - function.range.first.value;
+    }
+    if (prepared->line >= 0) {
+        const Line &line = m_lineTable[std::size_t(prepared->line)];
+        location.sourceFile = line.sourceFile;
+        location.line = line.line;
+        location.lineRange = line.range;
+    }
+    return location;
+}
+
+const InstructionRow *CodePreparer::madeInstruction(Address pc) const
+{
+    const auto made = m_madeInstructions.constFind(pc.value);
+    return made == m_madeInstructions.cend() ? nullptr : &*made;
 }
 
 } // namespace memhist

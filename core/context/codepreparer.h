@@ -19,19 +19,13 @@
 
 #include <QHash>
 #include <QSet>
+#include <optional>
 #include <utility>
 #include <vector>
 
 namespace memhist {
 
 class Symbolizer;
-
-struct PreparedInstruction
-{
-    CodeLocation location; // location.module is the preparer's own load: the caller sets its own
-    QByteArray fileBytes; // up to 15 bytes of the module's file at the PC; empty when none
-    DecodedInstruction decoded; // of fileBytes, when it is not empty
-};
 
 // A run of instructions as the collector saw it when it was new, with its first execution.
 struct NewCodeRun
@@ -59,8 +53,11 @@ public:
     // Once the last call above has returned:
     // The preparer's own index for `module` (same path, bias and build-id); -1 when none.
     int moduleIndex(const LoadedModule &module) const;
-    // What was prepared for `pc` in module `moduleIndex`; null when nothing.
-    const PreparedInstruction *find(int moduleIndex, Address pc) const;
+    // Where `pc` is, when it was prepared in module `moduleIndex`: what Symbolizer::describeCode
+    // gives for it in that module, except `module` (-1, for the caller to set).
+    std::optional<CodeLocation> location(int moduleIndex, Address pc) const;
+    // The instruction row made for `pc`, when its module's file has bytes there; null otherwise.
+    const InstructionRow *madeInstruction(Address pc) const;
     InstructionSet instructionSet() const { return m_disassembler.instructionSet(); }
     qsizetype preparedCount() const { return m_prepared.size(); }
     // The ids of the source files of the rows made, which the end keeps.
@@ -71,6 +68,8 @@ public:
     EarlyCodeDeletions keepOnlyNewRows(ResolvedContext *resolved) const;
 
 private:
+    void prepareOne(Symbolizer &symbolizer, int moduleIndex, Address pc, std::uint8_t tracedSize);
+
     struct Module
     {
         LoadedModule module;
@@ -78,10 +77,33 @@ private:
         AddressRange extent;
     };
 
+    // A prepared PC, in a few bytes (a large program has hundreds of thousands): its module and
+    // indexes into the tables of functions and lines below, -1 for none.
+    struct PreparedPc
+    {
+        qint32 module = -1;
+        qint32 function = -1;
+        qint32 line = -1;
+    };
+    struct Function
+    {
+        QString name;
+        AddressRange range; // run-time
+    };
+    struct Line
+    {
+        QString sourceFile;
+        int line = 0;
+        AddressRange range; // run-time
+    };
+
     Disassembler m_disassembler;
     std::vector<Module> m_modules; // those with a readable file, in the order named
-    QSet<std::uint64_t> m_seen; // the PCs prepared
-    QHash<QPair<int, std::uint64_t>, PreparedInstruction> m_prepared; // (module index, PC)
+    QHash<std::uint64_t, PreparedPc> m_prepared; // by PC
+    std::vector<Function> m_functions;
+    QHash<QPair<int, std::uint64_t>, qint32> m_functionIndex; // (module, first address)
+    std::vector<Line> m_lineTable;
+    QHash<QPair<std::uint64_t, std::uint64_t>, qint32> m_lineIndex; // (first, last)
     SourceLineRows m_lines;
     EarlyCodeRows m_rows; // made since the last takeRows()
     // Every row made, by its key.

@@ -86,14 +86,13 @@ void resolveCode(Symbolizer &symbolizer, const Disassembler &disassembler, const
     for (const Pc &entry : pcs) {
         const Address pc { entry.pc };
         QByteArray bytes = traceBytes.value(entry.pc);
-        const PreparedInstruction *early = nullptr;
         if (const auto load = symbolizer.moduleAt(pc, firstExecutions[entry.run])) {
             const qint64 moduleId = loads.moduleIdOfLoad.value(*load);
             auto preparedModule = preparedModuleOfLoad.constFind(*load);
             if (preparedModule == preparedModuleOfLoad.cend())
                 preparedModule = preparedModuleOfLoad.insert(*load, prepared.moduleIndex(symbolizer.module(*load)));
-            early = prepared.find(*preparedModule, pc);
-            const CodeLocation location = early ? early->location : symbolizer.describeCode(*load, pc);
+            const std::optional<CodeLocation> early = prepared.location(*preparedModule, pc);
+            const CodeLocation location = early ? *early : symbolizer.describeCode(*load, pc);
             if (location.hasFunction()) {
                 const QPair<qint64, std::uint64_t> key { moduleId, location.functionRange.first.value };
                 if (!functions.contains(key)) {
@@ -103,13 +102,20 @@ void resolveCode(Symbolizer &symbolizer, const Disassembler &disassembler, const
                 }
             }
             sourceLines.add(location, &out->sourceFiles, &out->sourceLines);
-            if (bytes.isEmpty())
-                bytes = early ? early->fileBytes : symbolizer.codeBytes(*load, pc);
+            if (bytes.isEmpty()) {
+                // The row made from the same file's bytes is this one, unless they did not decode
+                // (then its bytes were cut at the size another run gave).
+                const InstructionRow *made = early && preparedDecodes ? prepared.madeInstruction(pc) : nullptr;
+                if (made && made->text != badInstructionText()) {
+                    out->instructions.push_back(*made);
+                    continue;
+                }
+                bytes = symbolizer.codeBytes(*load, pc);
+            }
         }
         if (bytes.isEmpty() || !disassembler.isValid())
             continue;
-        const DecodedInstruction decoded
-            = early && preparedDecodes && bytes == early->fileBytes ? early->decoded : disassembler.decode(bytes, pc);
+        const DecodedInstruction decoded = disassembler.decode(bytes, pc);
         out->instructions.push_back(
             InstructionRow { pc, storedInstructionBytes(bytes, decoded, entry.size), decoded.text });
     }
