@@ -197,6 +197,22 @@ void printQueries(const QueryBenchmarkResult &queries, quint64 limit)
             directionName(result.queryClass.direction), static_cast<long long>(next.count), next.p50Ms, next.p99Ms,
             next.maxMs);
     }
+    std::printf("\nSlowest next pages (slices: visited by the first page, then by the next)\n");
+    std::printf(
+        "  %9s %6s  %-22s %20s %-41s %-14s %5s %s\n", "ms", "#", "class", "T", "window", "region", "rows", "slices");
+    for (const QuerySample &sample : queries.slowestNext) {
+        if (sample.nextNanoseconds == 0)
+            break;
+        const QueryClass &queryClass = queries.classes[sample.classIndex].queryClass;
+        const std::uint64_t centre = sample.first.value / 2 + sample.last.value / 2;
+        std::printf("  %9.3f %6lld  %-22s %20llu 0x%016llx-0x%016llx %-14s %4lld %lld, %lld%s\n",
+            double(sample.nextNanoseconds) / 1e6, static_cast<long long>(sample.sequence),
+            qUtf8Printable(className(queryClass)), static_cast<unsigned long long>(sample.at.value),
+            static_cast<unsigned long long>(sample.first.value), static_cast<unsigned long long>(sample.last.value),
+            queryClass.windowBytes == 0 ? "-" : regionName(centre), static_cast<long long>(sample.nextRows),
+            static_cast<long long>(sample.slicesVisited), static_cast<long long>(sample.nextSlicesVisited),
+            sample.nextExhausted ? " (exhausted)" : "");
+    }
     std::printf("\n");
 }
 

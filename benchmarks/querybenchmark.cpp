@@ -149,6 +149,12 @@ QueryBenchmarkResult runQueryBenchmark(
                       return false;
                   }
                   classResult.nextPageNs.append(nextNs);
+                  if (sample) {
+                      sample->nextNanoseconds = nextNs;
+                      sample->nextRows = page.accesses.size();
+                      sample->nextExhausted = page.exhausted;
+                      sample->nextSlicesVisited = on.lastStats().slicesVisited;
+                  }
               }
               return true;
           };
@@ -191,6 +197,9 @@ QueryBenchmarkResult runQueryBenchmark(
         result.meanMsByTenth.append(end > begin ? double(sum) / double(end - begin) / 1e6 : 0.0);
     }
     const qsizetype kept = std::min(slowestKept, samples.size());
+    std::partial_sort(samples.begin(), samples.begin() + kept, samples.end(),
+        [](const QuerySample &a, const QuerySample &b) { return a.nextNanoseconds > b.nextNanoseconds; });
+    result.slowestNext = samples.first(kept);
     std::partial_sort(samples.begin(), samples.begin() + kept, samples.end(),
         [](const QuerySample &a, const QuerySample &b) { return a.nanoseconds > b.nanoseconds; });
     result.slowest = samples.first(kept);

@@ -32,7 +32,7 @@ struct QueryClassResult
     qint64 summaryUsed = 0; // first pages answered through the address summary
 };
 
-// One timed first page, kept for the slowest ones: where the time goes.
+// One timed first page and its next page, kept for the slowest ones: where the time goes.
 struct QuerySample
 {
     qint64 nanoseconds = 0;
@@ -44,6 +44,10 @@ struct QuerySample
     qsizetype rows = 0;
     bool exhausted = false;
     qint64 slicesVisited = 0;
+    qint64 nextNanoseconds = 0; // 0 without a next page (the first was not full)
+    qsizetype nextRows = 0;
+    bool nextExhausted = false;
+    qint64 nextSlicesVisited = 0;
 };
 
 struct QueryBenchmarkOptions
@@ -64,6 +68,7 @@ struct QueryBenchmarkResult
     QList<QueryClassResult> classes;
     QList<QueryClassResult> plainClasses; // with QueryBenchmarkOptions::plainPath
     QList<QuerySample> slowest; // the slowest first pages, slowest first
+    QList<QuerySample> slowestNext; // the slowest next pages, slowest first
     // Mean first-page time of each tenth of the run, all classes together: shows the warm-up.
     QList<double> meanMsByTenth;
     qint64 totalNanoseconds = 0; // the whole phase, lookups of random addresses included
