@@ -54,6 +54,7 @@ class tst_CodePreparer : public QObject
 private slots:
     void initTestCase();
     void locationIsDescribeCode();
+    void sameRangesInTheNextModuleAreItsOwn();
     void takenForTheSameModule();
     void notTakenForAnotherBias();
     void notTakenForAnotherBuildId();
@@ -131,6 +132,45 @@ void tst_CodePreparer::locationIsDescribeCode()
     }
     QVERIFY(withFunction > 0 && withLine > 0);
     QCOMPARE(preparer.location(1, pcs.front()), std::nullopt);
+}
+
+void tst_CodePreparer::sameRangesInTheNextModuleAreItsOwn()
+{
+    // The same source built in two folders: the same code and line ranges, other file names. The
+    // first build is unloaded and the second loaded at the same bias; bump's first instruction
+    // runs in the first, its second (same line-table row) in the second, which names its own file.
+    for (const char *folder : { "one", "two" }) {
+        const QString dir = path(QLatin1String(folder));
+        QVERIFY(QDir().mkpath(dir));
+        QVERIFY(QFile::copy(path(QStringLiteral("counter.c")), dir + QStringLiteral("/counter.c")));
+        QVERIFY(runStep(QStringLiteral("gcc"), { "-g", "-O0", "-o", "counter", "counter.c" }, dir));
+    }
+    LoadedModule one = moduleLoad(path(QStringLiteral("one/counter")), programBias);
+    one.last = Transition { 10 };
+    LoadedModule two = moduleLoad(path(QStringLiteral("two/counter")), programBias);
+    two.first = Transition { 20 };
+    Symbolizer symbolizer;
+    CodePreparer preparer(InstructionSet::X86_64);
+    preparer.addModule(symbolizer, one);
+    preparer.addModule(symbolizer, two);
+    const Address first = m_bumpRuns[0].pc;
+    const Address second = pcInRun(m_bumpRuns[0], 1);
+    CodeRun firstOnly { first, m_bumpRuns[0].sizes.first(1) };
+    CodeRun secondOnly { second, m_bumpRuns[0].sizes.sliced(1, 1) };
+    preparer.prepare(symbolizer, { NewCodeRun { firstOnly, Transition { 5 } } });
+    preparer.prepare(symbolizer, { NewCodeRun { secondOnly, Transition { 25 } } });
+    QCOMPARE(preparer.preparedCount(), qsizetype(2));
+
+    const int loadOne = symbolizer.addModule(one);
+    const int loadTwo = symbolizer.addModule(two);
+    const CodeLocation inOne = symbolizer.describeCode(loadOne, first);
+    const CodeLocation inTwo = symbolizer.describeCode(loadTwo, second);
+    QCOMPARE(inOne.lineRange, inTwo.lineRange);
+    QVERIFY(inOne.sourceFile != inTwo.sourceFile);
+    std::optional<CodeLocation> early = preparer.location(preparer.moduleIndex(two), second);
+    QVERIFY(early);
+    early->module = loadTwo;
+    QCOMPARE(*early, inTwo);
 }
 
 void tst_CodePreparer::takenForTheSameModule()

@@ -46,7 +46,7 @@ void CodePreparer::prepareOne(Symbolizer &symbolizer, int moduleIndex, Address p
     PreparedPc prepared;
     prepared.module = moduleIndex;
     if (location.hasFunction() || location.functionRange != AddressRange {}) {
-        const QPair<int, std::uint64_t> key { moduleIndex, location.functionRange.first.value };
+        const TableKey key { moduleIndex, { location.functionRange.first.value, location.functionRange.last.value } };
         auto function = m_functionIndex.constFind(key);
         if (function == m_functionIndex.cend()) {
             function = m_functionIndex.insert(key, qint32(m_functions.size()));
@@ -55,7 +55,7 @@ void CodePreparer::prepareOne(Symbolizer &symbolizer, int moduleIndex, Address p
         prepared.function = *function;
     }
     if (!location.sourceFile.isEmpty() || location.line != 0 || location.lineRange != AddressRange {}) {
-        const QPair<std::uint64_t, std::uint64_t> key { location.lineRange.first.value, location.lineRange.last.value };
+        const TableKey key { moduleIndex, { location.lineRange.first.value, location.lineRange.last.value } };
         auto line = m_lineIndex.constFind(key);
         if (line == m_lineIndex.cend()) {
             line = m_lineIndex.insert(key, qint32(m_lineTable.size()));

@@ -101,9 +101,11 @@ private:
     std::vector<Module> m_modules; // those with a readable file, in the order named
     QHash<std::uint64_t, PreparedPc> m_prepared; // by PC
     std::vector<Function> m_functions;
-    QHash<QPair<int, std::uint64_t>, qint32> m_functionIndex; // (module, first address)
+    // (module, (first, last)): a range of one module is another one's after an unload.
+    using TableKey = QPair<int, QPair<std::uint64_t, std::uint64_t>>;
+    QHash<TableKey, qint32> m_functionIndex;
     std::vector<Line> m_lineTable;
-    QHash<QPair<std::uint64_t, std::uint64_t>, qint32> m_lineIndex; // (first, last)
+    QHash<TableKey, qint32> m_lineIndex;
     SourceLineRows m_lines;
     EarlyCodeRows m_rows; // made since the last takeRows()
     // Every row made, by its key.
