@@ -65,15 +65,7 @@ void CodePreparer::prepareOne(Symbolizer &symbolizer, int moduleIndex, Address p
     }
     m_prepared.insert(pc.value, prepared);
 
-    const std::size_t files = m_rows.sourceFiles.size();
-    const std::size_t lines = m_rows.sourceLines.size();
     m_lines.add(location, &m_rows.sourceFiles, &m_rows.sourceLines);
-    if (files < m_rows.sourceFiles.size())
-        m_madeFiles.insert(m_rows.sourceFiles.back().id);
-    if (lines < m_rows.sourceLines.size()) {
-        const SourceLineRow &line = m_rows.sourceLines.back();
-        m_madeLines.insert({ line.range.first.value, line.range.last.value }, { line.fileId, line.line });
-    }
     const QByteArray bytes = symbolizer.codeBytes(load, pc);
     if (!bytes.isEmpty() && m_disassembler.isValid()) {
         const DecodedInstruction decoded = m_disassembler.decode(bytes, pc);
@@ -115,31 +107,33 @@ EarlyCodeDeletions CodePreparer::keepOnlyNewRows(ResolvedContext *resolved) cons
     resolved->instructions = std::move(instructions);
 
     // Lines: kept when every early one is resolved the same, else all stored again.
+    const auto &madeLines = m_lines.linesGiven();
     qsizetype earlyLinesResolved = 0;
     std::vector<SourceLineRow> lines;
     for (const SourceLineRow &row : resolved->sourceLines) {
-        const auto early = m_madeLines.constFind({ row.range.first.value, row.range.last.value });
-        if (early == m_madeLines.cend())
+        const auto early = madeLines.constFind({ row.range.first.value, row.range.last.value });
+        if (early == madeLines.cend())
             lines.push_back(row);
         else if (*early == QPair<qint64, int> { row.fileId, row.line })
             ++earlyLinesResolved;
         else
             deletions.allSourceLines = true;
     }
-    if (earlyLinesResolved != m_madeLines.size())
+    if (earlyLinesResolved != madeLines.size())
         deletions.allSourceLines = true;
     if (!deletions.allSourceLines)
         resolved->sourceLines = std::move(lines);
 
     // Files by id (the resolution keeps the preparer's ids): those the resolved lines use.
+    const QSet<qint64> &madeFiles = m_lines.filesGiven();
     QSet<qint64> resolvedFiles;
     std::vector<SourceFileRow> files;
     for (SourceFileRow &row : resolved->sourceFiles) {
         resolvedFiles.insert(row.id);
-        if (!m_madeFiles.contains(row.id))
+        if (!madeFiles.contains(row.id))
             files.push_back(std::move(row));
     }
-    for (const qint64 id : m_madeFiles) {
+    for (const qint64 id : madeFiles) {
         if (!resolvedFiles.contains(id))
             deletions.sourceFiles.push_back(id);
     }

@@ -106,12 +106,9 @@ private:
     QHash<TableKey, qint32> m_functionIndex;
     std::vector<Line> m_lineTable;
     QHash<TableKey, qint32> m_lineIndex;
-    SourceLineRows m_lines;
+    SourceLineRows m_lines; // and so every line and file row made
     EarlyCodeRows m_rows; // made since the last takeRows()
-    // Every row made, by its key.
-    QHash<std::uint64_t, InstructionRow> m_madeInstructions; // by pc
-    QHash<QPair<std::uint64_t, std::uint64_t>, QPair<qint64, int>> m_madeLines; // range -> (file id, line)
-    QSet<qint64> m_madeFiles;
+    QHash<std::uint64_t, InstructionRow> m_madeInstructions; // every instruction row made, by pc
 };
 
 } // namespace memhist

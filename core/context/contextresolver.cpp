@@ -23,10 +23,9 @@ void SourceLineRows::add(
 {
     if (!location.hasSource())
         return;
-    const QPair<std::uint64_t, std::uint64_t> key { location.lineRange.first.value, location.lineRange.last.value };
-    if (m_lines.contains(key))
+    const LineKey key { location.lineRange.first.value, location.lineRange.last.value };
+    if (m_linesGiven.contains(key))
         return;
-    m_lines.insert(key);
     qint64 &fileId = m_fileIds[location.sourceFile];
     if (fileId == 0)
         fileId = qint64(m_fileIds.size());
@@ -34,6 +33,7 @@ void SourceLineRows::add(
         m_filesGiven.insert(fileId);
         files->push_back(SourceFileRow { fileId, location.sourceFile });
     }
+    m_linesGiven.insert(key, { fileId, location.line });
     lines->push_back(SourceLineRow { location.lineRange, fileId, location.line });
 }
 

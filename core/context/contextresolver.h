@@ -29,9 +29,14 @@ public:
     // file's row the first time that file is used here.
     void add(const CodeLocation &location, std::vector<SourceFileRow> *files, std::vector<SourceLineRow> *lines);
     const QHash<QString, qint64> &fileIds() const { return m_fileIds; }
+    // Every line row appended, by range (first, last): its file id and line.
+    using LineKey = QPair<std::uint64_t, std::uint64_t>;
+    const QHash<LineKey, QPair<qint64, int>> &linesGiven() const { return m_linesGiven; }
+    // The id of every file row appended.
+    const QSet<qint64> &filesGiven() const { return m_filesGiven; }
 
 private:
-    QSet<QPair<std::uint64_t, std::uint64_t>> m_lines; // (first, last)
+    QHash<LineKey, QPair<qint64, int>> m_linesGiven;
     QHash<QString, qint64> m_fileIds;
     QSet<qint64> m_filesGiven;
 };
