@@ -106,12 +106,16 @@ ContextBatch ContextCollector::takeBatch()
     batch.codeTrace = m_codeTrace.takeRows();
     batch.values = std::move(m_pending.values);
     m_pending.values = {};
-    if (m_earlyRowsWaiting.load(std::memory_order_relaxed) > 0) {
-        const QMutexLocker locker(&m_earlyMutex);
-        batch.code = std::exchange(m_earlyRows, {});
-        m_earlyRowsWaiting.store(0, std::memory_order_relaxed);
-    }
+    if (m_earlyRowsWaiting.load(std::memory_order_relaxed) > 0)
+        batch.code = takeEarlyRows();
     return batch;
+}
+
+EarlyCodeRows ContextCollector::takeEarlyRows()
+{
+    const QMutexLocker locker(&m_earlyMutex);
+    m_earlyRowsWaiting.store(0, std::memory_order_relaxed);
+    return std::exchange(m_earlyRows, {});
 }
 
 bool ContextCollector::writeLastRows(ContextTableWriter &tables)
@@ -205,10 +209,7 @@ bool ContextCollector::writeResolved(ContextTableWriter &tables)
     // The early rows made after the last batch was taken go in now, so that every row the
     // preparer made is stored before the ones resolved otherwise are deleted.
     ContextBatch leftover;
-    {
-        const QMutexLocker locker(&m_earlyMutex);
-        leftover.code = std::exchange(m_earlyRows, {});
-    }
+    leftover.code = takeEarlyRows();
     const bool written = tables.writeBatch(leftover) && tables.deleteEarlyCode(m_earlyDeletions)
         && tables.writeResolved(m_resolved) && tables.createIndexes();
     m_resolved = {};

@@ -120,6 +120,8 @@ private:
     // Hands the runs that appeared since the last call to m_preparer, on m_fileReader, once a
     // module has been named (before that no PC can be placed), for the host's instruction set.
     void prepareNewRuns();
+    // The early code rows m_preparer made since the last call (under m_earlyMutex).
+    EarlyCodeRows takeEarlyRows();
 
     ContextCollectorOptions m_options;
     CodeTraceEncoder m_codeTrace;
