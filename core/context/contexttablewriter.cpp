@@ -29,6 +29,9 @@ void bindRange(sqlite::Statement &statement, int firstParameter, const AddressRa
 
 ContextTableWriter::ContextTableWriter(sqlite::Connection &connection)
     : m_connection(connection)
+    , m_instructions { "instructions", contextschema::createInstructionsTable, nullptr }
+    , m_sourceFiles { "source_files", contextschema::createSourceFilesTable, nullptr }
+    , m_sourceLines { "source_lines", contextschema::createSourceLinesTable, contextschema::createSourceLinesIndex }
 { }
 
 bool ContextTableWriter::ensureTable(const char *createSql, bool *created)
@@ -73,43 +76,44 @@ bool ContextTableWriter::writeValues(const AccessValueBatch &values)
            });
 }
 
+template<typename Row, typename BindRow>
+bool ContextTableWriter::writeCodeRows(
+    CodeTable &table, const char *insertHead, const std::vector<Row> &rows, const BindRow &bindRow)
+{
+    if (rows.empty())
+        return true;
+    if (!table.created) {
+        if (!ensureTable(table.create, &table.created))
+            return false;
+        if (table.index)
+            m_pendingIndexes << table.index;
+    }
+    return insertAll(m_connection, insertHead, rows, bindRow);
+}
+
 bool ContextTableWriter::writeInstructions(const std::vector<InstructionRow> &rows)
 {
-    using namespace contextschema;
-    return rows.empty()
-        || (ensureTable(createInstructionsTable, &m_instructionsCreated)
-            && insertAll(m_connection, insertInstruction, rows,
-                [](sqlite::Statement &insert, int first, const InstructionRow &row) {
-                    insert.bind(first, toStored(row.pc.value));
-                    insert.bindBlob(first + 1, row.bytes);
-                    insert.bind(first + 2, row.text);
-                }));
+    return writeCodeRows(m_instructions, contextschema::insertInstruction, rows,
+        [](sqlite::Statement &insert, int first, const InstructionRow &row) {
+            insert.bind(first, toStored(row.pc.value));
+            insert.bindBlob(first + 1, row.bytes);
+            insert.bind(first + 2, row.text);
+        });
 }
 
 bool ContextTableWriter::writeSourceFiles(const std::vector<SourceFileRow> &rows)
 {
-    using namespace contextschema;
-    return rows.empty()
-        || (ensureTable(createSourceFilesTable, &m_sourceFilesCreated)
-            && insertAll(m_connection, insertSourceFile, rows,
-                [](sqlite::Statement &insert, int first, const SourceFileRow &row) {
-                    insert.bind(first, row.id);
-                    insert.bind(first + 1, row.path);
-                }));
+    return writeCodeRows(m_sourceFiles, contextschema::insertSourceFile, rows,
+        [](sqlite::Statement &insert, int first, const SourceFileRow &row) {
+            insert.bind(first, row.id);
+            insert.bind(first + 1, row.path);
+        });
 }
 
 bool ContextTableWriter::writeSourceLines(const std::vector<SourceLineRow> &rows)
 {
-    using namespace contextschema;
-    if (rows.empty())
-        return true;
-    if (!m_sourceLinesCreated) {
-        if (!ensureTable(createSourceLinesTable, &m_sourceLinesCreated))
-            return false;
-        m_pendingIndexes << createSourceLinesIndex;
-    }
-    return insertAll(
-        m_connection, insertSourceLine, rows, [](sqlite::Statement &insert, int first, const SourceLineRow &row) {
+    return writeCodeRows(m_sourceLines, contextschema::insertSourceLine, rows,
+        [](sqlite::Statement &insert, int first, const SourceLineRow &row) {
             bindRange(insert, first, row.range);
             insert.bind(first + 2, row.fileId);
             insert.bind(first + 3, row.line);
@@ -140,35 +144,28 @@ bool ContextTableWriter::deleteEarlyCode(const EarlyCodeDeletions &deletions)
                              [](sqlite::Statement &statement, Address pc) { statement.bind(1, toStored(pc.value)); })
         && deleteEach(deleteSourceFile, deletions.sourceFiles,
             [](sqlite::Statement &statement, qint64 id) { statement.bind(1, id); })
-        && (!deletions.allSourceLines || !m_sourceLinesCreated || m_connection.execute(deleteSourceLines));
+        && (!deletions.allSourceLines || !m_sourceLines.created || m_connection.execute(deleteSourceLines));
     m_earlyRowsDeleted = m_earlyRowsDeleted || !deletions.isEmpty();
     return deleted;
 }
 
-bool ContextTableWriter::dropEmptiedTables()
+bool ContextTableWriter::dropIfEmptied(CodeTable &table)
 {
-    using namespace contextschema;
-    // A table whose early rows were all deleted, and that the end gave none: the history holds
-    // only the tables it fills.
-    const auto dropIfEmpty = [&](const char *anyRow, const char *drop, bool *created) {
-        if (!*created)
-            return true;
-        int step = SQLITE_ERROR;
-        if (sqlite::Statement rows = m_connection.prepare(anyRow); rows.isValid())
-            step = rows.step(); // and finalised before the table is dropped
-        if (step == SQLITE_ROW)
-            return true;
-        if (step != SQLITE_DONE || !m_connection.execute(drop))
-            return false;
-        *created = false;
+    // The history holds only the tables it fills.
+    if (!table.created)
         return true;
-    };
-    if (!dropIfEmpty("SELECT 1 FROM instructions LIMIT 1", "DROP TABLE instructions", &m_instructionsCreated)
-        || !dropIfEmpty("SELECT 1 FROM source_lines LIMIT 1", "DROP TABLE source_lines", &m_sourceLinesCreated)
-        || !dropIfEmpty("SELECT 1 FROM source_files LIMIT 1", "DROP TABLE source_files", &m_sourceFilesCreated))
+    const QByteArray anyRowSql = QByteArray("SELECT 1 FROM ") + table.name + " LIMIT 1";
+    const QByteArray dropSql = QByteArray("DROP TABLE ") + table.name;
+    int step = SQLITE_ERROR;
+    if (sqlite::Statement anyRow = m_connection.prepare(anyRowSql.constData()); anyRow.isValid())
+        step = anyRow.step(); // and finalised before the table is dropped
+    if (step == SQLITE_ROW)
+        return true;
+    if (step != SQLITE_DONE || !m_connection.execute(dropSql.constData()))
         return false;
-    if (!m_sourceLinesCreated)
-        m_pendingIndexes.removeAll(createSourceLinesIndex);
+    table.created = false;
+    if (table.index)
+        m_pendingIndexes.removeAll(table.index);
     return true;
 }
 
@@ -241,7 +238,8 @@ bool ContextTableWriter::writeResolved(const ResolvedContext &context)
 
 bool ContextTableWriter::createIndexes()
 {
-    if (m_earlyRowsDeleted && !dropEmptiedTables())
+    if (m_earlyRowsDeleted
+        && (!dropIfEmptied(m_instructions) || !dropIfEmptied(m_sourceLines) || !dropIfEmptied(m_sourceFiles)))
         return false;
     for (const char *index : std::as_const(m_pendingIndexes)) {
         if (!m_connection.execute(index))

@@ -32,18 +32,29 @@ private:
     bool ensureTable(const char *createSql, bool *created);
     bool writeCodeTrace(const std::vector<CodeTraceRow> &rows);
     bool writeValues(const AccessValueBatch &values);
-    // The three code tables written both early and at the end, each created once.
+    // A code table written both early and at the end: created with its first row, its index
+    // (when it has one) built last, dropped when its early rows were all deleted and the end
+    // gave it none.
+    struct CodeTable
+    {
+        const char *name;
+        const char *create;
+        const char *index; // null: none
+        bool created = false;
+    };
+    template<typename Row, typename BindRow>
+    bool writeCodeRows(CodeTable &table, const char *insertHead, const std::vector<Row> &rows, const BindRow &bindRow);
     bool writeInstructions(const std::vector<InstructionRow> &rows);
     bool writeSourceFiles(const std::vector<SourceFileRow> &rows);
     bool writeSourceLines(const std::vector<SourceLineRow> &rows);
-    bool dropEmptiedTables();
+    bool dropIfEmptied(CodeTable &table);
 
     sqlite::Connection &m_connection;
     bool m_codeTraceCreated = false;
     bool m_valuesCreated = false;
-    bool m_instructionsCreated = false;
-    bool m_sourceFilesCreated = false;
-    bool m_sourceLinesCreated = false;
+    CodeTable m_instructions;
+    CodeTable m_sourceFiles;
+    CodeTable m_sourceLines;
     bool m_earlyRowsDeleted = false;
     sqlite::BatchInsert m_insertCodeTrace;
     sqlite::BatchInsert m_insertValue;
