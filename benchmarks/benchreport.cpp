@@ -74,6 +74,32 @@ std::pair<double, QString> worstP99(const QueryBenchmarkResult &queries, Select 
     return { worst, which };
 }
 
+// The slowest first pages, or next pages, of `samples`: when and where each query looked, the
+// rows it returned and the slices it visited (for a next page: its first page's, then its own).
+void printSlowest(const QueryBenchmarkResult &queries, const QList<QuerySample> &samples, bool nextPages)
+{
+    std::printf(nextPages ? "Slowest next pages (slices: visited by the first page, then by the next)\n"
+                          : "Slowest first pages\n");
+    std::printf(
+        "  %9s %6s  %-22s %20s %-41s %-14s %5s %s\n", "ms", "#", "class", "T", "window", "region", "rows", "slices");
+    for (const QuerySample &sample : samples) {
+        const qint64 nanoseconds = nextPages ? sample.nextNanoseconds : sample.nanoseconds;
+        if (nanoseconds == 0)
+            break; // no next page: the first was not full
+        const QueryClass &queryClass = queries.classes[sample.classIndex].queryClass;
+        const std::uint64_t centre = sample.first.value / 2 + sample.last.value / 2;
+        const QString slices = nextPages
+            ? QStringLiteral("%1, %2").arg(sample.slicesVisited).arg(sample.nextSlicesVisited)
+            : QString::number(sample.slicesVisited);
+        std::printf("  %9.3f %6lld  %-22s %20llu 0x%016llx-0x%016llx %-14s %4lld %s%s\n", double(nanoseconds) / 1e6,
+            static_cast<long long>(sample.sequence), qUtf8Printable(className(queryClass)),
+            static_cast<unsigned long long>(sample.at.value), static_cast<unsigned long long>(sample.first.value),
+            static_cast<unsigned long long>(sample.last.value), queryClass.windowBytes == 0 ? "-" : regionName(centre),
+            static_cast<long long>(nextPages ? sample.nextRows : sample.rows), qUtf8Printable(slices),
+            (nextPages ? sample.nextExhausted : sample.exhausted) ? " (exhausted)" : "");
+    }
+}
+
 } // namespace
 
 void printHeader(const MachineContext &machine, const BenchSettings &settings)
@@ -173,17 +199,8 @@ void printQueries(const QueryBenchmarkResult &queries, quint64 limit)
     std::printf("\nFirst-page mean ms by tenth of the run (all classes, in run order):");
     for (const double mean : queries.meanMsByTenth)
         std::printf(" %.2f", mean);
-    std::printf("\n\nSlowest first pages\n");
-    std::printf("  %9s %6s  %-22s %20s %-41s %-14s %5s\n", "ms", "#", "class", "T", "window", "region", "rows");
-    for (const QuerySample &sample : queries.slowest) {
-        const QueryClass &queryClass = queries.classes[sample.classIndex].queryClass;
-        const std::uint64_t centre = sample.first.value / 2 + sample.last.value / 2;
-        std::printf("  %9.3f %6lld  %-22s %20llu 0x%016llx-0x%016llx %-14s %4lld%s\n", double(sample.nanoseconds) / 1e6,
-            static_cast<long long>(sample.sequence), qUtf8Printable(className(queryClass)),
-            static_cast<unsigned long long>(sample.at.value), static_cast<unsigned long long>(sample.first.value),
-            static_cast<unsigned long long>(sample.last.value), queryClass.windowBytes == 0 ? "-" : regionName(centre),
-            static_cast<long long>(sample.rows), sample.exhausted ? " (exhausted)" : "");
-    }
+    std::printf("\n\n");
+    printSlowest(queries, queries.slowest, false);
     std::printf("\nNext page (resumeAfter = resumePoint() of every full first page)\n");
     std::printf("  %-12s %-9s %7s %9s %9s %9s\n", "window", "direction", "pages", "p50 ms", "p99 ms", "max ms");
     for (const QueryClassResult &result : queries.classes) {
@@ -197,22 +214,8 @@ void printQueries(const QueryBenchmarkResult &queries, quint64 limit)
             directionName(result.queryClass.direction), static_cast<long long>(next.count), next.p50Ms, next.p99Ms,
             next.maxMs);
     }
-    std::printf("\nSlowest next pages (slices: visited by the first page, then by the next)\n");
-    std::printf(
-        "  %9s %6s  %-22s %20s %-41s %-14s %5s %s\n", "ms", "#", "class", "T", "window", "region", "rows", "slices");
-    for (const QuerySample &sample : queries.slowestNext) {
-        if (sample.nextNanoseconds == 0)
-            break;
-        const QueryClass &queryClass = queries.classes[sample.classIndex].queryClass;
-        const std::uint64_t centre = sample.first.value / 2 + sample.last.value / 2;
-        std::printf("  %9.3f %6lld  %-22s %20llu 0x%016llx-0x%016llx %-14s %4lld %lld, %lld%s\n",
-            double(sample.nextNanoseconds) / 1e6, static_cast<long long>(sample.sequence),
-            qUtf8Printable(className(queryClass)), static_cast<unsigned long long>(sample.at.value),
-            static_cast<unsigned long long>(sample.first.value), static_cast<unsigned long long>(sample.last.value),
-            queryClass.windowBytes == 0 ? "-" : regionName(centre), static_cast<long long>(sample.nextRows),
-            static_cast<long long>(sample.slicesVisited), static_cast<long long>(sample.nextSlicesVisited),
-            sample.nextExhausted ? " (exhausted)" : "");
-    }
+    std::printf("\n");
+    printSlowest(queries, queries.slowestNext, true);
     std::printf("\n");
 }
 
