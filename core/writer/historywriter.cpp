@@ -10,6 +10,7 @@
 #include "core/storage/sqlite.h"
 #include "core/summary/summarybuilder.h"
 #include "core/writer/hotaddresscounter.h"
+#include "core/writer/jobworker.h"
 #include "core/writer/partialfile.h"
 #include "core/writer/slicebuilder.h"
 
@@ -41,6 +42,14 @@ void returnFreedMemory()
     malloc_trim(0);
 #endif
 }
+
+// How many closed slices may wait for the store thread, and as many for the summary thread, while
+// the caller's thread buffers the next: the writer then holds at most slicesQueued + 2 slices.
+// With one (the caller waited for both threads at every slice), the caller waited 2.7 s of a 10^7
+// history's 5.0 s of streaming although the store thread was busy for only 3.7 s: a slice that
+// took long to plan left the store thread idle, and one that took long to store left the caller
+// idle. See docs/benchmarks.md, "A queue of slices".
+constexpr qsizetype slicesQueued = 3;
 
 // One closed slice, handed from the thread that buffers accesses to the thread that stores them,
 // with the context rows collected meanwhile. A job without a slice (sliceId 0) carries context
@@ -100,14 +109,15 @@ public:
 
     bool validate(const Access &access);
     bool closeSlices(std::size_t boundary);
-    bool submit(std::shared_ptr<SliceJob> job);
+    bool submit(std::shared_ptr<const SliceJob> job);
     void joinWorkers();
-    // The store and summary threads only, not the one resolving the context.
-    void joinSliceWorkers();
     bool waitForWorkers();
+    // Waits until every slice submitted is stored and summarised.
     bool waitForSlices();
     // False (failed) when a worker reported an error.
     bool checkWorkers();
+    bool storeJob(const SliceJob &job);
+    bool summariseJob(const SliceJob &job);
     bool store(const SliceJob &job);
     void startBinningTiles();
     void startResolvingContext(Transition historyLast);
@@ -157,19 +167,25 @@ public:
     // of postings) to its own connection's temporary database.
     addresssummary::Builder addressSummary { connection };
     sqlite::Connection summaryScratch;
-    std::unique_ptr<QThread> storeThread;
     QString storeError;
-    // The display summary (core/summary). Its work needs no connection, so it has a thread of its
-    // own beside the store thread, which SQLite keeps busy: the summary thread is fed each slice
-    // while the store thread inserts it, and in finish() bins the tiles while SQLite builds the
-    // indexes. The tiles are written into the history last.
+    // The display summary (core/summary). Its work needs no connection, so it has threads of its
+    // own beside the store thread, which SQLite keeps busy: the summary worker is fed each slice
+    // while the store worker inserts it, and in finish() the tiles thread bins the tiles while
+    // SQLite builds the indexes. The tiles are written into the history last.
     std::unique_ptr<summary::SummaryBuilder> summary;
-    std::unique_ptr<QThread> summaryThread;
+    std::unique_ptr<QThread> tilesThread;
     // In finish(), the program context is resolved (symbols, lines, disassembly: no connection)
     // on a thread of its own, again while SQLite builds the indexes.
     std::unique_ptr<QThread> contextThread;
     QString summaryError;
+    QString tilesError;
     std::atomic<bool> stopSummary = false; // the tiles are not wanted any more (a failure, a cancel)
+
+    // Declared last: stopped (destroyed) before anything their jobs use.
+    JobWorker<std::shared_ptr<const SliceJob>> storeWorker { QStringLiteral("memhist store"), slicesQueued,
+        [this](const std::shared_ptr<const SliceJob> &job) { return storeJob(*job); } };
+    JobWorker<std::shared_ptr<const SliceJob>> summaryWorker { QStringLiteral("memhist summary"), slicesQueued,
+        [this](const std::shared_ptr<const SliceJob> &job) { return summariseJob(*job); } };
 };
 
 bool HistoryWriter::Private::validate(const Access &access)
@@ -235,41 +251,44 @@ bool HistoryWriter::Private::closeSlices(std::size_t boundary)
     return true;
 }
 
-// The previous slice must be stored and summarised before the next is handed over: at most two
-// slices are in memory (one being stored, one being buffered) and SQLite sees one thread at a time.
-bool HistoryWriter::Private::submit(std::shared_ptr<SliceJob> job)
+// Queues a closed slice for the store and summary workers (both take them in order; SQLite sees
+// the store worker only until finish() waits for it), waiting while slicesQueued are queued.
+bool HistoryWriter::Private::submit(std::shared_ptr<const SliceJob> job)
 {
-    if (!waitForWorkers())
+    if (job->sliceId != 0 && !summaryWorker.push(job))
+        return checkWorkers();
+    if (!storeWorker.push(std::move(job)))
+        return checkWorkers();
+    return true;
+}
+
+bool HistoryWriter::Private::storeJob(const SliceJob &job)
+{
+    if (store(job))
+        return true;
+    if (storeError.isEmpty())
+        storeError = failureReason(connection);
+    return false;
+}
+
+bool HistoryWriter::Private::summariseJob(const SliceJob &job)
+{
+    if (!addressSummary.addSlice(job.sliceId, job.chunks)) {
+        summaryError = addressSummary.error();
         return false;
-    if (job->sliceId != 0) {
-        summaryThread.reset(QThread::create([this, job] {
-            if (!addressSummary.addSlice(job->sliceId, job->chunks))
-                summaryError = addressSummary.error();
-            else if (!summary->addSlice(job->sliceId - 1, job->accesses, job->chunks, job->chunkOfAccess))
-                summaryError = summary->errorString();
-        }));
-        summaryThread->start();
     }
-    storeThread.reset(QThread::create([this, job = std::move(job)] {
-        if (!store(*job) && storeError.isEmpty())
-            storeError = failureReason(connection);
-    }));
-    storeThread->start();
+    if (!summary->addSlice(job.sliceId - 1, job.accesses, job.chunks, job.chunkOfAccess)) {
+        summaryError = summary->errorString();
+        return false;
+    }
     return true;
 }
 
 void HistoryWriter::Private::joinWorkers()
 {
-    joinSliceWorkers();
-    if (contextThread) {
-        contextThread->wait();
-        contextThread.reset();
-    }
-}
-
-void HistoryWriter::Private::joinSliceWorkers()
-{
-    for (std::unique_ptr<QThread> *thread : { &storeThread, &summaryThread }) {
+    storeWorker.waitUntilIdle();
+    summaryWorker.waitUntilIdle();
+    for (std::unique_ptr<QThread> *thread : { &tilesThread, &contextThread }) {
         if (*thread) {
             (*thread)->wait();
             thread->reset();
@@ -285,16 +304,21 @@ bool HistoryWriter::Private::waitForWorkers()
 
 bool HistoryWriter::Private::waitForSlices()
 {
-    joinSliceWorkers();
+    storeWorker.waitUntilIdle();
+    summaryWorker.waitUntilIdle();
     return checkWorkers();
 }
 
+// The workers' errors are read once they failed (their flag is set after the error, under their
+// mutex) or once their threads are idle or joined.
 bool HistoryWriter::Private::checkWorkers()
 {
-    if (!storeError.isEmpty())
+    if (storeWorker.failed())
         return fail(QStringLiteral("%1: cannot write: %2").arg(outputPath, storeError));
-    if (!summaryError.isEmpty())
+    if (summaryWorker.failed())
         return fail(QStringLiteral("%1: cannot write: %2").arg(outputPath, summaryError));
+    if (!tilesThread && !tilesError.isEmpty())
+        return fail(QStringLiteral("%1: cannot write: %2").arg(outputPath, tilesError));
     return true;
 }
 
@@ -302,11 +326,11 @@ bool HistoryWriter::Private::checkWorkers()
 void HistoryWriter::Private::startBinningTiles()
 {
     const summary::HistoryShape shape { stats.slices, nextChunkId - 1, stats.accesses };
-    summaryThread.reset(QThread::create([this, shape] {
+    tilesThread.reset(QThread::create([this, shape] {
         if (!summary->binTiles(shape, [this](double) { return !stopSummary.load(); }))
-            summaryError = summary->errorString();
+            tilesError = summary->errorString();
     }));
-    summaryThread->start();
+    tilesThread->start();
 }
 
 // Hands the context rows waiting in the collector to the store thread without a slice.
@@ -446,6 +470,8 @@ bool HistoryWriter::Private::writeReferenceMetadata(const QDateTime &createdAt)
 void HistoryWriter::Private::discard()
 {
     stopSummary = true;
+    storeWorker.stop();
+    summaryWorker.stop();
     joinWorkers();
     insertSlice = {};
     insertChunks = {};

@@ -21,7 +21,7 @@ struct Mapping;
 struct WriterOptions
 {
     // A slice is closed at the first transition boundary once it buffers this many accesses. Bounds
-    // the writer's memory (~48 bytes per buffered access, two slices in flight) and the cost of a
+    // the writer's memory (~48 bytes per buffered access, up to five slices in flight) and the cost of a
     // query that must scan one slice (wide windows: larger slices made 1 MiB windows slower);
     // fewer, larger slices would shorten a sparse window's walk over the slices. See docs/benchmarks.md
     // "Choosing the caps" for the measurements behind all three values.
