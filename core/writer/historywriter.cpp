@@ -111,8 +111,9 @@ public:
     bool closeSlices(std::size_t boundary);
     bool submit(std::shared_ptr<const SliceJob> job);
     void joinWorkers();
+    // Until every slice submitted is stored and summarised (not the threads of finish()).
+    void waitForSliceWorkers();
     bool waitForWorkers();
-    // Waits until every slice submitted is stored and summarised.
     bool waitForSlices();
     // False (failed) when a worker reported an error.
     bool checkWorkers();
@@ -284,10 +285,15 @@ bool HistoryWriter::Private::summariseJob(const SliceJob &job)
     return true;
 }
 
-void HistoryWriter::Private::joinWorkers()
+void HistoryWriter::Private::waitForSliceWorkers()
 {
     storeWorker.waitUntilIdle();
     summaryWorker.waitUntilIdle();
+}
+
+void HistoryWriter::Private::joinWorkers()
+{
+    waitForSliceWorkers();
     for (std::unique_ptr<QThread> *thread : { &tilesThread, &contextThread }) {
         if (*thread) {
             (*thread)->wait();
@@ -304,8 +310,7 @@ bool HistoryWriter::Private::waitForWorkers()
 
 bool HistoryWriter::Private::waitForSlices()
 {
-    storeWorker.waitUntilIdle();
-    summaryWorker.waitUntilIdle();
+    waitForSliceWorkers();
     return checkWorkers();
 }
 
