@@ -1,8 +1,11 @@
 // The writer: what it rejects (exact messages), that its output is atomic, that its memory stays
-// bounded on the two streams that would grow a naive slice without limit, that the indexes it builds
-// at the end spill their sort beside the output and leave nothing behind, and what meta records.
+// bounded on the two streams that would grow a naive slice without limit, that slices planned on
+// the planner thread and context rows flushed between them keep their order, that the indexes it
+// builds at the end spill their sort beside the output and leave nothing behind, and what meta
+// records.
 
 #include "core/checker/historychecker.h"
+#include "core/context/contextreader.h"
 #include "core/storage/historydatabase.h"
 #include "core/storage/sqlite.h"
 #include "core/writer/historywriter.h"
@@ -49,6 +52,7 @@ private slots:
     void replacesAnExistingFileOnlyOnSuccess();
     void hotAddressStaysBounded();
     void wideSweepStaysBounded();
+    void slicesAndFlushedContextKeepTheirOrder();
     void largeIndexSortLeavesNothingBehind();
     void temporaryFilesGoToTheChosenDirectory();
     void recordsMeta();
@@ -209,6 +213,59 @@ void TestHistoryWriter::wideSweepStaysBounded()
     QVERIFY2(db, qPrintable(error));
     const CheckReport report = HistoryChecker(*db).run();
     QVERIFY2(report.ok, qPrintable(report.violation));
+}
+
+void TestHistoryWriter::slicesAndFlushedContextKeepTheirOrder()
+{
+    // Slices of 1,000 accesses cut on the planner thread, and between them stretches of 600,000
+    // instructions without accesses, whose code rows the writer flushes before the next slice is
+    // closed (256 rows of 1,024 pairs fill at 524,288 instructions of this 2-instruction loop).
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("interleaved.memhist"));
+    WriterOptions options;
+    options.sliceAccessCap = 1000;
+    HistoryWriter writer(path, options);
+    QVERIFY(writer.open());
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> written; // (transition, address)
+    std::uint64_t t = 0;
+    for (int stretch = 0; stretch < 3; ++stretch) {
+        for (int i = 0; i < 2500; ++i, ++t) {
+            QVERIFY(writer.addInstruction(Transition { t }, Address { 0x401000 + (t % 2) * 2 }, 2));
+            const std::uint64_t address = 0x600000 + ((t * 40503) % 65536) * 8;
+            QVERIFY(writer.add(read(t, address)));
+            written.emplace_back(t, address);
+        }
+        for (int i = 0; i < 600000; ++i, ++t)
+            QVERIFY(writer.addInstruction(Transition { t }, Address { 0x401000 + (t % 2) * 2 }, 2));
+    }
+    QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
+
+    QString error;
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    const CheckReport report = HistoryChecker(*db).run();
+    QVERIFY2(report.ok, qPrintable(report.violation));
+    QCOMPARE(report.slices, writer.stats().slices);
+    // Slices close at the first transition with an access once 1,000 are buffered: the 500 left of
+    // a stretch wait through the next run of instructions (and its flushed rows) for the next.
+    QCOMPARE(writer.stats().slices, qint64(8));
+    sqlite::Statement chunks = db->connection().prepare("SELECT count(*) FROM chunks");
+    QCOMPARE(chunks.step(), SQLITE_ROW);
+    QCOMPARE(chunks.int64(0), writer.stats().chunks);
+    sqlite::Statement rows = db->connection().prepare("SELECT transition, phy_first FROM accesses ORDER BY rowid");
+    for (const auto &[transition, address] : written) {
+        QCOMPARE(rows.step(), SQLITE_ROW);
+        QCOMPARE(std::uint64_t(rows.int64(0)), transition);
+        QCOMPARE(std::uint64_t(rows.int64(1)), address);
+    }
+    QCOMPARE(rows.step(), SQLITE_DONE);
+
+    ContextReader context(*db);
+    QCOMPARE(writer.stats().context.instructions, qint64(t));
+    for (const std::uint64_t at : { std::uint64_t(0), std::uint64_t(2499), std::uint64_t(2500), std::uint64_t(602499),
+             std::uint64_t(602500), std::uint64_t(1205001), t - 1 })
+        QCOMPARE(context.pcAt(Transition { at }), std::optional<Address>(Address { 0x401000 + (at % 2) * 2 }));
+    QCOMPARE(context.pcAt(Transition { t }), std::nullopt);
 }
 
 void TestHistoryWriter::largeIndexSortLeavesNothingBehind()

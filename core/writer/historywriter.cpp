@@ -44,12 +44,27 @@ void returnFreedMemory()
 }
 
 // How many closed slices may wait for the store thread, and as many for the summary thread, while
-// the caller's thread buffers the next: the writer then holds at most slicesQueued + 2 slices.
-// With one (the caller waited for both threads at every slice), the caller waited 2.7 s of a 10^7
-// history's 5.0 s of streaming although the store thread was busy for only 3.7 s: a slice that
-// took long to plan left the store thread idle, and one that took long to store left the caller
-// idle. See docs/benchmarks.md, "A queue of slices".
+// the planner plans the next: the writer then holds at most slicesQueued + 2 slices past the
+// planner. With one (the caller waited for both threads at every slice), the caller waited 2.7 s
+// of a 10^7 history's 5.0 s of streaming although the store thread was busy for only 3.7 s: a
+// slice that took long to plan left the store thread idle, and one that took long to store left
+// the caller idle. See docs/benchmarks.md, "A queue of slices".
 constexpr qsizetype slicesQueued = 3;
+
+// How many runs of closed transitions may wait for the planner while the caller's thread buffers
+// the next. The caller's thread also parses the trace, so it is the one that bounds an import:
+// planning (sorting each slice's accesses by address, cutting chunks) on a thread of its own takes
+// that work off it. See docs/benchmarks.md, "A planner thread".
+constexpr qsizetype plansQueued = 2;
+
+// Accesses of whole transitions handed from the caller's thread to the planner, which cuts them
+// into slices, with the context rows collected up to them. Without accesses, it carries context
+// rows only (a flush), which the planner passes on in order.
+struct PlanJob
+{
+    std::vector<BufferedAccess> accesses;
+    ContextBatch context;
+};
 
 // One closed slice, handed from the thread that buffers accesses to the thread that stores them,
 // with the context rows collected meanwhile. A job without a slice (sliceId 0) carries context
@@ -109,6 +124,7 @@ public:
 
     bool validate(const Access &access);
     bool closeSlices(std::size_t boundary);
+    bool planJob(PlanJob &job);
     bool submit(std::shared_ptr<const SliceJob> job);
     void joinWorkers();
     // Until every slice submitted is stored and summarised (not the threads of finish()).
@@ -117,6 +133,8 @@ public:
     bool waitForSlices();
     // False (failed) when a worker reported an error.
     bool checkWorkers();
+    // The planner refused a job: fails with the error of the worker that stopped it.
+    bool refused();
     bool storeJob(const SliceJob &job);
     bool summariseJob(const SliceJob &job);
     bool store(const SliceJob &job);
@@ -153,6 +171,7 @@ public:
     bool hasTransition = false;
     std::uint64_t lastTransition = 0;
     HotAddressCounter hotCounter;
+    // The planner thread's: read by the caller's thread once waitForSliceWorkers() returned.
     qint64 nextSliceId = 1;
     qint64 nextChunkId = 1;
     // Program context: collected on the caller's thread, its rows stored with the slices.
@@ -182,11 +201,14 @@ public:
     QString tilesError;
     std::atomic<bool> stopSummary = false; // the tiles are not wanted any more (a failure, a cancel)
 
-    // Declared last: stopped (destroyed) before anything their jobs use.
+    // Declared last: stopped (destroyed) before anything their jobs use, the planner (which feeds
+    // the other two) first.
     JobWorker<std::shared_ptr<const SliceJob>> storeWorker { QStringLiteral("memhist store"), slicesQueued,
         [this](const std::shared_ptr<const SliceJob> &job) { return storeJob(*job); } };
     JobWorker<std::shared_ptr<const SliceJob>> summaryWorker { QStringLiteral("memhist summary"), slicesQueued,
         [this](const std::shared_ptr<const SliceJob> &job) { return summariseJob(*job); } };
+    JobWorker<std::shared_ptr<PlanJob>> planWorker { QStringLiteral("memhist planner"), plansQueued,
+        [this](const std::shared_ptr<PlanJob> &job) { return planJob(*job); } };
 };
 
 bool HistoryWriter::Private::validate(const Access &access)
@@ -217,33 +239,16 @@ bool HistoryWriter::Private::validate(const Access &access)
     return true;
 }
 
-// Closes slices covering buffer[0, boundary), a transition boundary. planSlice may take a shorter
-// prefix (a chunk would exceed its cap), so this can emit several slices.
+// Hands buffer[0, boundary), which ends at a transition boundary, to the planner, which makes
+// slices of it.
 bool HistoryWriter::Private::closeSlices(std::size_t boundary)
 {
-    const ChunkingLimits limits { options.chunkAccessCap, options.chunkTargetAccesses };
-    std::size_t done = 0;
-    while (done < boundary) {
-        const std::span<const BufferedAccess> pending(buffer.data() + done, boundary - done);
-        SlicePlan plan = planSlice(pending, limits);
-
-        auto job = std::make_shared<SliceJob>();
-        job->sliceId = nextSliceId++;
-        job->firstTransition = pending.front().transition;
-        job->lastTransition = pending[plan.accessCount - 1].transition;
-        job->firstChunkId = nextChunkId;
-        nextChunkId += qint64(plan.chunks.size());
-        job->chunks = std::move(plan.chunks);
-        job->chunkOfAccess = std::move(plan.chunkOfAccess);
-        job->accesses.assign(pending.begin(), pending.begin() + plan.accessCount);
-        job->context = collector.takeBatch();
-        stats.slices += 1;
-        stats.chunks += qint64(job->chunks.size());
-        done += plan.accessCount;
-        if (!submit(std::move(job)))
-            return false;
-    }
-    buffer.erase(buffer.begin(), buffer.begin() + boundary);
+    auto job = std::make_shared<PlanJob>();
+    job->accesses.assign(buffer.begin(), buffer.begin() + std::ptrdiff_t(boundary));
+    job->context = collector.takeBatch();
+    if (!planWorker.push(std::move(job)))
+        return refused();
+    buffer.erase(buffer.begin(), buffer.begin() + std::ptrdiff_t(boundary));
     currentTransitionStart -= std::min(currentTransitionStart, boundary);
     // The counter must describe the accesses still buffered (the current transition's).
     hotCounter.clear();
@@ -252,15 +257,53 @@ bool HistoryWriter::Private::closeSlices(std::size_t boundary)
     return true;
 }
 
-// Queues a closed slice for the store and summary workers (both take them in order; SQLite sees
-// the store worker only until finish() waits for it), waiting while slicesQueued are queued.
+// On the planner thread: cuts the accesses into slices and queues them for the store and summary
+// workers. planSlice may take a shorter prefix than it is given (a chunk would exceed its cap), so
+// one job can make several slices. False when a worker failed (it has recorded why; the caller's
+// thread reports it).
+bool HistoryWriter::Private::planJob(PlanJob &job)
+{
+    if (job.accesses.empty()) {
+        auto slice = std::make_shared<SliceJob>();
+        slice->context = std::move(job.context);
+        return submit(std::move(slice));
+    }
+    const ChunkingLimits limits { options.chunkAccessCap, options.chunkTargetAccesses };
+    const std::size_t total = job.accesses.size();
+    std::size_t done = 0;
+    while (done < total) {
+        const std::span<const BufferedAccess> pending(job.accesses.data() + done, total - done);
+        SlicePlan plan = planSlice(pending, limits);
+
+        auto slice = std::make_shared<SliceJob>();
+        slice->sliceId = nextSliceId++;
+        slice->firstTransition = pending.front().transition;
+        slice->lastTransition = pending[plan.accessCount - 1].transition;
+        slice->firstChunkId = nextChunkId;
+        nextChunkId += qint64(plan.chunks.size());
+        slice->chunks = std::move(plan.chunks);
+        slice->chunkOfAccess = std::move(plan.chunkOfAccess);
+        if (done == 0)
+            slice->context = std::move(job.context);
+        if (plan.accessCount == total)
+            slice->accesses = std::move(job.accesses); // the usual case: one slice, no copy
+        else
+            slice->accesses.assign(pending.begin(), pending.begin() + std::ptrdiff_t(plan.accessCount));
+        done += plan.accessCount;
+        if (!submit(std::move(slice)))
+            return false;
+    }
+    return true;
+}
+
+// Queues a slice for the store and summary workers (both take them in order; SQLite sees the
+// store worker only until finish() waits for it), waiting while slicesQueued are queued. False
+// when one of them failed.
 bool HistoryWriter::Private::submit(std::shared_ptr<const SliceJob> job)
 {
     if (job->sliceId != 0 && !summaryWorker.push(job))
-        return checkWorkers();
-    if (!storeWorker.push(std::move(job)))
-        return checkWorkers();
-    return true;
+        return false;
+    return storeWorker.push(std::move(job));
 }
 
 bool HistoryWriter::Private::storeJob(const SliceJob &job)
@@ -287,8 +330,11 @@ bool HistoryWriter::Private::summariseJob(const SliceJob &job)
 
 void HistoryWriter::Private::waitForSliceWorkers()
 {
+    planWorker.waitUntilIdle();
     storeWorker.waitUntilIdle();
     summaryWorker.waitUntilIdle();
+    stats.slices = nextSliceId - 1;
+    stats.chunks = nextChunkId - 1;
 }
 
 void HistoryWriter::Private::joinWorkers()
@@ -322,9 +368,19 @@ bool HistoryWriter::Private::checkWorkers()
         return fail(QStringLiteral("%1: cannot write: %2").arg(outputPath, storeError));
     if (summaryWorker.failed())
         return fail(QStringLiteral("%1: cannot write: %2").arg(outputPath, summaryError));
+    // The planner fails only when a worker it feeds did, which reports why once it is seen failed.
+    if (planWorker.failed())
+        return fail(QStringLiteral("%1: cannot write: a worker thread failed").arg(outputPath));
     if (!tilesThread && !tilesError.isEmpty())
         return fail(QStringLiteral("%1: cannot write: %2").arg(outputPath, tilesError));
     return true;
+}
+
+bool HistoryWriter::Private::refused()
+{
+    if (!checkWorkers())
+        return false;
+    return fail(QStringLiteral("%1: cannot write: the writer's threads have stopped").arg(outputPath));
 }
 
 // The display summary's second pass, on the summary thread, once every slice is stored.
@@ -338,12 +394,13 @@ void HistoryWriter::Private::startBinningTiles()
     tilesThread->start();
 }
 
-// Hands the context rows waiting in the collector to the store thread without a slice.
+// Hands the context rows waiting in the collector to the store thread without a slice (through
+// the planner, so that they keep their place among the slices' rows).
 bool HistoryWriter::Private::flushContext()
 {
-    auto job = std::make_shared<SliceJob>();
+    auto job = std::make_shared<PlanJob>();
     job->context = collector.takeBatch();
-    return submit(std::move(job));
+    return planWorker.push(std::move(job)) || refused();
 }
 
 bool HistoryWriter::Private::store(const SliceJob &job)
@@ -475,6 +532,7 @@ bool HistoryWriter::Private::writeReferenceMetadata(const QDateTime &createdAt)
 void HistoryWriter::Private::discard()
 {
     stopSummary = true;
+    planWorker.stop();
     storeWorker.stop();
     summaryWorker.stop();
     joinWorkers();
