@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages memhist needs to build, test, record and package; with --fuzz
 # also what the fuzzers need (scripts/fuzz.sh: clang, libFuzzer and the sanitizer runtimes, and
-# llvm-symbolizer for readable reports); with --format also clang-format (scripts/check-format.sh).
+# llvm-symbolizer for readable reports); with --format also clang-format (scripts/check-format.sh);
+# with --plot also gnuplot (scripts/growth-bench.sh draws its figures with it).
 # Run as root (or as a user with sudo). When every package is already installed it does not
 # touch apt at all, so repeated runs are fast and work offline.
 set -euo pipefail
@@ -19,8 +20,9 @@ for option in "$@"; do
     case "$option" in
     --fuzz) packages+=(clang libclang-rt-14-dev llvm) ;;
     --format) packages+=(clang-format) ;;
+    --plot) packages+=(gnuplot-nox) ;;
     *)
-        echo "usage: scripts/install-deps.sh [--fuzz] [--format]" >&2
+        echo "usage: scripts/install-deps.sh [--fuzz] [--format] [--plot]" >&2
         exit 2
         ;;
     esac
