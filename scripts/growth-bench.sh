@@ -4,7 +4,7 @@
 # viewer, and the Lackey import (the synthetic log and a real one, `gzip -9` recorded under
 # Valgrind). Each benchmark's own output is kept in DIR; the summary goes to DIR/growth.md and to
 # the terminal, and gnuplot (Debian's gnuplot-nox) draws it into DIR/growth.png. Needs about 16 GB
-# free in DIR and 10-15 minutes on 2 cores; run it on a quiet machine, since the writer's figures
+# free in DIR and 7-15 minutes on 2 cores; run it on a quiet machine, since the writer's figures
 # move with the load.
 #
 #   scripts/growth-bench.sh [--runs N] [DIR]     (default: 3 writer and import runs, DIR growth-bench)
@@ -21,7 +21,7 @@ while [[ $# -gt 0 ]]; do
         shift 2
         ;;
     -h | --help)
-        sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+        sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     -*)
