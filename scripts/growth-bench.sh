@@ -51,6 +51,8 @@ export QT_QPA_PLATFORM=offscreen
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 # min-max of the numbers on stdin.
 range() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { print lo "-" hi }'; }
+# The largest of the numbers on stdin.
+largest() { sort -g | tail -1; }
 # Field `column` of the lines matching the awk regex `pattern` in the files named.
 field() {
     local pattern=$1 column=$2
@@ -90,18 +92,21 @@ for run in $(seq 1 "$runs"); do
     "$bench/memhist-import-bench" > "$dir/import-synthetic-$run.txt" 2>&1
 done
 
-writer_row() { # label, field pattern, column, then how to summarise (median or range)
-    local label=$1 pattern=$2 column=$3 how=$4 small_value large_value
-    small_value=$(field "$pattern" "$column" "$dir"/writer-10000000-*.txt | $how)
-    large_value=$(field "$pattern" "$column" "$dir"/writer-100000000-*.txt | $how)
-    printf '| %s | %s | %s |\n' "$label" "$small_value" "$large_value"
-}
+# One figure of the writer's runs at one size: size, field pattern, column, then how to summarise
+# the runs (median, range or largest).
+writer_figure() { field "$2" "$3" "$dir"/writer-"$1"-*.txt | $4; }
+# A table row (label, then writer_figure's arguments but the size) and the same figure as plot data.
+writer_row() { printf '| %s | %s | %s |\n' "$1" "$(writer_figure 10000000 "${@:2}")" "$(writer_figure 100000000 "${@:2}")"; }
+writer_data() { printf '"10^7" %s\n"10^8" %s\n' "$(writer_figure 10000000 "$@")" "$(writer_figure 100000000 "$@")"; }
 end_to_end() { field '^  end to end :' 14 "$@"; }
+synthetic_median=$(end_to_end "$dir"/import-synthetic-*.txt | median)
+real_median=$(end_to_end "$dir"/import-real-*.txt | median)
+commit=$(git -C "$repo" rev-parse --short HEAD)
 
 {
     echo "# Growth from 10^7 to 10^8 accesses"
     echo
-    echo "\`scripts/growth-bench.sh --runs $runs\`, $(date -u +%Y-%m-%dT%H:%MZ), $(git -C "$repo" rev-parse --short HEAD),"
+    echo "\`scripts/growth-bench.sh --runs $runs\`, $(date -u +%Y-%m-%dT%H:%MZ), $commit,"
     echo "$(nproc) processors ($(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)),"
     echo "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end."
     echo
@@ -133,32 +138,17 @@ end_to_end() { field '^  end to end :' 14 "$@"; }
     echo "| log | accesses | end to end, M accesses/s (median) | all runs |"
     echo "|---|---:|---:|---:|"
     echo "| synthetic (the default) | $(field '^  end to end :' 5 "$dir/import-synthetic-1.txt") |" \
-        "$(end_to_end "$dir"/import-synthetic-*.txt | median) | $(end_to_end "$dir"/import-synthetic-*.txt | range) |"
+        "$synthetic_median | $(end_to_end "$dir"/import-synthetic-*.txt | range) |"
     echo "| \`gzip -9\` under \`memhist record --keep-log\` | $(field '^  end to end :' 5 "$dir/import-real-1.txt") |" \
-        "$(end_to_end "$dir"/import-real-*.txt | median) | $(end_to_end "$dir"/import-real-*.txt | range) |"
+        "$real_median | $(end_to_end "$dir"/import-real-*.txt | range) |"
 } > "$dir/growth.md"
 cat "$dir/growth.md"
 
 # The plot: one panel per target, 10^7 and 10^8 side by side, the target as a line.
-{
-    printf '"10^7" %s\n"10^8" %s\n' \
-        "$(field '^  throughput ' 2 "$dir"/writer-10000000-*.txt | median)" \
-        "$(field '^  throughput ' 2 "$dir"/writer-100000000-*.txt | median)"
-} > "$dir/plot-writer.dat"
-{
-    printf '"10^7" %s\n"10^8" %s\n' \
-        "$(field '^  file +[0-9]+ bytes' 4 "$dir"/writer-10000000-1.txt)" \
-        "$(field '^  file +[0-9]+ bytes' 4 "$dir"/writer-100000000-1.txt)"
-} > "$dir/plot-file.dat"
-{
-    printf '"10^7" %s\n"10^8" %s\n' \
-        "$(field '^  peak RSS ' 3 "$dir"/writer-10000000-*.txt | sort -g | tail -1)" \
-        "$(field '^  peak RSS ' 3 "$dir"/writer-100000000-*.txt | sort -g | tail -1)"
-} > "$dir/plot-rss.dat"
-{
-    printf '"synthetic log" %s\n' "$(end_to_end "$dir"/import-synthetic-*.txt | median)"
-    printf '"gzip -9 log" %s\n' "$(end_to_end "$dir"/import-real-*.txt | median)"
-} > "$dir/plot-import.dat"
+writer_data '^  throughput ' 2 median > "$dir/plot-writer.dat"
+writer_data '^  file +[0-9]+ bytes' 4 median > "$dir/plot-file.dat"
+writer_data '^  peak RSS ' 3 largest > "$dir/plot-rss.dat"
+printf '"synthetic log" %s\n"gzip -9 log" %s\n' "$synthetic_median" "$real_median" > "$dir/plot-import.dat"
 # The worse direction of each window and page: label, p99 at 10^7, p99 at 10^8 (summary, CPU).
 awk '/^First page, CPU time/ { page = "first" } /^Next page, CPU time/ { page = "next" }
      /^Slices visited/ { page = "" }
@@ -177,7 +167,7 @@ awk -F'|' '/open -> first complete view|view kind .*: p99/ {
 gnuplot <<GNUPLOT
 set terminal pngcairo size 1800,1000 font "sans,10"
 set output "$dir/growth.png"
-set multiplot layout 2,3 margins 0.04, 0.99, 0.12, 0.91 spacing 0.05, 0.16 title "memhist at 10^7 and 10^8 accesses (scripts/growth-bench.sh, $(git -C "$repo" rev-parse --short HEAD))"
+set multiplot layout 2,3 margins 0.04, 0.99, 0.12, 0.91 spacing 0.05, 0.16 title "memhist at 10^7 and 10^8 accesses (scripts/growth-bench.sh, $commit)"
 set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
