@@ -803,7 +803,7 @@ void TestCli::errors_data()
         << 2 << usage(QStringLiteral("query"), QStringLiteral("--from 2 is greater than --to 1")) << QString();
     QTest::newRow("query: unknown option")
         << query({ QStringLiteral("--frobnicate") }) << 2
-        << usage(QStringLiteral("query"), QStringLiteral("unknown option 'frobnicate'")) << QString();
+        << usage(QStringLiteral("query"), QStringLiteral("unknown option '--frobnicate'")) << QString();
     QTest::newRow("query: --resume with --at")
         << query({ QStringLiteral("--resume"), QStringLiteral("3"), QStringLiteral("--at"), QStringLiteral("1") }) << 2
         << usage(QStringLiteral("query"), QStringLiteral("--resume replaces --at: give only one of them")) << QString();

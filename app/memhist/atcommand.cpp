@@ -81,7 +81,14 @@ int runAt(const QStringList &arguments)
     const auto row = [](const char *label, const QString &value) {
         return QStringLiteral("%1 %2\n").arg(QLatin1String(label) + u':', -12).arg(value);
     };
-    QString text = row("transition", QString::number(transition.value));
+    // A transition the history does not reach reads as one without accesses: say which it is.
+    const std::optional<Transition> last = database->summary().lastTransition;
+    const bool pastTheEnd = (!last || transition > *last) && !reader.pcAt(transition);
+    QString text = row("transition",
+        QString::number(transition.value)
+            + (!pastTheEnd ? QString()
+                    : last ? QStringLiteral(" (after the history's last transition, %1)").arg(last->value)
+                           : QStringLiteral(" (the history has no accesses)")));
     if (threads.available()) {
         const std::optional<qint64> thread = threads.threadAt(transition);
         text += row("thread", thread ? QString::number(*thread) : QStringLiteral("unknown"));

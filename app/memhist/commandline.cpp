@@ -1,8 +1,42 @@
 #include "commandline.h"
 
+#include <QFile>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <sys/stat.h>
 
 namespace memhist::cli {
+
+namespace {
+
+// The reason the first write to standard output failed (errno), or 0.
+int outputError = 0;
+
+// Qt names an unknown option without its dashes ("unknown option 'bogus'", "unknown option '1'"
+// for "-1"): name it as typed, and say why a negative number is one.
+QString unknownOptionMessage(const QCommandLineParser &parser, const QStringList &arguments)
+{
+    const QStringList unknown = parser.unknownOptionNames();
+    if (unknown.isEmpty())
+        return parserMessage(parser.errorText());
+    const QString &name = unknown.constFirst();
+    for (const QString &argument : arguments.mid(1)) {
+        if (argument == QLatin1String("--"))
+            break;
+        const QString typed = argument.section(u'=', 0, 0);
+        if (!typed.startsWith(u'-') || !typed.endsWith(name) || typed.size() - name.size() > 2)
+            continue;
+        bool number = false;
+        typed.mid(1).toULongLong(&number, 0);
+        if (number)
+            return QStringLiteral("'%1': negative numbers are not accepted here").arg(typed);
+        return QStringLiteral("unknown option '%1'").arg(typed);
+    }
+    return parserMessage(parser.errorText());
+}
+
+} // namespace
 
 std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringList &arguments, const CommandHelp &help)
 {
@@ -22,7 +56,7 @@ std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringLis
         return ExitSuccess;
     }
     if (!parsed)
-        return usageError(help.name, parserMessage(parser.errorText()));
+        return usageError(help.name, unknownOptionMessage(parser, arguments));
     return std::nullopt;
 }
 
@@ -38,6 +72,20 @@ int inputError(const QString &message)
     return ExitFailure;
 }
 
+std::optional<QString> inputReplacedBy(const QString &output, const QStringList &inputs)
+{
+    struct stat target;
+    if (::stat(QFile::encodeName(output).constData(), &target) != 0)
+        return std::nullopt;
+    for (const QString &input : inputs) {
+        struct stat source;
+        if (::stat(QFile::encodeName(input).constData(), &source) == 0 && source.st_dev == target.st_dev
+            && source.st_ino == target.st_ino)
+            return input;
+    }
+    return std::nullopt;
+}
+
 QString parserMessage(const QString &qtMessage)
 {
     QString message = qtMessage.trimmed();
@@ -50,7 +98,22 @@ QString parserMessage(const QString &qtMessage)
 
 void writeOut(QByteArrayView text)
 {
-    std::fwrite(text.data(), 1, size_t(text.size()), stdout);
+    if (std::fwrite(text.data(), 1, size_t(text.size()), stdout) != size_t(text.size()) && outputError == 0)
+        outputError = errno != 0 ? errno : EIO;
+}
+
+int finishOutput(const QString &command, int status)
+{
+    if (std::fflush(stdout) != 0 && outputError == 0)
+        outputError = errno != 0 ? errno : EIO;
+    if (outputError == 0)
+        return status;
+    // A full disk or a closed file behind a redirection: the output is cut short, which a script
+    // must not take for the whole answer. (A closed pipe ends the process with SIGPIPE first.)
+    const QString reason = QString::fromLocal8Bit(std::strerror(outputError));
+    const QString name = command.isEmpty() ? QStringLiteral("memhist") : QStringLiteral("memhist ") + command;
+    writeErr(QStringLiteral("%1: cannot write the output: %2\n").arg(name, reason));
+    return status == ExitSuccess ? ExitFailure : status;
 }
 
 void writeErr(const QString &text)

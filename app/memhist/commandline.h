@@ -34,10 +34,18 @@ int usageError(const QString &command, const QString &message);
 // Prints MESSAGE (which names the file, the place and the reason) on stderr; returns ExitFailure.
 int inputError(const QString &message);
 
+// The first of `inputs` that writing `output` would replace: the same file, whatever path, symbolic
+// or hard link names it. Nothing when `output` does not exist yet.
+std::optional<QString> inputReplacedBy(const QString &output, const QStringList &inputs);
+
 // Qt's parser messages read "Unknown option 'x'."; ours read "unknown option 'x'".
 QString parserMessage(const QString &qtMessage);
 
+// Writes to standard output; a failure is remembered for finishOutput().
 void writeOut(QByteArrayView text);
 void writeErr(const QString &text);
+// Flushes standard output. When a write to it failed, says so on stderr (naming the command and
+// the system's reason) and turns a success `status` into ExitFailure; otherwise returns `status`.
+int finishOutput(const QString &command, int status);
 
 } // namespace memhist::cli

@@ -28,7 +28,7 @@ const CommandHelp help {
 int runExport(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    addQueryOptions(parser);
+    addQueryOptions(parser, LimitDefault::EveryMatch);
     const QCommandLineOption outputOption({ QStringLiteral("o"), QStringLiteral("output") },
         QStringLiteral("The CSV file to write."), QStringLiteral("OUT.csv"));
     const QCommandLineOption contextOption(QStringLiteral("context"),
@@ -50,12 +50,14 @@ int runExport(const QStringList &arguments)
     if (!readQueryOptions(parser, &query, &error))
         return usageError(help.name, error);
 
+    const QString output = parser.value(outputOption);
+    if (inputReplacedBy(output, { positional[0] }))
+        return usageError(help.name, QStringLiteral("-o %1 would replace the history %2").arg(output, positional[0]));
     const auto database = openDatabaseArgument(positional[0]);
     if (!database)
         return ExitFailure;
     if (!checkQueryThreads(*database, query, &error))
         return inputError(database->path() + QStringLiteral(": ") + error);
-    const QString output = parser.value(outputOption);
     ExportReport report;
     bool ok = false;
     {
@@ -66,7 +68,14 @@ int runExport(const QStringList &arguments)
     }
     if (!ok)
         return inputError(error);
-    writeOut(QStringLiteral("wrote %1 rows to %2\n").arg(report.rows).arg(output).toLocal8Bit());
+    const QString summary = QStringLiteral("wrote %1 %2 to %3\n")
+                                .arg(report.rows)
+                                .arg(report.rows == 1 ? QStringLiteral("row") : QStringLiteral("rows"), output);
+    // `-o /dev/stdout`: the rows went to standard output, where the summary must not land amid them.
+    if (inputReplacedBy(QStringLiteral("/dev/stdout"), { output }))
+        writeErr(summary);
+    else
+        writeOut(summary.toLocal8Bit());
     return ExitSuccess;
 }
 

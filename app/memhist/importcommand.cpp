@@ -11,7 +11,6 @@
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QFileInfo>
 #include <limits>
 
 namespace memhist::cli {
@@ -116,11 +115,11 @@ int runImport(const QStringList &arguments)
         options.maxInstructions = value;
     }
     QString error;
-    const QFileInfo outputInfo(output);
-    for (const QString &trace : traces) {
-        if (outputInfo.exists() && QFileInfo(trace) == outputInfo)
-            return usageError(help.name, QStringLiteral("-o %1 would replace the trace %2").arg(output, trace));
-    }
+    if (const auto trace = inputReplacedBy(output, traces))
+        return usageError(help.name, QStringLiteral("-o %1 would replace the trace %2").arg(output, *trace));
+    if (parser.isSet(mapsOption) && inputReplacedBy(output, { parser.value(mapsOption) }))
+        return usageError(
+            help.name, QStringLiteral("-o %1 would replace the maps file %2").arg(output, parser.value(mapsOption)));
 
     if (parser.isSet(mapsOption)) {
         const QString mapsPath = parser.value(mapsOption);

@@ -25,8 +25,11 @@ const Command commands[] = {
         "query DB [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx]\n"
         "                [--limit N] [--resume ROWID] [--thread N]... [--format csv|table] [--context]\n"
         "                [--batch FILE]\n"
-        "  memhist query DB --pc ADDR | --function NAME [--at T] [--backward] [--limit N] [--resume T]" },
-    { "export", runExport, "export DB -o OUT.csv [the query options; without --limit, every match] [--context]" },
+        "  memhist query DB --pc ADDR | --function NAME [--at T] [--backward] [--limit N] [--resume T]\n"
+        "                [--format csv|table]" },
+    { "export", runExport,
+        "export DB -o OUT.csv [the query options; without --limit, every match] [--thread-column]\n"
+        "                [--context]" },
     { "check", runCheck, "check DB" },
     { "info", runInfo, "info DB" },
     { "at", runAt, "at DB T" },
@@ -63,15 +66,15 @@ int main(int argc, char *argv[])
     const QString first = arguments[1];
     if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
         writeOut(usage());
-        return ExitSuccess;
+        return finishOutput({}, ExitSuccess);
     }
     if (first == QLatin1String("--version") || first == QLatin1String("-v")) {
         writeOut(QByteArrayLiteral("memhist " MEMHIST_VERSION "\n"));
-        return ExitSuccess;
+        return finishOutput({}, ExitSuccess);
     }
     for (const Command &command : commands) {
         if (first == QLatin1String(command.name))
-            return command.run(arguments.mid(1));
+            return finishOutput(QLatin1String(command.name), command.run(arguments.mid(1)));
     }
     writeErr(
         QStringLiteral("memhist: unknown command '%1'\nTry 'memhist --help' for the list of commands.\n").arg(first));

@@ -20,7 +20,7 @@ const QString thread = QStringLiteral("thread");
 
 } // namespace
 
-void addQueryOptions(QCommandLineParser &parser)
+void addQueryOptions(QCommandLineParser &parser, LimitDefault limitDefault)
 {
     parser.addOptions({
         { at, QStringLiteral("Start at transition T (default: 0 forward, the last transition backward)."),
@@ -31,7 +31,11 @@ void addQueryOptions(QCommandLineParser &parser)
             QStringLiteral("B") },
         { ops, QStringLiteral("Operations to return: any of the letters r, w, x (default rw)."),
             QStringLiteral("r|w|x|rw|rwx") },
-        { limit, QStringLiteral("Return at most N accesses (default 100)."), QStringLiteral("N") },
+        { limit,
+            limitDefault == LimitDefault::FirstHundred
+                ? QStringLiteral("Return at most N accesses (default 100).")
+                : QStringLiteral("Write at most N accesses (default: every match)."),
+            QStringLiteral("N") },
         { resume, QStringLiteral("Continue after row R in the query's direction (instead of --at)."),
             QStringLiteral("ROWID") },
         { thread,
@@ -130,6 +134,10 @@ bool readQueryOptions(const QCommandLineParser &parser, HalfAxisQuery *query, QS
     if (parser.isSet(at)) {
         if (!parseNumberOption(at, parser.value(at), &number, error))
             return false;
+        if (number > std::uint64_t(std::numeric_limits<std::int64_t>::max())) {
+            *error = QStringLiteral("--at: '%1' is out of range (transitions end at 2^63-1)").arg(parser.value(at));
+            return false;
+        }
         result.at = Transition { number };
     }
     if (parser.isSet(resume)) {

@@ -13,7 +13,12 @@ class HistoryDatabase;
 
 namespace memhist::cli {
 
-void addQueryOptions(QCommandLineParser &parser);
+// What --limit means when it is not given: the query's page of 100, or (export) every match.
+enum class LimitDefault {
+    FirstHundred,
+    EveryMatch,
+};
+void addQueryOptions(QCommandLineParser &parser, LimitDefault limitDefault = LimitDefault::FirstHundred);
 
 // True when any of the query options was given (--batch takes its queries from its file instead).
 bool anyQueryOptionSet(const QCommandLineParser &parser);

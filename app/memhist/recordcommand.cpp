@@ -96,7 +96,8 @@ int runRecord(const QStringList &arguments)
     }
     options.keepLogPath = parser.value(keepLogOption);
     if (!options.keepLogPath.isEmpty()
-        && QFileInfo(options.keepLogPath).absoluteFilePath() == QFileInfo(output).absoluteFilePath())
+        && (QFileInfo(options.keepLogPath).absoluteFilePath() == QFileInfo(output).absoluteFilePath()
+            || inputReplacedBy(output, { options.keepLogPath })))
         return usageError(help.name, QStringLiteral("--keep-log and -o name the same file"));
     options.withExecute = parser.isSet(withExecOption);
     options.program = program.constFirst();
@@ -115,6 +116,13 @@ int runRecord(const QStringList &arguments)
     } else if (QStandardPaths::findExecutable(options.program).isEmpty()) {
         return inputError(QStringLiteral("memhist record: %1: command not found").arg(options.program));
     }
+    const QString programFile
+        = options.program.contains(u'/') ? options.program : QStandardPaths::findExecutable(options.program);
+    if (inputReplacedBy(output, { programFile }))
+        return usageError(help.name, QStringLiteral("-o %1 would replace the program %2").arg(output, programFile));
+    if (!options.keepLogPath.isEmpty() && inputReplacedBy(options.keepLogPath, { programFile }))
+        return usageError(help.name,
+            QStringLiteral("--keep-log %1 would replace the program %2").arg(options.keepLogPath, programFile));
 
     QElapsedTimer timer;
     timer.start();

@@ -18,6 +18,29 @@ namespace {
 // chunk scans) is amortised, small enough that memory stays bounded for any result set.
 constexpr quint64 pageRows = 16384;
 
+// For a query whose answer is every access of its operations (no start, window, thread or limit),
+// how many rows that is, from the history's summary (its writer's counts when the database agrees
+// with them, or counted). The engine checks what it reads but cannot see rows that a damaged table
+// b-tree hides from a rowid range (a cell whose rowid was overwritten ends the range early); a
+// count that disagrees catches that, for the export that promises the whole history.
+std::optional<qint64> rowsOfWholeHistory(HistoryDatabase &database, const HalfAxisQuery &query)
+{
+    if (query.at || query.resumeAfter || query.first.value != 0 || query.last.value != ~std::uint64_t(0)
+        || !query.threads.isEmpty())
+        return std::nullopt;
+    const HistorySummary &summary = database.summary();
+    if (!summary.error.isEmpty())
+        return std::nullopt;
+    qint64 rows = 0;
+    if (query.operations.testFlag(Operation::Read))
+        rows += summary.reads;
+    if (query.operations.testFlag(Operation::Write))
+        rows += summary.writes;
+    if (query.operations.testFlag(Operation::Execute))
+        rows += summary.executes;
+    return rows;
+}
+
 } // namespace
 
 bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limitRows, const QString &outputPath,
@@ -33,7 +56,7 @@ bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limit
 
     // The CSV goes to a temporary file beside the target, renamed over it (synced) only once
     // complete; its destructor removes the temporary file on every early return below.
-    PartialFile file(outputPath);
+    PartialFile file(outputPath, PartialFile::Target::RegularFileOrStream);
     if (!file.create())
         return failFile(QStringLiteral("cannot create: ") + file.reason());
 
@@ -55,6 +78,7 @@ bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limit
     };
 
     const quint64 total = limitRows ? query.limit : ~quint64(0);
+    const std::optional<qint64> expected = limitRows ? std::nullopt : rowsOfWholeHistory(database, query);
     quint64 written = 0;
     HalfAxisQueryEngine engine(database);
     QueryPage page;
@@ -94,6 +118,12 @@ bool exportQueryToCsv(HistoryDatabase &database, HalfAxisQuery query, bool limit
 
     if (!flush())
         return failFile(QStringLiteral("write failed: ") + file.reason());
+    if (expected && *expected != counts.rows)
+        return failFile(QStringLiteral("not written: the history holds %1 accesses of these operations, but "
+                                       "reading them gave %2; the database is damaged: run 'memhist check %3'")
+                            .arg(*expected)
+                            .arg(counts.rows)
+                            .arg(database.path()));
     if (!file.commit())
         return failFile(file.errorString());
     return true;

@@ -100,6 +100,17 @@ bool importTraces(const QList<TraceInput> &inputs, const QString &outputPath, Im
         if (report.reachedWindowEnd)
             break;
     }
+    // A window that starts past the traces' end leaves an empty history, most often from a typo.
+    if (window.begin > 0 && options.firstTransition.value <= window.begin && writer.stats().accesses == 0) {
+        summary->warnings << (options.firstTransition.value == 0
+                ? QStringLiteral("the window starts at transition %1, but the traces hold no transitions: the history "
+                                 "is empty")
+                      .arg(window.begin)
+                : QStringLiteral("the window starts at transition %1, after the traces' last transition (%2): the "
+                                 "history is empty")
+                      .arg(window.begin)
+                      .arg(options.firstTransition.value - 1));
+    }
     for (auto it = summary->skipped.cbegin(); it != summary->skipped.cend(); ++it)
         writer.setMetaValue(QStringLiteral("skipped: ") + it.key(), QString::number(it.value()));
     const bool finished = writer.finish();

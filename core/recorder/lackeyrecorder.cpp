@@ -119,7 +119,7 @@ bool LackeyRecorder::record(HistoryWriter &writer, const RecordOptions &options,
 
     // Written beside its path and renamed into place once complete, like the history.
     const bool keepingLog = !options.keepLogPath.isEmpty();
-    PartialFile keptLog(options.keepLogPath);
+    PartialFile keptLog(options.keepLogPath, PartialFile::Target::RegularFileOrStream);
     if (keepingLog && !keptLog.create()) {
         *error = options.keepLogPath + QStringLiteral(": ") + keptLog.errorString();
         return false;

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <limits>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
 
@@ -113,8 +114,9 @@ pid_t writerOf(QStringView rest)
 
 } // namespace
 
-PartialFile::PartialFile(QString targetPath)
+PartialFile::PartialFile(QString targetPath, Target target)
     : m_targetPath(std::move(targetPath))
+    , m_target(target)
 { }
 
 PartialFile::~PartialFile()
@@ -125,7 +127,12 @@ PartialFile::~PartialFile()
 
 bool PartialFile::fail(const QString &what, int error)
 {
-    m_reason = systemReason(error);
+    return failWith(what, systemReason(error));
+}
+
+bool PartialFile::failWith(const QString &what, const QString &reason)
+{
+    m_reason = reason;
     m_error = what + QStringLiteral(": ") + m_reason;
     return false;
 }
@@ -134,11 +141,42 @@ bool PartialFile::create()
 {
     if (!m_temporaryPath.isEmpty())
         return fail(QStringLiteral("cannot create a second temporary file"), EEXIST);
-    const QFileInfo target(m_targetPath);
+    // Renaming over a symbolic link would replace the link, not the file it names.
+    // A path through /dev or /proc (/dev/stdout is a link to /proc/self/fd/1, itself a link to
+    // whatever the descriptor has open, maybe a regular file) names a stream, never a file to
+    // replace.
+    const auto isSystemPath = [](const QString &path) {
+        const QString absolute = QFileInfo(path).absoluteFilePath();
+        return absolute.startsWith(QLatin1String("/dev/")) || absolute.startsWith(QLatin1String("/proc/"));
+    };
+    m_filePath = m_targetPath;
+    bool systemPath = isSystemPath(m_filePath);
+    for (int depth = 0; depth < 40 && !systemPath && QFileInfo(m_filePath).isSymLink(); ++depth) {
+        m_filePath = QFileInfo(m_filePath).symLinkTarget();
+        systemPath = isSystemPath(m_filePath);
+    }
+    const QFileInfo target(m_filePath);
     const QString directory = target.absolutePath();
     if (target.isDir())
         return fail(QStringLiteral("cannot create a file in %1").arg(directory), EISDIR);
-    removeStaleTemporaries(m_targetPath);
+    struct stat status;
+    const QByteArray encodedTarget = QFile::encodeName(m_filePath);
+    const bool exists = ::stat(encodedTarget.constData(), &status) == 0;
+    if (exists && (!S_ISREG(status.st_mode) || systemPath)) {
+        if (m_target == Target::RegularFileOnly)
+            return failWith(QStringLiteral("cannot write to it"),
+                QStringLiteral("not a regular file (an SQLite database needs one)"));
+        // O_APPEND: a regular file behind /dev/stdout keeps what the shell's redirection expects
+        // (`>` emptied it, `>>` appends), instead of being written over from its start.
+        const int fd = ::open(encodedTarget.constData(), O_WRONLY | O_APPEND | O_CLOEXEC);
+        if (fd < 0)
+            return fail(QStringLiteral("cannot open"), errno);
+        m_fd = fd;
+        m_temporaryPath = m_filePath;
+        m_direct = true;
+        return true;
+    }
+    removeStaleTemporaries(m_filePath);
 
     const QString prefix = target.absoluteDir().filePath(target.fileName()) + u'.' + QString::number(::getpid()) + u'.';
     for (int attempt = 0; attempt < 100; ++attempt) {
@@ -190,6 +228,12 @@ bool PartialFile::commit()
         return true;
     if (m_temporaryPath.isEmpty() || m_discarded)
         return fail(QStringLiteral("cannot commit a file never created"), ENOENT);
+    if (m_direct) {
+        if (::close(std::exchange(m_fd, -1)) != 0 && errno != EINTR)
+            return fail(QStringLiteral("cannot write"), errno);
+        m_committed = true;
+        return true;
+    }
     const QByteArray temporary = QFile::encodeName(m_temporaryPath);
     // The system's reason is read before anything else can change errno.
     const auto failAndDiscard = [this](const QString &what) {
@@ -206,12 +250,12 @@ bool PartialFile::commit()
     if (::close(std::exchange(m_fd, -1)) != 0 && errno != EINTR)
         return failAndDiscard(QStringLiteral("cannot write %1"));
     // rename(2) replaces an existing target atomically.
-    if (::rename(temporary.constData(), QFile::encodeName(m_targetPath).constData()) != 0)
+    if (::rename(temporary.constData(), QFile::encodeName(m_filePath).constData()) != 0)
         return failAndDiscard(QStringLiteral("cannot rename %1 into place"));
     m_committed = true;
     untrack(std::exchange(m_registration, -1));
 
-    const QString directory = QFileInfo(m_targetPath).absolutePath();
+    const QString directory = QFileInfo(m_filePath).absolutePath();
     const int directoryFd = ::open(QFile::encodeName(directory).constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (directoryFd < 0) {
         const int error = errno;
@@ -231,6 +275,10 @@ void PartialFile::discard()
     closeHandle();
     if (m_committed || m_discarded || m_temporaryPath.isEmpty())
         return;
+    if (m_direct) { // the stream is not ours to remove
+        m_discarded = true;
+        return;
+    }
     ::unlink(QFile::encodeName(m_temporaryPath).constData());
     untrack(std::exchange(m_registration, -1));
     m_discarded = true;

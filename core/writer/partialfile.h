@@ -17,7 +17,19 @@ namespace memhist {
 class PartialFile
 {
 public:
-    explicit PartialFile(QString targetPath);
+    // What the target may be when it exists and is not a regular file (a FIFO, a character device
+    // such as /dev/null or /dev/stdout, a socket): a file written by name by SQLite needs a regular
+    // file, which is created beside the target and renamed over it, so such a target is refused
+    // (RegularFileOnly); a stream of bytes (a CSV export, a kept log) is written to it directly
+    // (RegularFileOrStream), as `cp` or a shell redirection would.
+    enum class Target {
+        RegularFileOnly,
+        RegularFileOrStream,
+    };
+
+    // A target that is a symbolic link is followed: the file it points to is replaced, the link
+    // is kept.
+    explicit PartialFile(QString targetPath, Target target = Target::RegularFileOnly);
     // Removes the temporary file unless commit() succeeded.
     ~PartialFile();
     PartialFile(const PartialFile &) = delete;
@@ -41,6 +53,9 @@ public:
     void discard();
 
     const QString &targetPath() const { return m_targetPath; }
+    // True when create() opened a stream target itself (see Target): nothing is renamed and an
+    // interrupted write cannot be undone.
+    bool writesDirectly() const { return m_direct; }
     const QString &temporaryPath() const { return m_temporaryPath; }
     // The last failure: what failed and the system's reason, without the target's name, e.g.
     // "cannot write: No space left on device"; reason() is the system's reason alone.
@@ -59,8 +74,12 @@ public:
 
 private:
     bool fail(const QString &what, int error);
+    bool failWith(const QString &what, const QString &reason);
 
     QString m_targetPath;
+    QString m_filePath; // the target with symbolic links followed: what commit() replaces
+    Target m_target;
+    bool m_direct = false;
     QString m_temporaryPath;
     QString m_error;
     QString m_reason;
