@@ -17,7 +17,6 @@
 #include <QDockWidget>
 #include <QInputDialog>
 #include <QStringListModel>
-#include <QTableView>
 
 namespace memhist::viewer {
 
@@ -138,23 +137,8 @@ Navigator::Navigator(PlaneWidget *plane, QueryPanel *queryPanel, QWidget *window
     });
     // A step's access becomes the current row as soon as the results' first page holds it.
     connect(m_queryPanel->resultsModel(), &ResultsModel::pageLoaded, this, [this] {
-        if (!m_pendingSelection)
-            return;
-        ResultsModel *model = m_queryPanel->resultsModel();
-        // The panel's table, by its object name: QueryPanel has no call that makes a row current.
-        auto *view = m_queryPanel->findChild<QTableView *>(QStringLiteral("resultsView"));
-        for (int row = 0; row < model->rowCount(); ++row) {
-            if (model->accessAt(row).rowId == m_pendingSelection->rowId) {
-                m_pendingSelection.reset();
-                if (view) {
-                    const QModelIndex index = model->index(row, ResultsModel::TransitionColumn);
-                    view->selectionModel()->setCurrentIndex(
-                        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-                    view->scrollTo(index);
-                }
-                return;
-            }
-        }
+        if (m_pendingSelection && m_queryPanel->selectAccessRow(m_pendingSelection->rowId))
+            m_pendingSelection.reset();
     });
     connect(m_executions, &ExecutionsPanel::transitionActivated, this, &Navigator::goToTransition);
     connect(m_bookmarks, &BookmarksPanel::bookmarkActivated, this, &Navigator::goToBookmark);
@@ -327,6 +311,9 @@ void Navigator::step(Operation operation, Direction direction)
 void Navigator::selectAccess(const Access &access, Direction direction)
 {
     HalfAxisQuery query = queryFromAccess(access, direction);
+    // Only shown: the query panel's Transition field says where the results start (the engine goes by
+    // the resume point, which the panel shows beside it).
+    query.at = access.transition;
     query.operations = Operations(Operation::Read) | Operation::Write | access.operation;
     m_pendingSelection = access;
     m_queryPanel->runQuery(query);

@@ -15,8 +15,11 @@
 // A step runs one half-axis query off the GUI thread: a window equal to the access's bytes
 // [address, address + size), the one operation, from the access's row exclusive of itself (by rowid:
 // a read and a write at the same transition are one step apart), limit 1. The access found becomes
-// the selection: the results show the accesses to those bytes from it on in the step's direction,
-// with it as the current row (which marks it on the plane and brings it into view).
+// the selection: the results show the accesses to those bytes from it in the step's direction
+// (Previous: it, then the earlier ones, as one who looks for who wrote a value goes on looking back;
+// Next: it, then the later ones), with it as the current row (which marks it on the plane and brings
+// it into view). The query panel shows that query (its transition, "starting at row N"), so that Run
+// and Export give the same rows.
 #pragma once
 
 #include "core/context/contextreader.h"

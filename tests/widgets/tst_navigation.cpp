@@ -19,11 +19,13 @@
 #include "widgets/query/resultsmodel.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QCompleter>
 #include <QFile>
 #include <QHash>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -81,6 +83,14 @@ bool selectRow(MainWindow &window, qint64 rowId)
         }
     }
     return false;
+}
+
+QList<qint64> loadedRowIds(const ResultsModel &model)
+{
+    QList<qint64> rowIds;
+    for (const Access &access : model.loadedAccesses())
+        rowIds << access.rowId.value;
+    return rowIds;
 }
 
 QStringList lines(const QByteArray &text)
@@ -231,6 +241,87 @@ private slots:
         const ViewRange visible = window->plane()->visibleRange();
         QVERIFY(visible.firstTransition <= found->transition && found->transition <= visible.lastTransition);
         QVERIFY(window->plane()->positionOf(found->transition, found->physical).has_value());
+    }
+
+    void stepShowsItsQueryInThePanel_data()
+    {
+        QTest::addColumn<qint64>("from");
+        QTest::addColumn<int>("action");
+        QTest::addColumn<QString>("transition");
+        QTest::addColumn<int>("direction"); // the combo's index: 0 forward, 1 backward
+        QTest::addColumn<QString>("resume");
+        QTest::addColumn<QList<qint64>>("rows");
+        using A = Navigator::Action;
+        // small.csv: row 6 reads 0x7ffc0000 (8 bytes) at transition 2, row 7 writes them there, row 2
+        // wrote them at 0, row 18 reads them at 12. The transition alone would also list row 7
+        // backward (7, 6, 2) and row 6 forward (6, 7, 18).
+        QTest::newRow("previous read: backward from it")
+            << qint64(18) << int(A::PreviousRead) << "2" << 1 << "starting at row 6" << QList<qint64> { 6, 2 };
+        QTest::newRow("next write: forward from it")
+            << qint64(6) << int(A::NextWrite) << "2" << 0 << "starting at row 7" << QList<qint64> { 7, 18 };
+    }
+
+    void stepShowsItsQueryInThePanel()
+    {
+        QFETCH(qint64, from);
+        QFETCH(int, action);
+        QFETCH(QString, transition);
+        QFETCH(int, direction);
+        QFETCH(QString, resume);
+        QFETCH(QList<qint64>, rows);
+        const auto window = openWindow(m_smallHistory);
+        QVERIFY(window);
+        QueryPanel *panel = window->queryPanel();
+        ResultsModel *model = panel->resultsModel();
+        QVERIFY(selectRow(*window, from));
+        QSignalSpy finished(window->navigator(), &Navigator::stepFinished);
+        window->navigator()->action(Navigator::Action(action))->trigger();
+        QTRY_COMPARE(finished.count(), 1);
+        QTRY_VERIFY(model->isExhausted() && !model->isLoading());
+        QCOMPARE(loadedRowIds(*model), rows);
+
+        // The fields show that query: Run gives the same rows.
+        QCOMPARE(panel->findChild<QLineEdit *>(QStringLiteral("transitionEdit"))->text(), transition);
+        QCOMPARE(panel->findChild<QComboBox *>(QStringLiteral("directionCombo"))->currentIndex(), direction);
+        auto *resumeLabel = panel->findChild<QLabel *>(QStringLiteral("resumeLabel"));
+        QVERIFY(!resumeLabel->isHidden());
+        QCOMPARE(resumeLabel->text(), resume);
+        const std::optional<HalfAxisQuery> inputs = panel->inputsQuery();
+        QVERIFY(inputs);
+        QCOMPARE(inputs->resumeAfter, panel->currentQuery().resumeAfter);
+        QCOMPARE(inputs->direction, panel->currentQuery().direction);
+        QCOMPARE(inputs->first, panel->currentQuery().first);
+        QCOMPARE(inputs->last, panel->currentQuery().last);
+        QCOMPARE(inputs->operations, panel->currentQuery().operations);
+        QSignalSpy pages(model, &ResultsModel::pageLoaded);
+        panel->findChild<QPushButton *>(QStringLiteral("runButton"))->click();
+        QVERIFY(pages.wait());
+        QVERIFY(model->isExhausted());
+        QCOMPARE(loadedRowIds(*model), rows);
+
+        // Export writes those rows.
+        const QString csv
+            = m_directory.filePath(QStringLiteral("step-%1.csv").arg(QLatin1String(QTest::currentDataTag())));
+        QSignalSpy exported(panel, &QueryPanel::exportFinished);
+        panel->exportTo(csv);
+        QVERIFY(exported.wait());
+        QVERIFY(exported.first().first().toBool());
+        QFile file(csv);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QStringList exportedLines = lines(file.readAll());
+        QCOMPARE(exportedLines.takeFirst(), QStringLiteral("rowid,transition,operation,address,linear,size"));
+        QList<qint64> exportedRows;
+        for (const QString &line : std::as_const(exportedLines))
+            exportedRows << line.section(u',', 0, 0).toLongLong();
+        QCOMPARE(exportedRows, rows);
+
+        // A transition typed by the user starts at the transition.
+        auto *transitionEdit = panel->findChild<QLineEdit *>(QStringLiteral("transitionEdit"));
+        transitionEdit->setFocus();
+        transitionEdit->selectAll();
+        QTest::keyClicks(transitionEdit, transition);
+        QVERIFY(resumeLabel->isHidden());
+        QVERIFY(!panel->inputsQuery()->resumeAfter);
     }
 
     void shortcutsAreWindowWide()

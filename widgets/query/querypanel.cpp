@@ -69,6 +69,12 @@ bool parseField(const QLineEdit *edit, const QString &name, std::optional<std::u
     return true;
 }
 
+// The first row of a query resuming after `resumeAfter` in `direction`: the row next to it.
+qint64 firstRowAfter(RowId resumeAfter, Direction direction)
+{
+    return direction == Direction::Forward ? resumeAfter.value + 1 : resumeAfter.value - 1;
+}
+
 } // namespace
 
 QueryPanel::QueryPanel(QWidget *parent)
@@ -149,6 +155,8 @@ void QueryPanel::buildLayout()
     };
     m_transitionEdit = makeEdit(QStringLiteral("transitionEdit"),
         tr("Start transition T (decimal or 0x hex). Empty: the first transition forward, the last backward."));
+    // A transition typed by the user starts at the transition, not next to the row shown beside it.
+    connect(m_transitionEdit, &QLineEdit::textEdited, this, &QueryPanel::dropResumePoint);
     m_firstAddressEdit = makeEdit(QStringLiteral("firstAddressEdit"), tr("First byte of the address range (A)"));
     m_lastAddressEdit
         = makeEdit(QStringLiteral("lastAddressEdit"), tr("Last byte of the address range (B), inclusive"));
@@ -158,6 +166,15 @@ void QueryPanel::buildLayout()
     m_directionCombo->addItem(tr("Forward (T and later)"), QVariant::fromValue(int(Direction::Forward)));
     m_directionCombo->addItem(tr("Backward (T and earlier)"), QVariant::fromValue(int(Direction::Backward)));
     connect(m_directionCombo, &QComboBox::currentIndexChanged, this, &QueryPanel::updatePlaceholders);
+    connect(m_directionCombo, &QComboBox::activated, this, &QueryPanel::dropResumePoint);
+
+    m_resumeLabel = new QLabel(this);
+    m_resumeLabel->setObjectName(QStringLiteral("resumeLabel"));
+    m_resumeLabel->setToolTip(tr("The results start at this row (the access clicked or found), not at the "
+                                 "transition's first access: forward, the accesses its instruction made before it "
+                                 "are left out; backward, those made after it. Edit the transition or the direction "
+                                 "to start at the transition instead."));
+    m_resumeLabel->hide();
 
     m_readsCheck = new QCheckBox(tr("Reads"), this);
     m_readsCheck->setObjectName(QStringLiteral("readsCheck"));
@@ -176,7 +193,10 @@ void QueryPanel::buildLayout()
     inputs->setColumnStretch(1, 1);
     inputs->setColumnStretch(3, 1);
     inputs->addWidget(new QLabel(tr("Transition"), this), 0, 0);
-    inputs->addWidget(m_transitionEdit, 0, 1);
+    auto *transition = new QHBoxLayout;
+    transition->addWidget(m_transitionEdit, 1);
+    transition->addWidget(m_resumeLabel);
+    inputs->addLayout(transition, 0, 1);
     inputs->addWidget(m_directionCombo, 0, 2, 1, 2);
     inputs->addWidget(new QLabel(tr("Addresses"), this), 1, 0);
     inputs->addWidget(m_firstAddressEdit, 1, 1);
@@ -283,18 +303,10 @@ void QueryPanel::setHistory(const QString &path)
     emit resultsChanged({});
 }
 
-void QueryPanel::runQuery(const HalfAxisQuery &query)
+void QueryPanel::runQuery(const HalfAxisQuery &query, const QString &noRowsHint)
 {
     fillInputs(query);
-    m_inputErrorLabel->hide();
-    m_hasQuery = true;
-    m_exportAction->setEnabled(!m_historyPath.isEmpty() && !isExporting());
-    m_currentQuery = query;
-    m_lastExportMessage.clear();
-    m_columnsSized = false;
-    m_model->setQuery(query);
-    updateStatus();
-    emit resultsChanged({});
+    startQuery(query, noRowsHint);
 }
 
 void QueryPanel::runFromInputs()
@@ -305,15 +317,41 @@ void QueryPanel::runFromInputs()
         showInputError(error);
         return;
     }
+    startQuery(*query, {});
+}
+
+void QueryPanel::startQuery(const HalfAxisQuery &query, const QString &noRowsHint)
+{
     m_inputErrorLabel->hide();
     m_hasQuery = true;
     m_exportAction->setEnabled(!m_historyPath.isEmpty() && !isExporting());
-    m_currentQuery = *query;
+    m_currentQuery = query;
+    m_noRowsHint = noRowsHint;
     m_lastExportMessage.clear();
     m_columnsSized = false;
-    m_model->setQuery(*query);
+    m_model->setQuery(query);
     updateStatus();
     emit resultsChanged({});
+}
+
+std::optional<HalfAxisQuery> QueryPanel::inputsQuery() const
+{
+    QString error;
+    return queryFromInputs(&error);
+}
+
+bool QueryPanel::selectAccessRow(RowId rowId)
+{
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        if (m_model->accessAt(row).rowId == rowId) {
+            const QModelIndex index = m_model->index(row, ResultsModel::TransitionColumn);
+            m_view->selectionModel()->setCurrentIndex(
+                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_view->scrollTo(index);
+            return true;
+        }
+    }
+    return false;
 }
 
 void QueryPanel::fillInputs(const HalfAxisQuery &query)
@@ -326,6 +364,24 @@ void QueryPanel::fillInputs(const HalfAxisQuery &query)
     m_writesCheck->setChecked(query.operations.testFlag(Operation::Write));
     m_executesCheck->setChecked(query.operations.testFlag(Operation::Execute));
     m_threadFilter->setThreads(query.threads);
+    m_inputsResumeAfter = query.resumeAfter;
+    updateResumeLabel();
+}
+
+void QueryPanel::updateResumeLabel()
+{
+    if (m_inputsResumeAfter) {
+        m_resumeLabel->setText(tr("starting at row %1")
+                                   .arg(QLocale().toString(firstRowAfter(
+                                       *m_inputsResumeAfter, Direction(m_directionCombo->currentData().toInt())))));
+    }
+    m_resumeLabel->setVisible(m_inputsResumeAfter.has_value());
+}
+
+void QueryPanel::dropResumePoint()
+{
+    m_inputsResumeAfter.reset();
+    updateResumeLabel();
 }
 
 std::optional<HalfAxisQuery> QueryPanel::queryFromInputs(QString *error) const
@@ -338,6 +394,7 @@ std::optional<HalfAxisQuery> QueryPanel::queryFromInputs(QString *error) const
         return std::nullopt;
     if (at)
         query.at = Transition { *at };
+    query.resumeAfter = m_inputsResumeAfter;
     query.first = Address { first.value_or(0) };
     query.last = Address { last.value_or(lastAddress) };
     if (query.first > query.last) {

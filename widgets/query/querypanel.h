@@ -45,11 +45,20 @@ public:
     // A query has run (or runs) on the current history.
     bool hasQuery() const { return m_hasQuery; }
 
-    // Shows `query` in the inputs and runs it. A resume point, which the inputs cannot show, is
-    // kept: the results start after that row.
-    void runQuery(const memhist::HalfAxisQuery &query);
+    // Shows `query` in the inputs and runs it. A resume point (the results start next to a row, as
+    // after a click on an access or a step of the Go menu) shows beside the transition as "starting
+    // at row N" and stays part of the inputs' query, so that Run runs the same query again, until the
+    // user edits the transition or the direction. `noRowsHint` (e.g. "zoom in, or widen …") ends the
+    // status line's explanation when the query matches nothing.
+    void runQuery(const memhist::HalfAxisQuery &query, const QString &noRowsHint = {});
     // The query whose results the table shows (and Export writes); the default query before any run.
     memhist::HalfAxisQuery currentQuery() const { return m_currentQuery; }
+    // The query the inputs describe (what Run would run), or nothing when they do not parse.
+    std::optional<memhist::HalfAxisQuery> inputsQuery() const;
+
+    // Makes the loaded row of access `rowId` the current row, selected as a click selects it (the
+    // whole row, alone) and scrolled into view. False when no loaded row holds that access.
+    bool selectAccessRow(memhist::RowId rowId);
 
     // "Export CSV…": asks for a file, then writes every match of currentQuery() (not only the
     // loaded rows) with a progress dialog. Disabled while there is no history or an export runs.
@@ -113,15 +122,22 @@ private:
     void startExport(const QString &csvPath, bool interactive);
     void finishExport(const ExportOutcome &outcome);
     void updateColumnVisibility();
+    void updateResumeLabel();
+    void dropResumePoint();
+    void startQuery(const HalfAxisQuery &query, const QString &noRowsHint);
 
     QString m_historyPath;
     HalfAxisQuery m_currentQuery;
+    QString m_noRowsHint; // of m_currentQuery
+    // The resume point the inputs show (the results start next to that row): part of their query.
+    std::optional<RowId> m_inputsResumeAfter;
     ResultsModel *m_model = nullptr;
     bool m_columnsSized = false;
     bool m_hadCurrentRow = false;
 
     QLineEdit *m_transitionEdit = nullptr;
     QComboBox *m_directionCombo = nullptr;
+    QLabel *m_resumeLabel = nullptr;
     QLineEdit *m_firstAddressEdit = nullptr;
     QLineEdit *m_lastAddressEdit = nullptr;
     QCheckBox *m_readsCheck = nullptr;
