@@ -110,6 +110,8 @@ private slots:
     void cancelledExportLeavesNoFile();
     void contextColumnsShowTheProgram();
     void contextColumnsHiddenWithoutContext();
+    void contextColumnsShownOnlyWithTheirTables_data();
+    void contextColumnsShownOnlyWithTheirTables();
     void columnChoiceIsRemembered();
     void exportWithThreadsMatchesCommandLineThreads();
     void commandLineThreadsOfAHistoryWithoutThreads();
@@ -566,6 +568,49 @@ void TestQueryPanel::contextColumnsHiddenWithoutContext()
     QVERIFY(!function->isEnabled());
     QCOMPARE(function->text(), QStringLiteral("Function (not in this history)"));
     QVERIFY(menu->findChild<QAction *>(QStringLiteral("column-address"))->isEnabled());
+}
+
+void TestQueryPanel::contextColumnsShownOnlyWithTheirTables_data()
+{
+    QTest::addColumn<QString>("trace");
+    QTest::addColumn<QByteArrayList>("shown"); // the context columns shown, by key
+    // A Tenet trace records PCs and values; a drmemtrace import without its modules PCs and
+    // disassembly; a Lackey trace PCs only.
+    QTest::newRow("tenet: pc and value") << "../data/tenet/boombox.trace.0.log" << QByteArrayList { "pc", "value" };
+    QTest::newRow("drmemtrace without modules: pc and instruction")
+        << "../data/drmemtrace/threadsig.x64.tracedir" << QByteArrayList { "pc", "instruction" };
+    QTest::newRow("lackey: pc") << "../data/lackey/true.tiny.lackey" << QByteArrayList { "pc" };
+}
+
+void TestQueryPanel::contextColumnsShownOnlyWithTheirTables()
+{
+    QFETCH(QString, trace);
+    QFETCH(QByteArrayList, shown);
+    QSettings().clear();
+    const QString history
+        = m_dir.filePath(QString::fromLatin1(QTest::currentDataTag()).section(u':', 0, 0) + u".memhist");
+    QVERIFY(!cliOutput({ QStringLiteral("import"), QFINDTESTDATA(trace), QStringLiteral("-o"), history }).isEmpty());
+    QueryPanel panel;
+    panel.setHistory(history);
+    ResultsModel *model = panel.resultsModel();
+    QSignalSpy pages(model, &ResultsModel::pageLoaded);
+    QVERIFY(pages.wait(20000));
+    QVERIFY(model->hasContext());
+    QCOMPARE(model->rowCount(), 500);
+    std::unique_ptr<QMenu> menu(panel.createColumnsMenu(nullptr));
+    for (int column = ResultsModel::PcColumn; column <= ResultsModel::ValueColumn; ++column) {
+        const QByteArray key = ResultsModel::columnKey(column);
+        const bool expected = shown.contains(key);
+        QCOMPARE(model->hasColumnData(column), expected);
+        QVERIFY2(panel.resultsView()->isColumnHidden(column) == !expected, key.constData());
+        QCOMPARE(
+            menu->findChild<QAction *>(QStringLiteral("column-") + QString::fromLatin1(key))->isEnabled(), expected);
+        // What is hidden has nothing in any row; what is shown has something.
+        int filled = 0;
+        for (int row = 0; row < model->rowCount(); ++row)
+            filled += model->index(row, column).data().toString().isEmpty() ? 0 : 1;
+        QVERIFY2(expected ? filled > 0 : filled == 0, key.constData());
+    }
 }
 
 void TestQueryPanel::columnChoiceIsRemembered()

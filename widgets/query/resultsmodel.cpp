@@ -54,6 +54,7 @@ void ResultsModel::setHistory(const QString &path)
     m_hasThreads = false;
     m_hasContext = false;
     m_hasValues = false;
+    m_contextColumnsWithData.clear();
     startOver();
     emit headerDataChanged(Qt::Horizontal, ThreadColumn, ValueColumn);
 }
@@ -96,10 +97,11 @@ void ResultsModel::receivePage(const ResultsPage &page)
         return;
     }
     if (page.threadsAvailable != m_hasThreads || page.contextAvailable != m_hasContext
-        || page.valuesAvailable != m_hasValues) {
+        || page.valuesAvailable != m_hasValues || page.contextColumnsWithData != m_contextColumnsWithData) {
         m_hasThreads = page.threadsAvailable;
         m_hasContext = page.contextAvailable;
         m_hasValues = page.valuesAvailable;
+        m_contextColumnsWithData = page.contextColumnsWithData;
         emit headerDataChanged(Qt::Horizontal, ThreadColumn, ValueColumn);
     }
     m_exhausted = page.exhausted;
@@ -263,9 +265,8 @@ bool ResultsModel::hasColumnData(int column) const
     case SourceColumn:
     case InstructionColumn:
     case RegionColumn:
-        return m_hasContext;
     case ValueColumn:
-        return m_hasContext && m_hasValues;
+        return m_hasContext && m_contextColumnsWithData.contains(columnKey(column));
     default:
         return column >= 0 && column < ColumnCount;
     }

@@ -31,8 +31,10 @@ public:
         // views hide it then.
         ThreadColumn,
         // The program context, as `memhist query --context` prints it (ContextColumns): empty for
-        // every row when the history has no context tables (hasContext() is false), and the value
-        // when it has no values (hasValues() is false); views hide them then.
+        // every row when the history has no context tables (hasContext() is false), each when the
+        // tables it comes from are missing (a history with PCs and disassembly only has no
+        // function, source or region), and the value when it has no values (hasValues() is false);
+        // views hide them then (hasColumnData()).
         PcColumn,
         FunctionColumn,
         SourceColumn,
@@ -77,7 +79,8 @@ public:
     bool hasContext() const { return m_hasContext; }
     bool hasValues() const { return m_hasValues; }
     // The column has something to show for this history (the thread, context and value columns
-    // depend on the history's optional tables; the others always do).
+    // depend on the history's optional tables, each context column on the tables it comes from; the
+    // others always do).
     bool hasColumnData(int column) const;
     // The column's stable name, for settings and CSV ("rowid", "transition", ..., "value").
     static QByteArray columnKey(int column);
@@ -122,6 +125,7 @@ private:
     bool m_hasThreads = false;
     bool m_hasContext = false;
     bool m_hasValues = false;
+    QList<QByteArray> m_contextColumnsWithData; // keys (columnKey) of the context columns with data
 
     QList<Access> m_accesses;
     QList<std::optional<qint64>> m_threads; // parallel to m_accesses when m_hasThreads

@@ -8,6 +8,33 @@
 
 namespace memhist {
 
+namespace {
+
+// The context columns the parts of `reader` can fill, from where ContextReader takes each cell:
+// the PC from the code trace, the function from the functions table, the source line from the line
+// tables, the instruction from the instructions table, the region from the data objects, the
+// modules' sections or the memory map, the value from the access values.
+QList<QByteArray> contextColumnsWithData(const ContextReader &reader)
+{
+    namespace part = contextschema::part;
+    QList<QByteArray> columns;
+    if (reader.has(part::pcs))
+        columns << "pc";
+    if (reader.has(part::pcs) && reader.has(part::symbols))
+        columns << "function";
+    if (reader.has(part::pcs) && reader.has(part::lines))
+        columns << "source";
+    if (reader.has(part::pcs) && reader.has(part::disassembly))
+        columns << "instruction";
+    if (reader.has(part::symbols) || reader.has(part::modules) || reader.has(part::map))
+        columns << "region";
+    if (reader.has(part::values))
+        columns << "value";
+    return columns;
+}
+
+} // namespace
+
 ResultsWorker::ResultsWorker() = default;
 
 // Out of line: the members' destructors need the complete types.
@@ -57,6 +84,7 @@ ResultsPage ResultsWorker::fetchPage(const QString &historyPath, const HalfAxisQ
     if (m_contextColumns) {
         result.contextAvailable = true;
         result.valuesAvailable = m_contextReader->has(contextschema::part::values);
+        result.contextColumnsWithData = contextColumnsWithData(*m_contextReader);
         result.context.reserve(result.accesses.size());
         for (const Access &access : std::as_const(result.accesses)) {
             QStringList cells;

@@ -31,6 +31,9 @@ struct ResultsPage
     bool threadsAvailable = false;
     bool contextAvailable = false;
     bool valuesAvailable = false;
+    // The context columns (ContextColumns::names()) the history's context tables can fill: a
+    // drmemtrace import without modules has PCs and disassembly but no function, source or region.
+    QList<QByteArray> contextColumnsWithData;
     QString error; // non-empty: the query failed, nothing else is valid
 };
 
