@@ -97,6 +97,7 @@ private slots:
     void initTestCase();
 
     void setHistoryRunsTheDefaultQuery();
+    void runNeedsAHistory();
     void typedQueryMatchesCommandLine_data();
     void typedQueryMatchesCommandLine();
     void badInputShowsMessageAndRunsNothing_data();
@@ -168,6 +169,26 @@ void TestQueryPanel::setHistoryRunsTheDefaultQuery()
     QCOMPARE(resultsSpy.at(1).at(0).value<QList<Access>>().size(), 15);
     QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(), QStringLiteral("15 rows loaded (all)"));
     QVERIFY(panel.exportAction()->isEnabled());
+}
+
+void TestQueryPanel::runNeedsAHistory()
+{
+    QueryPanel panel;
+    auto *run = panel.findChild<QPushButton *>(QStringLiteral("runButton"));
+    QVERIFY(!run->isEnabled());
+    QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(), QStringLiteral("No history open"));
+    // Return in a field does nothing either.
+    QSignalSpy resultsSpy(&panel, &QueryPanel::resultsChanged);
+    QTest::keyClick(panel.findChild<QLineEdit *>(QStringLiteral("transitionEdit")), Qt::Key_Return);
+    QCOMPARE(resultsSpy.size(), 0);
+    QVERIFY(!panel.hasQuery());
+
+    panel.setHistory(m_small);
+    QVERIFY(run->isEnabled());
+    QVERIFY(waitUntilExhausted(panel.resultsModel()));
+    panel.setHistory(QString());
+    QVERIFY(!run->isEnabled());
+    QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(), QStringLiteral("No history open"));
 }
 
 void TestQueryPanel::typedQueryMatchesCommandLine_data()

@@ -130,6 +130,8 @@ QueryPanel::QueryPanel(QWidget *parent)
     });
 
     updatePlaceholders();
+    // No history yet: nothing to run (setHistory() enables it).
+    m_runButton->setEnabled(false);
     updateStatus();
 }
 
@@ -287,6 +289,7 @@ void QueryPanel::setHistory(const QString &path)
     m_view->horizontalScrollBar()->setValue(0);
     m_threadFilter->setHistory(path);
     m_exportAction->setEnabled(!path.isEmpty() && !isExporting());
+    m_runButton->setEnabled(!path.isEmpty());
     if (path.isEmpty()) {
         updateStatus();
         return;
@@ -311,6 +314,9 @@ void QueryPanel::runQuery(const HalfAxisQuery &query, const QString &noRowsHint)
 
 void QueryPanel::runFromInputs()
 {
+    // Run is disabled then; Return in a field or a thread chosen does nothing either.
+    if (m_historyPath.isEmpty())
+        return;
     QString error;
     const std::optional<HalfAxisQuery> query = queryFromInputs(&error);
     if (!query) {
