@@ -1,5 +1,6 @@
 #include "clickquery.h"
 
+#include <QCoreApplication>
 #include <limits>
 
 namespace memhist::viewer {
@@ -27,6 +28,15 @@ HalfAxisQuery clickQuery(Transition transition, Address address, const std::opti
     }
     query.operations = settings.operations;
     return query;
+}
+
+QString clickQueryNoRowsHint(const std::optional<Access> &access)
+{
+    // Zoomed out, a spot that looks filled may hold no access within the window: closer, the click
+    // lands on an access (and the query is from it); wider, the window reaches one.
+    if (access)
+        return {};
+    return QCoreApplication::translate("ClickQuery", "zoom in, or widen “within” on the toolbar");
 }
 
 } // namespace memhist::viewer

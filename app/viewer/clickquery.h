@@ -5,6 +5,7 @@
 #include "core/model/types.h"
 #include "core/query/halfaxisquery.h"
 
+#include <QString>
 #include <Qt>
 #include <optional>
 
@@ -27,5 +28,10 @@ struct ClickQuerySettings
 // [address - windowBytes, address + windowBytes], clamped to the address space.
 HalfAxisQuery clickQuery(Transition transition, Address address, const std::optional<Access> &access,
     Qt::KeyboardModifiers modifiers, const ClickQuerySettings &settings);
+
+// What to do when that query finds nothing, for the end of the query panel's explanation
+// (QueryPanel::runQuery()'s noRowsHint): where no access was under the cursor, the window around
+// the point held none, "zoom in, or widen “within” on the toolbar"; nothing when there was one.
+QString clickQueryNoRowsHint(const std::optional<Access> &access);
 
 } // namespace memhist::viewer

@@ -154,6 +154,16 @@ private slots:
         QCOMPARE(operationsOf(controls.settings()), writesAndExecutes);
     }
 
+    void anEmptyClickQueryHintsWhatToDo()
+    {
+        // A click where no access is under the cursor asks a window around the point.
+        QCOMPARE(clickQueryNoRowsHint(std::nullopt), QStringLiteral("zoom in, or widen “within” on the toolbar"));
+        // A click on an access asks from it: it is the first row, there is always one.
+        QCOMPARE(clickQueryNoRowsHint(Access {
+                     RowId { 7 }, Transition { 2 }, Operation::Write, Address { 0x7ffc0000 }, std::nullopt, 8 }),
+            QString());
+    }
+
     void addsItsSectionToAToolbar()
     {
         QWidget window;

@@ -31,6 +31,8 @@
 using namespace memhist;
 using namespace memhist::test;
 
+Q_DECLARE_METATYPE(memhist::HalfAxisQuery)
+
 namespace {
 
 // The table as the command line's CSV, read through the model's display text.
@@ -98,6 +100,8 @@ private slots:
 
     void setHistoryRunsTheDefaultQuery();
     void runNeedsAHistory();
+    void noRowsSaysWhy_data();
+    void noRowsSaysWhy();
     void typedQueryMatchesCommandLine_data();
     void typedQueryMatchesCommandLine();
     void badInputShowsMessageAndRunsNothing_data();
@@ -189,6 +193,68 @@ void TestQueryPanel::runNeedsAHistory()
     panel.setHistory(QString());
     QVERIFY(!run->isEnabled());
     QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(), QStringLiteral("No history open"));
+}
+
+void TestQueryPanel::noRowsSaysWhy_data()
+{
+    QTest::addColumn<bool>("threads"); // the history with threads, else small.csv's
+    QTest::addColumn<HalfAxisQuery>("query");
+    QTest::addColumn<QString>("hint");
+    QTest::addColumn<QString>("status");
+    HalfAxisQuery window;
+    window.at = Transition { 3 };
+    window.first = Address { 0x700000 - 64 };
+    window.last = Address { 0x700000 + 64 };
+    QTest::newRow("a click's window, forward")
+        << false << window << QStringLiteral("zoom in, or widen “within” on the toolbar")
+        << QStringLiteral("No read or write within ± 64 B of 0x700000 from transition 3 on — zoom in, or widen "
+                          "“within” on the toolbar");
+    HalfAxisQuery backward = window;
+    backward.direction = Direction::Backward;
+    backward.operations = Operation::Write;
+    QTest::newRow("backward writes, no hint")
+        << false << backward << QString() << QStringLiteral("No write within ± 64 B of 0x700000 up to transition 3");
+    HalfAxisQuery resumed;
+    resumed.direction = Direction::Backward;
+    resumed.at = Transition { 2 };
+    resumed.resumeAfter = RowId { 7 };
+    resumed.first = resumed.last = Address { 0x900000 };
+    resumed.operations = Operations(Operation::Read) | Operation::Execute;
+    QTest::newRow("one byte, backward from a row")
+        << false << resumed << QString() << QStringLiteral("No read or execute at 0x900000 up to transition 2 (row 6)");
+    HalfAxisQuery range;
+    range.first = Address { 0x700000 };
+    range.last = Address { 0x700fff };
+    QTest::newRow("a range from the start")
+        << false << range << QString() << QStringLiteral("No read or write in 0x700000 to 0x700fff");
+    HalfAxisQuery thread;
+    thread.at = Transition { 600 };
+    thread.threads = { 101 };
+    QTest::newRow("a thread that ran before")
+        << true << thread << QString() << QStringLiteral("No read or write from transition 600 on in thread 101");
+}
+
+void TestQueryPanel::noRowsSaysWhy()
+{
+    QFETCH(bool, threads);
+    QFETCH(HalfAxisQuery, query);
+    QFETCH(QString, hint);
+    QFETCH(QString, status);
+    QueryPanel panel;
+    panel.setHistory(threads ? m_threads : m_small);
+    QVERIFY(waitUntilExhausted(panel.resultsModel()));
+    panel.runQuery(query, hint);
+    QVERIFY(waitUntilExhausted(panel.resultsModel()));
+    QCOMPARE(panel.resultsModel()->rowCount(), 0);
+    QCOMPARE(panel.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(), status);
+    // Rows found: the count, whatever the hint.
+    HalfAxisQuery everything;
+    everything.threads = query.threads;
+    panel.runQuery(everything, hint);
+    QSignalSpy pages(panel.resultsModel(), &ResultsModel::pageLoaded);
+    QVERIFY(pages.wait());
+    QVERIFY(panel.resultsModel()->rowCount() > 0);
+    QVERIFY(panel.findChild<QLabel *>(QStringLiteral("statusLabel"))->text().contains(QStringLiteral(" rows loaded")));
 }
 
 void TestQueryPanel::typedQueryMatchesCommandLine_data()

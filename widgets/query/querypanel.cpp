@@ -451,6 +451,8 @@ void QueryPanel::updateStatus()
                   "above and Run");
     else if (m_model->hasFailed())
         text = tr("%1 loaded; the query failed").arg(rowsText(rows));
+    else if (m_model->isExhausted() && rows == 0)
+        text = noRowsText();
     else if (m_model->isExhausted())
         text = tr("%1 loaded (all)").arg(rowsText(rows));
     else if (m_model->isLoading() && rows == 0)
@@ -460,6 +462,56 @@ void QueryPanel::updateStatus()
     if (!m_lastExportMessage.isEmpty())
         text += QStringLiteral(" · ") + m_lastExportMessage;
     m_statusLabel->setText(text);
+}
+
+QString QueryPanel::noRowsText() const
+{
+    // The query in words: what, where, from when, which threads.
+    const HalfAxisQuery &query = m_currentQuery;
+    QStringList operations;
+    if (query.operations.testFlag(Operation::Read))
+        operations << tr("read");
+    if (query.operations.testFlag(Operation::Write))
+        operations << tr("write");
+    if (query.operations.testFlag(Operation::Execute))
+        operations << tr("execute");
+    QString text = tr("No %1").arg(operations.join(tr(" or ")));
+
+    const std::uint64_t span = query.last.value - query.first.value;
+    if (query.first.value == 0 && query.last.value == lastAddress) {
+        // Every address: nothing to say.
+    } else if (span == 0) {
+        text += tr(" at %1").arg(hexText(query.first.value));
+    } else if (span % 2 == 0) {
+        // What a click where no access is under the cursor asks: a window around the clicked point.
+        text += tr(" within ± %1 B of %2").arg(QLocale().toString(span / 2), hexText(query.first.value + span / 2));
+    } else {
+        text += tr(" in %1 to %2").arg(hexText(query.first.value), hexText(query.last.value));
+    }
+
+    const bool forward = query.direction == Direction::Forward;
+    const QString transition = query.at ? QLocale().toString(quint64(query.at->value)) : QString();
+    if (query.resumeAfter) {
+        const QString row = QLocale().toString(firstRowAfter(*query.resumeAfter, query.direction));
+        if (query.at)
+            text += forward ? tr(" from transition %1 (row %2) on").arg(transition, row)
+                            : tr(" up to transition %1 (row %2)").arg(transition, row);
+        else
+            text += forward ? tr(" from row %1 on").arg(row) : tr(" up to row %1").arg(row);
+    } else if (query.at) {
+        text += forward ? tr(" from transition %1 on").arg(transition) : tr(" up to transition %1").arg(transition);
+    }
+
+    if (!query.threads.isEmpty()) {
+        QStringList threads;
+        for (const qint64 thread : query.threads)
+            threads << QString::number(thread);
+        text += threads.size() == 1 ? tr(" in thread %1").arg(threads.constFirst())
+                                    : tr(" in threads %1").arg(threads.join(QStringLiteral(", ")));
+    }
+    if (!m_noRowsHint.isEmpty())
+        text += QStringLiteral(" — ") + m_noRowsHint;
+    return text;
 }
 
 bool QueryPanel::isColumnWanted(int column) const

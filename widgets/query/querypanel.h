@@ -125,6 +125,7 @@ private:
     void updateResumeLabel();
     void dropResumePoint();
     void startQuery(const HalfAxisQuery &query, const QString &noRowsHint);
+    QString noRowsText() const;
 
     QString m_historyPath;
     HalfAxisQuery m_currentQuery;
