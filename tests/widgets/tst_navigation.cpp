@@ -238,6 +238,8 @@ private slots:
         QCOMPARE(*navigator->selectedAccess(), *found);
         auto *view = window->queryPanel()->findChild<QTableView *>(QStringLiteral("resultsView"));
         QCOMPARE(view->currentIndex().row(), 0);
+        QCOMPARE(view->selectionModel()->selectedRows().size(), 1);
+        QVERIFY(view->selectionModel()->isRowSelected(0, {}));
         const ViewRange visible = window->plane()->visibleRange();
         QVERIFY(visible.firstTransition <= found->transition && found->transition <= visible.lastTransition);
         QVERIFY(window->plane()->positionOf(found->transition, found->physical).has_value());

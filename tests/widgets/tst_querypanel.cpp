@@ -108,6 +108,7 @@ private slots:
     void badInputShowsMessageAndRunsNothing();
     void runQueryFillsTheInputs();
     void currentRowSelectsAccess();
+    void rowsMadeCurrentAreSelected();
     void scrollingToTheEndLoadsEveryRowOnce();
     void exportMatchesCommandLine_data();
     void exportMatchesCommandLine();
@@ -461,6 +462,61 @@ void TestQueryPanel::currentRowSelectsAccess()
     panel.runQuery(HalfAxisQuery {});
     QCOMPARE(selectedSpy.size(), 2);
     QVERIFY(!selectedSpy.at(1).at(0).value<std::optional<Access>>());
+}
+
+void TestQueryPanel::rowsMadeCurrentAreSelected()
+{
+    QueryPanel panel;
+    panel.resize(700, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.setHistory(m_example);
+    ResultsModel *model = panel.resultsModel();
+    QSignalSpy pages(model, &ResultsModel::pageLoaded);
+    QVERIFY(pages.wait());
+    QTableView *view = panel.resultsView();
+    QItemSelectionModel *selection = view->selectionModel();
+    const auto selectedRows = [&] {
+        QList<int> rows;
+        for (const QModelIndex &index : selection->selectedRows())
+            rows << index.row();
+        return rows;
+    };
+    const auto inView
+        = [&](int row) { return view->viewport()->rect().contains(view->visualRect(model->index(row, 0)).center()); };
+
+    // A click selects its row.
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(model->index(2, 0)).center());
+    QCOMPARE(view->currentIndex().row(), 2);
+    QCOMPARE(selectedRows(), QList<int> { 2 });
+
+    // Ctrl+End and Ctrl+Home select the row they move to, alone, as the click did.
+    view->setFocus();
+    QTest::keyClick(view, Qt::Key_End, Qt::ControlModifier);
+    const int last = view->currentIndex().row();
+    QVERIFY(last >= 499);
+    QCOMPARE(selectedRows(), QList<int> { last });
+    QVERIFY(inView(last));
+    QTest::keyClick(view, Qt::Key_Up, Qt::ControlModifier);
+    QCOMPARE(selectedRows(), QList<int> { last - 1 });
+    QTest::keyClick(view, Qt::Key_Home, Qt::ControlModifier);
+    QCOMPARE(view->currentIndex().row(), 0);
+    QCOMPARE(selectedRows(), QList<int> { 0 });
+    // Shift still extends the selection.
+    QTest::keyClick(view, Qt::Key_Down, Qt::ShiftModifier);
+    QCOMPARE(selectedRows(), (QList<int> { 0, 1 }));
+
+    // A row made current by code (the Go menu's steps): selected alone, whole, and scrolled to.
+    QSignalSpy selectedSpy(&panel, &QueryPanel::accessSelected);
+    QVERIFY(panel.selectAccessRow(model->accessAt(300).rowId));
+    QCOMPARE(view->currentIndex().row(), 300);
+    QCOMPARE(selectedRows(), QList<int> { 300 });
+    QVERIFY(selection->isRowSelected(300, {}));
+    QVERIFY(inView(300));
+    QCOMPARE(selectedSpy.size(), 1);
+    QCOMPARE(selectedSpy.at(0).at(0).value<std::optional<Access>>()->rowId, model->accessAt(300).rowId);
+    QVERIFY(!panel.selectAccessRow(RowId { 999999 }));
+    QCOMPARE(selectedRows(), QList<int> { 300 });
 }
 
 void TestQueryPanel::scrollingToTheEndLoadsEveryRowOnce()

@@ -20,6 +20,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -74,6 +75,39 @@ qint64 firstRowAfter(RowId resumeAfter, Direction direction)
 {
     return direction == Direction::Forward ? resumeAfter.value + 1 : resumeAfter.value - 1;
 }
+
+// The results table. Ctrl with a navigation key (Ctrl+Home, Ctrl+End, Ctrl+Up, …) selects the row
+// it moves to, as a click does: an extended-selection view would only move the current row there,
+// which the Detail pane and the plane follow while the table highlights another row.
+class ResultsView : public QTableView
+{
+public:
+    using QTableView::QTableView;
+
+protected:
+    QItemSelectionModel::SelectionFlags selectionCommand(const QModelIndex &index, const QEvent *event) const override
+    {
+        if (event && event->type() == QEvent::KeyPress) {
+            const auto *key = static_cast<const QKeyEvent *>(event);
+            if (key->modifiers().testFlag(Qt::ControlModifier) && !key->modifiers().testFlag(Qt::ShiftModifier)) {
+                switch (key->key()) {
+                case Qt::Key_Home:
+                case Qt::Key_End:
+                case Qt::Key_PageUp:
+                case Qt::Key_PageDown:
+                case Qt::Key_Up:
+                case Qt::Key_Down:
+                case Qt::Key_Left:
+                case Qt::Key_Right:
+                    return QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows;
+                default:
+                    break;
+                }
+            }
+        }
+        return QTableView::selectionCommand(index, event);
+    }
+};
 
 } // namespace
 
@@ -223,7 +257,7 @@ void QueryPanel::buildLayout()
     m_inputErrorLabel->setMargin(4);
     m_inputErrorLabel->hide();
 
-    m_view = new QTableView(this);
+    m_view = new ResultsView(this);
     m_view->setObjectName(QStringLiteral("resultsView"));
     m_view->setModel(m_model);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
