@@ -227,6 +227,110 @@ private slots:
         QTEST(plane::rangeLabels(ranges, mapping, oneRegion(), lineHeight), "expected");
     }
 
+    void rangeLabelPlates()
+    {
+        // Right of the bracket at column 2: 6 pixels in, as wide as the name and 6 more.
+        const RangeLabel low { 240, 256, 243, QStringLiteral("low") };
+        QCOMPARE(rangeLabelPlate(low, 2, lineHeight, sevenPerCharacter), QRect(8, 243, 27, 10));
+        const RangeLabel high { 0, 40, 15, QStringLiteral("higher") };
+        QCOMPARE(plane::rangeLabelPlates({ low, high }, 50, lineHeight, sevenPerCharacter),
+            (std::vector<QRect> { QRect(56, 243, 27, 10), QRect(56, 15, 48, 10) }));
+    }
+
+    void foldCaptions_data()
+    {
+        QTest::addColumn<std::vector<FoldBand>>("bands");
+        QTest::addColumn<std::vector<QRect>>("plates");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<std::vector<FoldCaption>>("expected");
+        // A gap of 8 MiB on rows [100, 130): the caption's row is 110. "8.0 MiB without chunks
+        // folded" is 29 characters (203 pixels), "8.0 MiB folded" 14 (98 pixels).
+        const std::vector<FoldBand> gap { { 100, 130, { 0x2000, 0x801fff } } };
+        const QString longText = QStringLiteral("8.0 MiB without chunks folded");
+        const QString shortText = QStringLiteral("8.0 MiB folded");
+        QTest::newRow("no name beside it: 8 pixels in, centred on the band")
+            << gap << std::vector<QRect> {} << 400 << std::vector<FoldCaption> { { QRect(8, 110, 203, 10), longText } };
+        QTest::newRow("a name on its rows: 8 pixels right of the name")
+            << gap << std::vector<QRect> { QRect(8, 112, 60, 10) } << 400
+            << std::vector<FoldCaption> { { QRect(76, 110, 203, 10), longText } };
+        QTest::newRow("right of the rightmost of the names on its rows")
+            << gap << std::vector<QRect> { QRect(8, 112, 60, 10), QRect(74, 105, 30, 10), QRect(8, 90, 300, 10) } << 400
+            << std::vector<FoldCaption> { { QRect(112, 110, 203, 10), longText } };
+        QTest::newRow("names 2 pixels above and below its row leave it alone")
+            << gap << std::vector<QRect> { QRect(8, 98, 60, 10), QRect(8, 122, 60, 10) } << 400
+            << std::vector<FoldCaption> { { QRect(8, 110, 203, 10), longText } };
+        QTest::newRow("a name 1 pixel above its row counts as on it")
+            << gap << std::vector<QRect> { QRect(8, 99, 60, 10) } << 400
+            << std::vector<FoldCaption> { { QRect(76, 110, 203, 10), longText } };
+        QTest::newRow("no room for the long text beside the name: the short one")
+            << gap << std::vector<QRect> { QRect(8, 112, 60, 10) } << 250
+            << std::vector<FoldCaption> { { QRect(76, 110, 98, 10), shortText } };
+        QTest::newRow("no room for either: none")
+            << gap << std::vector<QRect> { QRect(8, 112, 60, 10) } << 150 << std::vector<FoldCaption> {};
+        QTest::newRow("a band 11 pixels tall has none") << std::vector<FoldBand> { { 100, 111, { 0x2000, 0x801fff } } }
+                                                        << std::vector<QRect> {} << 400 << std::vector<FoldCaption> {};
+        QTest::newRow("a band partly above the plot: centred on its visible rows")
+            << std::vector<FoldBand> { { -50, 30, { 0x2000, 0x801fff } } } << std::vector<QRect> {} << 400
+            << std::vector<FoldCaption> { { QRect(8, 10, 203, 10), longText } };
+    }
+    void foldCaptions()
+    {
+        QFETCH(std::vector<FoldBand>, bands);
+        QFETCH(std::vector<QRect>, plates);
+        QFETCH(int, width);
+        QTEST(plane::foldCaptions(bands, plates, width, 400, lineHeight, sevenPerCharacter), "expected");
+    }
+
+    void namesAndCaptionsNeverOverlap_data()
+    {
+        QTest::addColumn<PlaneViewport>("view");
+        QTest::addColumn<int>("captions");
+        QTest::addColumn<bool>("moved");
+        // Two regions with a gap between them, and one mapping across all three, as an anonymous
+        // mapping spans a folded gap: its name is centred on the band (the audit's "[anon]" over
+        // "8.0 MiB without chunks folded"), and a section's name sits just above the band.
+        const double length = twoRegions().displayLength();
+        const double gapMiddle
+            = (twoRegions().segments()[1].displayStart + twoRegions().segments()[1].displayEnd()) / 2;
+        QTest::newRow("the whole axis: the band is too thin for a caption")
+            << PlaneViewport { 0, 10, 0, length } << 0 << false;
+        QTest::newRow("zoomed on the gap: beside the mapping's name")
+            << PlaneViewport { 0, 10, gapMiddle - 400, gapMiddle + 400 } << 1 << true;
+        QTest::newRow("zoomed closer: beside it")
+            << PlaneViewport { 0, 10, gapMiddle - 100, gapMiddle + 100 } << 1 << true;
+        QTest::newRow("the band's lower half, away from the names: at the left edge")
+            << PlaneViewport { 0, 10, gapMiddle, gapMiddle + 300 } << 1 << false;
+    }
+    void namesAndCaptionsNeverOverlap()
+    {
+        QFETCH(PlaneViewport, view);
+        QFETCH(int, captions);
+        QFETCH(bool, moved);
+        const AddressFold fold = twoRegions();
+        const PixelMapping mapping(view, QSizeF(600, 400));
+        const std::vector<NamedRange> ranges { { 0x1000, 0x100fff, QStringLiteral("[anon]") },
+            { 0x100000, 0x100fff, QStringLiteral("module .text"), 1 } };
+        const std::vector<RangeLabel> labels = plane::rangeLabels(ranges, mapping, fold, lineHeight);
+        const std::vector<QRect> plates = plane::rangeLabelPlates(labels, 2, lineHeight, sevenPerCharacter);
+        const std::vector<FoldCaption> placed
+            = plane::foldCaptions(foldBands(fold, mapping), plates, 600, 400, lineHeight, sevenPerCharacter);
+        QCOMPARE(int(placed.size()), captions);
+        for (const FoldCaption &caption : placed) {
+            for (const QRect &plate : plates)
+                QVERIFY2(
+                    !caption.box.intersects(plate), qPrintable(QStringLiteral("%1 over a name").arg(caption.text)));
+        }
+        // Where a name was there to be avoided, the caption moved right of it; elsewhere it stays 8
+        // pixels in.
+        for (const FoldCaption &caption : placed) {
+            const auto beside = std::find_if(plates.begin(), plates.end(), [&](const QRect &plate) {
+                return plate.top() <= caption.box.bottom() + 2 && caption.box.top() <= plate.bottom() + 2;
+            });
+            QCOMPARE(beside != plates.end(), moved);
+            QCOMPARE(caption.box.left(), moved ? beside->right() + 1 + 8 : 8);
+        }
+    }
+
     void currentLineColumn_data()
     {
         QTest::addColumn<quint64>("transition");

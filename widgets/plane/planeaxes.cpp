@@ -2,6 +2,7 @@
 
 #include "widgets/plane/planehittest.h"
 
+#include <QCoreApplication>
 #include <cmath>
 #include <limits>
 
@@ -23,6 +24,17 @@ constexpr int transitionLabelPadding = 28;
 constexpr int transitionLabelGap = 12;
 // How far a transition label may stick out left of the plot.
 constexpr int transitionLabelOverhang = 8;
+
+// A fold band's caption stands this far (pixels) from the plot's edges and the names beside it.
+constexpr int captionMargin = 8;
+// A name closer than this (pixels) above or below a caption's row counts as on its row.
+constexpr int captionClearance = 2;
+
+// The texts are the plane widget's (one translation context for everything it shows).
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("memhist::PlaneWidget", text);
+}
 
 } // namespace
 
@@ -201,6 +213,49 @@ std::vector<RangeLabel> rangeLabels(
     std::sort(
         placed.begin(), placed.end(), [](const RangeLabel &a, const RangeLabel &b) { return a.labelTop < b.labelTop; });
     return placed;
+}
+
+QRect rangeLabelPlate(
+    const RangeLabel &label, int x, int lineHeight, const std::function<int(const QString &)> &textWidth)
+{
+    return QRect(x + 6, label.labelTop, textWidth(label.text) + 6, lineHeight);
+}
+
+std::vector<QRect> rangeLabelPlates(
+    const std::vector<RangeLabel> &labels, int x, int lineHeight, const std::function<int(const QString &)> &textWidth)
+{
+    std::vector<QRect> plates;
+    plates.reserve(labels.size());
+    for (const RangeLabel &label : labels)
+        plates.push_back(rangeLabelPlate(label, x, lineHeight, textWidth));
+    return plates;
+}
+
+std::vector<FoldCaption> foldCaptions(const std::vector<FoldBand> &bands, const std::vector<QRect> &plates, int width,
+    int height, int lineHeight, const std::function<int(const QString &)> &textWidth)
+{
+    std::vector<FoldCaption> captions;
+    for (const FoldBand &band : bands) {
+        const int y0 = std::max(band.top, 0);
+        const int y1 = std::min(band.bottom, height);
+        if (y1 - y0 < lineHeight + 2)
+            continue;
+        const int top = (y0 + y1 - lineHeight) / 2;
+        int left = captionMargin;
+        for (const QRect &plate : plates) {
+            if (plate.top() < top + lineHeight + captionClearance && top < plate.bottom() + 1 + captionClearance)
+                left = std::max(left, plate.right() + 1 + captionMargin);
+        }
+        const QString size = formatByteCount(band.addresses.bytes());
+        for (const QString &text : { tr("%1 without chunks folded").arg(size), tr("%1 folded").arg(size) }) {
+            const int w = textWidth(text);
+            if (left + w <= width - captionMargin) {
+                captions.push_back({ QRect(left, top, w, lineHeight), text });
+                break;
+            }
+        }
+    }
+    return captions;
 }
 
 std::optional<int> currentLineColumn(Transition transition, const PixelMapping &mapping)

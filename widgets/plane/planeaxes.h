@@ -94,6 +94,30 @@ struct RangeLabel
 std::vector<RangeLabel> rangeLabels(
     const std::vector<NamedRange> &ranges, const PixelMapping &mapping, const AddressFold &fold, int lineHeight);
 
+// The plate a range label's name is drawn on when its bracket stands at column `x` (plot pixels):
+// right of the bracket, as wide as the name and 6 pixels more, lineHeight tall.
+QRect rangeLabelPlate(
+    const RangeLabel &label, int x, int lineHeight, const std::function<int(const QString &)> &textWidth);
+// The plates of `labels` with their brackets at column `x`.
+std::vector<QRect> rangeLabelPlates(
+    const std::vector<RangeLabel> &labels, int x, int lineHeight, const std::function<int(const QString &)> &textWidth);
+
+// What a fold band says it hides, and where (plot pixels, lineHeight tall).
+struct FoldCaption
+{
+    QRect box;
+    QString text;
+    friend bool operator==(const FoldCaption &, const FoldCaption &) = default;
+};
+// The captions of `bands` on a plot `width` wide, never over the names of regions and symbols
+// (`plates`, which win: a name says what a range is, a caption only that some of it is hidden).
+// A band whose visible rows are at least lineHeight + 2 tall gets "<size> without chunks folded",
+// centred on those rows, 8 pixels in from the left edge, or 8 pixels right of the last plate that
+// comes within 2 pixels of its row. When that does not fit in the plot (8 pixels from its right edge) it gets the
+// shorter "<size> folded", and none when neither fits.
+std::vector<FoldCaption> foldCaptions(const std::vector<FoldBand> &bands, const std::vector<QRect> &plates, int width,
+    int height, int lineHeight, const std::function<int(const QString &)> &textWidth);
+
 // The plot column of the current position's line (the selected access's transition, its centre):
 // none when the transition is outside the view.
 std::optional<int> currentLineColumn(Transition transition, const PixelMapping &mapping);

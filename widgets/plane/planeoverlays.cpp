@@ -46,8 +46,8 @@ PlaneColors planeColors(const QPalette &palette)
     return colors;
 }
 
-void paintFoldBands(QPainter &painter, const std::vector<FoldBand> &bands, int width, const QPalette &palette,
-    const QFontMetrics &metrics)
+void paintFoldBands(QPainter &painter, const std::vector<FoldBand> &bands, const std::vector<FoldCaption> &captions,
+    int width, const QPalette &palette)
 {
     const QColor fill = mix(palette.color(QPalette::Window), palette.color(QPalette::Base), 0.3);
     const QColor edge = palette.color(QPalette::Mid);
@@ -63,12 +63,10 @@ void paintFoldBands(QPainter &painter, const std::vector<FoldBand> &bands, int w
                 zigzag << QPoint(x, y + ((i % 2) ? amplitude : 0) - (y == y0 ? 0 : amplitude));
             painter.drawPolyline(zigzag);
         }
-        if (y1 - y0 >= metrics.height() + 2) {
-            painter.setPen(palette.color(QPalette::PlaceholderText));
-            painter.drawText(QRect(8, y0, width - 16, y1 - y0), Qt::AlignVCenter | Qt::AlignLeft,
-                tr("%1 without chunks folded").arg(formatByteCount(band.addresses.bytes())));
-        }
     }
+    painter.setPen(palette.color(QPalette::PlaceholderText));
+    for (const FoldCaption &caption : captions)
+        painter.drawText(caption.box, Qt::AlignVCenter | Qt::AlignLeft | Qt::TextDontClip, caption.text);
 }
 
 void paintMarkers(QPainter &painter, const QList<QPoint> &markers, const std::optional<QPointF> &current, QSizeF size,
@@ -149,26 +147,23 @@ QColor threadColor(int index, const QPalette &palette)
     return isDark ? dark[i] : light[i];
 }
 
-int paintRangeLabels(QPainter &painter, const std::vector<RangeLabel> &labels, int x, const QPalette &palette,
+void paintRangeLabels(QPainter &painter, const std::vector<RangeLabel> &labels, int x, const QPalette &palette,
     const QFontMetrics &metrics)
 {
     QColor bracket = palette.color(QPalette::Text);
     bracket.setAlpha(150);
     QColor plate = palette.color(QPalette::Base);
     plate.setAlpha(210);
-    int right = x;
     for (const RangeLabel &label : labels) {
         painter.fillRect(QRect(x, label.top, 2, std::max(1, label.bottom - label.top)), bracket);
         painter.fillRect(QRect(x, label.top, 5, 1), bracket);
         painter.fillRect(QRect(x, std::max(label.top, label.bottom - 1), 5, 1), bracket);
-        const int width = metrics.horizontalAdvance(label.text) + 6;
-        const QRect box(x + 6, label.labelTop, width, metrics.height());
+        const QRect box = rangeLabelPlate(
+            label, x, metrics.height(), [&metrics](const QString &text) { return metrics.horizontalAdvance(text); });
         painter.fillRect(box, plate);
         painter.setPen(palette.color(QPalette::Text));
         painter.drawText(box, Qt::AlignCenter, label.text);
-        right = std::max(right, box.right() + 1);
     }
-    return right;
 }
 
 void paintCurrentLine(QPainter &painter, int column, Transition transition, QSizeF size, const QPalette &palette,

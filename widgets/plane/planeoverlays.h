@@ -19,9 +19,10 @@ namespace memhist::plane {
 PlaneColors planeColors(const QPalette &palette);
 
 // The bands of the folded gaps across a plot `width` pixels wide, each with a zig-zag along both
-// edges (the axis is cut there, as on a broken-axis chart) and, when tall enough, what it hides.
-void paintFoldBands(QPainter &painter, const std::vector<FoldBand> &bands, int width, const QPalette &palette,
-    const QFontMetrics &metrics);
+// edges (the axis is cut there, as on a broken-axis chart), and `captions` (foldCaptions()): what
+// they hide.
+void paintFoldBands(QPainter &painter, const std::vector<FoldBand> &bands, const std::vector<FoldCaption> &captions,
+    int width, const QPalette &palette);
 
 // A hollow diamond at each marker position, and the current result circled with guides across the
 // plot (`size` pixels).
@@ -40,8 +41,8 @@ QColor threadColor(int index, const QPalette &palette);
 inline constexpr int threadStripPixels = 6;
 
 // The names of regions (at column `x` of the plot) or symbols: a bracket along each range's rows
-// and its name beside it on a translucent plate. Returns the widest plate's right edge.
-int paintRangeLabels(QPainter &painter, const std::vector<RangeLabel> &labels, int x, const QPalette &palette,
+// and its name beside it on a translucent plate (rangeLabelPlate()).
+void paintRangeLabels(QPainter &painter, const std::vector<RangeLabel> &labels, int x, const QPalette &palette,
     const QFontMetrics &metrics);
 
 // The current position: a line down the plot at `column` and the transition on a tag at its top.

@@ -35,6 +35,10 @@ constexpr int rangeSignalMs = 50;
 // Summarising reports its progress at most this often, and only moves of at least 0.1 %.
 constexpr int summaryProgressMs = 100;
 constexpr double summaryProgressStep = 0.001;
+// The brackets of the regions' names stand at this column of the plot, the symbols' this far right
+// of the regions' widest name.
+constexpr int regionLabelsX = 2;
+constexpr int symbolLabelsGap = 6;
 
 // What a summarising job ends with.
 struct SummaryOutcome
@@ -841,14 +845,31 @@ void PlaneWidget::paintEvent(QPaintEvent *)
             painter.drawImage(visible, image, source);
         }
     }
-    paintFoldBands(painter, foldBands(fold, map), plot.width(), palette(), fm);
+    // The names of regions along the plot's left edge, the data symbols' beside them, and the fold
+    // bands' captions where no name is.
+    const auto textWidth = [&fm](const QString &text) { return fm.horizontalAdvance(text); };
+    std::vector<RangeLabel> regions;
+    std::vector<RangeLabel> symbols;
+    std::vector<QRect> plates;
+    int symbolsX = regionLabelsX + symbolLabelsGap;
+    if (m_names) {
+        regions = regionLabels();
+        symbols = symbolLabels();
+        plates = rangeLabelPlates(regions, regionLabelsX, fm.height(), textWidth);
+        for (const QRect &plate : plates)
+            symbolsX = std::max(symbolsX, plate.right() + 1 + symbolLabelsGap);
+        const std::vector<QRect> symbolPlates = rangeLabelPlates(symbols, symbolsX, fm.height(), textWidth);
+        plates.insert(plates.end(), symbolPlates.begin(), symbolPlates.end());
+    }
+    const std::vector<FoldBand> bands = foldBands(fold, map);
+    paintFoldBands(painter, bands, foldCaptions(bands, plates, plot.width(), plot.height(), fm.height(), textWidth),
+        plot.width(), palette());
     const std::optional<QPointF> current
         = m_current ? std::optional<QPointF>(accessCentre(*m_current, map, fold)) : std::nullopt;
     paintMarkers(painter, markerPositions(shownMarkers(), map, fold), current, map.pixels(), palette());
     if (m_names) {
-        // Regions along the plot's left edge, the data symbols that fit beside them.
-        const int right = paintRangeLabels(painter, regionLabels(), 2, palette(), fm);
-        paintRangeLabels(painter, symbolLabels(), right + 6, palette(), fm);
+        paintRangeLabels(painter, regions, regionLabelsX, palette(), fm);
+        paintRangeLabels(painter, symbols, symbolsX, palette(), fm);
         if (m_names->threads.size() > 1) {
             QList<int> chosen;
             for (const qint64 thread : std::as_const(m_threadFilter))
@@ -870,7 +891,6 @@ void PlaneWidget::paintEvent(QPaintEvent *)
 
     painter.setPen(planeColors(palette()).sliceEdge);
     painter.drawRect(plot.adjusted(-1, -1, 0, 0));
-    const auto textWidth = [&fm](const QString &text) { return fm.horizontalAdvance(text); };
     paintAxes(painter, addressTicks(m_state.view(), fold, plot, fm.height()),
         transitionTicks(m_state.view(), plot, width(), textWidth), plot, palette(), fm);
     if (m_current) {
