@@ -1,7 +1,7 @@
 // The detail pane of the selected access: on counter.c compiled here (a global written in bump at a
 // marked line), its access line, value, instruction among its neighbours, source excerpt and
-// address; the file missing from disk; a history without context; a history with threads; the
-// query panel's selection driving it.
+// address; the marked lines' columns where the others' are; the file missing from disk; a history without context; a
+// history with threads; the query panel's selection driving it.
 #include "core/context/contextreader.h"
 #include "core/storage/historydatabase.h"
 #include "core/writer/historywriter.h"
@@ -17,6 +17,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
+#include <QTextTable>
 
 using namespace memhist;
 using namespace memhist::test;
@@ -40,6 +42,7 @@ private slots:
     void initTestCase();
     void writeOfAGlobal();
     void sourceFileNotOnThisMachine();
+    void markedLinesLineUpWithTheOthers();
     void historyWithoutContext();
     void historyWithThreads();
     void selectionInTheResultsDrivesIt();
@@ -113,7 +116,8 @@ void TestDetailPane::writeOfAGlobal()
     QCOMPARE(lines.value(5), QStringLiteral("Module counter+0x%1 (%2)").arg(QString::number(elfPc, 16), m_program));
 
     // Four instructions on each side, every one of main and bump ran: no gap. Their addresses and
-    // bytes are objdump's; the store is marked.
+    // bytes are objdump's, the bytes after the instruction's text; the store is marked, in the
+    // gutter that every line has.
     const QList<ObjdumpInstruction> all = objdumpInstructions(m_program);
     qsizetype store = -1;
     for (qsizetype i = 0; i < all.size(); ++i) {
@@ -125,12 +129,15 @@ void TestDetailPane::writeOfAGlobal()
         const QString line = lines.value(10 + k);
         const ObjdumpInstruction &instruction = all[store + k];
         const QString prefix = (k == 0 ? QStringLiteral("▶ ") : QStringLiteral("  "))
-            + hex(instruction.address + pieBias) + QStringLiteral("  ")
-            + QString::fromLatin1(instruction.bytes.toHex(' '));
-        QVERIFY2(line.startsWith(prefix), qPrintable(line + QStringLiteral(" / ") + prefix));
+            + hex(instruction.address + pieBias) + QStringLiteral("  ");
+        const QString suffix = QStringLiteral("  ") + QString::fromLatin1(instruction.bytes.toHex(' '));
+        QVERIFY2(line.startsWith(prefix) && line.endsWith(suffix),
+            qPrintable(line + QStringLiteral(" / ") + prefix + QStringLiteral(" / ") + suffix));
     }
-    QVERIFY(lines.value(10).endsWith(QStringLiteral("mov dword ptr [rip + 0x%1], eax")
-                                         .arg(QString::number(m_counter.counterAddress - m_counter.storePc - 6, 16))));
+    QCOMPARE(lines.value(10),
+        QStringLiteral("▶ %1  mov dword ptr [rip + 0x%2], eax  %3")
+            .arg(hex(m_counter.storePc), QString::number(m_counter.counterAddress - m_counter.storePc - 6, 16),
+                QString::fromLatin1(all[store].bytes.toHex(' '))));
     QCOMPARE(lines.value(15),
         QStringLiteral("Around it: the instructions of this history's instructions table (those that ran), not the "
                        "module's code bytes; … marks code that never ran."));
@@ -180,6 +187,53 @@ void TestDetailPane::sourceFileNotOnThisMachine()
     QCOMPARE(lines.value(17), m_source + QStringLiteral(":13"));
     QCOMPARE(lines.value(18), m_source + QStringLiteral(" is not on this machine."));
     QCOMPARE(lines.value(19), QStringLiteral("Address"));
+}
+
+void TestDetailPane::markedLinesLineUpWithTheOthers()
+{
+    // In the instructions and the source excerpt, each column starts at the same x on every line:
+    // the marked line's "▶" and bold shift nothing. The instruction's text comes before its bytes.
+    DetailPane pane;
+    pane.resize(500, 700);
+    pane.show();
+    pane.setHistory(m_history);
+    QSignalSpy shownSpy(&pane, &DetailPane::detailShown);
+    pane.showAccess(counterWrite(0));
+    QVERIFY(shownSpy.wait(10000));
+    QCOMPARE(shownSpy.size(), 1);
+    auto *browser = pane.findChild<QTextBrowser *>(QStringLiteral("detailText"));
+    QVERIFY(browser);
+    QList<QTextTable *> tables;
+    const QTextFrame *root = browser->document()->rootFrame();
+    for (auto it = root->begin(); !it.atEnd(); ++it) {
+        if (auto *table = qobject_cast<QTextTable *>(it.currentFrame()))
+            tables << table;
+    }
+    QCOMPARE(tables.size(), 2);
+    QCOMPARE(tables[0]->columns(), 4); // gutter, PC, text, bytes
+    QCOMPARE(tables[0]->rows(), 9);
+    QCOMPARE(tables[1]->columns(), 3); // gutter, line number, line
+    QCOMPARE(tables[1]->rows(), 11);
+    for (const QTextTable *table : std::as_const(tables)) {
+        int marked = 0;
+        for (int column = 1; column < table->columns(); ++column) {
+            const int left = browser->cursorRect(table->cellAt(0, column).firstCursorPosition()).left();
+            for (int row = 1; row < table->rows(); ++row)
+                QCOMPARE(browser->cursorRect(table->cellAt(row, column).firstCursorPosition()).left(), left);
+        }
+        for (int row = 0; row < table->rows(); ++row) {
+            QTextCursor gutter = table->cellAt(row, 0).firstCursorPosition();
+            gutter.setPosition(table->cellAt(row, 0).lastCursorPosition().position(), QTextCursor::KeepAnchor);
+            if (gutter.selectedText() == QStringLiteral("▶ "))
+                ++marked;
+            else
+                QCOMPARE(gutter.selectedText(), QStringLiteral("  "));
+        }
+        QCOMPARE(marked, 1);
+    }
+    const int textLeft = browser->cursorRect(tables[0]->cellAt(0, 2).firstCursorPosition()).left();
+    const int bytesLeft = browser->cursorRect(tables[0]->cellAt(0, 3).firstCursorPosition()).left();
+    QVERIFY(textLeft < bytesLeft);
 }
 
 void TestDetailPane::historyWithoutContext()

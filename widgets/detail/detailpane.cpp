@@ -6,6 +6,8 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextTable>
 #include <QVBoxLayout>
 
 namespace memhist {
@@ -46,21 +48,31 @@ QString spacedHex(const QByteArray &bytes)
     return QString::fromLatin1(bytes.toHex(' '));
 }
 
-// A block of fixed-width lines; the line marked current starts with "▶" and is highlighted.
-QString codeBlock(const QStringList &lines, qsizetype current)
+// The marker of the current line in a code table's gutter.
+const QString currentMarker = QStringLiteral("▶ ");
+
+// A table of fixed-width lines, one row per line and one cell per column (each cell's text ends with
+// the spaces that part it from the next). The first column is a gutter: "▶" on the line marked
+// current, which is also bold and highlighted, blank on the others. Each column is as wide as its
+// widest cell, so that neither the marker (drawn in whatever font has the glyph, often wider than
+// the monospace cell) nor the bold shifts the line away from the others.
+QString codeTable(const QList<QStringList> &rows, qsizetype current)
 {
-    QString html = QStringLiteral("<pre>");
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        const QString line = (i == current ? QStringLiteral("▶ ") : QStringLiteral("  ")) + lines[i];
-        if (i == current)
-            html += QStringLiteral("<span style=\"background-color:#fff3b0; color:#000000\"><b>") + escaped(line)
-                + QStringLiteral("</b></span>");
-        else
-            html += escaped(line);
-        if (i + 1 < lines.size())
-            html += u'\n';
+    const QString family = QFontDatabase::systemFont(QFontDatabase::FixedFont).family().toHtmlEscaped();
+    QString html = QStringLiteral("<table cellspacing=\"0\" cellpadding=\"0\" style=\"font-family:'%1'\">").arg(family);
+    for (qsizetype i = 0; i < rows.size(); ++i) {
+        const bool marked = i == current;
+        html += QStringLiteral("<tr>");
+        const QStringList cells = QStringList { marked ? currentMarker : QStringLiteral("  ") } + rows[i];
+        for (const QString &cell : cells) {
+            html += marked ? QStringLiteral("<td bgcolor=\"#fff3b0\" style=\"white-space:pre; color:#000000\"><b>")
+                           : QStringLiteral("<td style=\"white-space:pre\">");
+            html += escaped(cell);
+            html += marked ? QStringLiteral("</b></td>") : QStringLiteral("</td>");
+        }
+        html += QStringLiteral("</tr>");
     }
-    return html + QStringLiteral("</pre>");
+    return html + QStringLiteral("</table>");
 }
 
 QString instructionSection(const AccessDetail &detail)
@@ -85,26 +97,23 @@ QString instructionSection(const AccessDetail &detail)
         return html;
     }
     // The neighbours are the instructions the history's instructions table holds (those that
-    // ran), in address order; a gap marks code that never ran between two of them.
-    int bytesWidth = 0;
-    for (const KnownInstruction &instruction : detail.instructions)
-        bytesWidth = std::max(bytesWidth, int(instruction.bytes.size() * 3 - 1));
-    QStringList lines;
+    // ran), in address order; a gap marks code that never ran between two of them. The bytes come
+    // last: in a narrow pane the instruction's text is what stays in sight.
+    QList<QStringList> rows;
     qsizetype current = -1;
     for (qsizetype i = 0; i < detail.instructions.size(); ++i) {
         const KnownInstruction &instruction = detail.instructions[i];
         if (i > 0) {
             const KnownInstruction &previous = detail.instructions[i - 1];
             if (previous.pc.value + std::uint64_t(previous.bytes.size()) != instruction.pc.value)
-                lines << QStringLiteral("…");
+                rows << QStringList { QStringLiteral("…") };
         }
         if (instruction.pc == *detail.pc)
-            current = lines.size();
-        lines << QStringLiteral("%1  %2  %3")
-                     .arg(hexText(instruction.pc.value), spacedHex(instruction.bytes).leftJustified(bytesWidth),
-                         instruction.text);
+            current = rows.size();
+        rows << QStringList { hexText(instruction.pc.value) + QStringLiteral("  "),
+            instruction.text + QStringLiteral("  "), spacedHex(instruction.bytes) };
     }
-    html += codeBlock(lines, current);
+    html += codeTable(rows, current);
     html += paragraph(DetailPane::tr("Around it: the instructions of this history's instructions table (those "
                                      "that ran), not the module's code bytes; … marks code that never ran."));
     return html;
@@ -121,10 +130,11 @@ QString sourceSection(const AccessDetail &detail)
         return html + paragraph(DetailPane::tr("%1 is not on this machine.").arg(code.sourceFile));
     const int lastLine = detail.firstSourceLine + int(detail.sourceLines.size()) - 1;
     const int width = int(QString::number(lastLine).size());
-    QStringList lines;
+    QList<QStringList> rows;
     for (qsizetype i = 0; i < detail.sourceLines.size(); ++i)
-        lines << QStringLiteral("%1  %2").arg(detail.firstSourceLine + int(i), width).arg(detail.sourceLines[i]);
-    return html + codeBlock(lines, code.line - detail.firstSourceLine);
+        rows << QStringList { QStringLiteral("%1  ").arg(detail.firstSourceLine + int(i), width),
+            detail.sourceLines[i] };
+    return html + codeTable(rows, code.line - detail.firstSourceLine);
 }
 
 QString addressSection(const AccessDetail &detail)
@@ -197,7 +207,35 @@ void DetailPane::showAccess(std::optional<Access> access)
 
 QString DetailPane::text() const
 {
-    return m_browser->toPlainText();
+    // Line by line: a paragraph is a line, a code table's row is a line (its cells side by side).
+    // (The empty block the document always puts after a table is not a line.)
+    QStringList lines;
+    bool afterTable = false;
+    const QTextFrame *root = m_browser->document()->rootFrame();
+    for (auto it = root->begin(); !it.atEnd(); ++it) {
+        const bool skip = afterTable && it.currentBlock().isValid() && it.currentBlock().text().isEmpty();
+        afterTable = false;
+        if (const auto *table = qobject_cast<QTextTable *>(it.currentFrame())) {
+            afterTable = true;
+            for (int row = 0; row < table->rows(); ++row) {
+                QString line;
+                for (int column = 0; column < table->columns(); ++column) {
+                    const QTextTableCell cell = table->cellAt(row, column);
+                    QTextCursor cursor = cell.firstCursorPosition();
+                    cursor.setPosition(cell.lastCursorPosition().position(), QTextCursor::KeepAnchor);
+                    line += cursor.selectedText();
+                }
+                lines << line;
+            }
+        } else if (it.currentBlock().isValid() && !skip) {
+            lines << it.currentBlock().text();
+        }
+    }
+    QString text = lines.join(u'\n');
+    text.replace(QChar::Nbsp, u' ');
+    text.replace(QChar::LineSeparator, u'\n');
+    text.replace(QChar::ParagraphSeparator, u'\n');
+    return text;
 }
 
 void DetailPane::showMessage(const QString &message)
