@@ -838,10 +838,12 @@ private slots:
         QTest::addColumn<double>("fade");
         QTest::addColumn<int>("chunks");
         QTest::addColumn<int>("accesses");
-        QTest::newRow("none") << 0.0 << 0.0 << chunkAlphaBehindAccesses << 255;
-        QTest::newRow("a quarter of the limit") << 250.0 << 0.0 << chunkAlphaBehindAccesses << 255;
-        QTest::newRow("halfway into the fade") << 625.0 << 0.5 << 110 << 223;
-        QTest::newRow("at the limit") << 1000.0 << 1.0 << chunkAlphaAlone << chunkAlphaAlone;
+        QTest::addColumn<bool>("standOut"); // what the legend calls "accesses as size bars"
+        QTest::newRow("none") << 0.0 << 0.0 << chunkAlphaBehindAccesses << 255 << true;
+        QTest::newRow("a quarter of the limit") << 250.0 << 0.0 << chunkAlphaBehindAccesses << 255 << true;
+        QTest::newRow("a quarter into the fade") << 437.5 << 0.15625 << 55 << 245 << true;
+        QTest::newRow("halfway into the fade") << 625.0 << 0.5 << 110 << 223 << false;
+        QTest::newRow("at the limit") << 1000.0 << 1.0 << chunkAlphaAlone << chunkAlphaAlone << false;
     }
     void accessFadeIsGradual()
     {
@@ -852,8 +854,10 @@ private slots:
         plan.estimatedAccesses = estimated;
         QTEST(chunkAlpha(plan, 1000), "chunks");
         QTEST(accessAlpha(plan, 1000), "accesses");
+        QTEST(accessesStandOut(plan, 1000), "standOut");
         plan.accesses = AccessSource::None;
         QCOMPARE(chunkAlpha(plan, 1000), chunkAlphaAlone);
+        QVERIFY(!accessesStandOut(plan, 1000));
     }
 
     void noAbruptChangeAtTheAccessLimit()
@@ -874,6 +878,10 @@ private slots:
         QVERIFY(below->accessDetail);
         QVERIFY(!above->accessDetail);
         QVERIFY(unfaded->accessDetail);
+        // Just below the limit the accesses are blended into the chunks: not "size bars".
+        QVERIFY(!below->accessesStandOut);
+        QVERIFY(!above->accessesStandOut);
+        QVERIFY(unfaded->accessesStandOut);
         const int changed = differingPixels(below->image, above->image, 48);
         const int changedUnfaded = differingPixels(unfaded->image, above->image, 48);
         QCOMPARE(estimated, 4000.0);

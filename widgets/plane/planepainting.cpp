@@ -94,6 +94,11 @@ int accessAlpha(const DetailPlan &plan, double limit)
     return int(std::lround(255 - fade * (255 - chunkAlphaAlone)));
 }
 
+bool accessesStandOut(const DetailPlan &plan, double limit)
+{
+    return plan.accessDetail() && accessFade(plan.estimatedAccesses, limit) < 0.5;
+}
+
 std::pair<int, int> sliceColumns(const SliceSpan &slice, const PixelMapping &mapping, int width)
 {
     int x0 = toPixel(std::floor(mapping.xToPixel(double(slice.first))));

@@ -62,6 +62,12 @@ int chunkAlpha(const DetailPlan &plan, double limit = DetailLimits {}.accessDeta
 // The alpha of its single accesses (255 well below the limit, chunkAlphaAlone at it).
 int accessAlpha(const DetailPlan &plan, double limit = DetailLimits {}.accessDetailLimit);
 
+// Whether a view's single accesses, drawn as `plan` says, still stand out from the chunks behind
+// them: accesses are drawn and less than half faded. Past that the chunks are nearly as deep as
+// alone and the accesses as translucent, so that the picture reads as chunk fill (the legend says
+// so: a view just under the access limit looks like one just over it).
+bool accessesStandOut(const DetailPlan &plan, double limit = DetailLimits {}.accessDetailLimit);
+
 // The pixel columns [x0, x1) of a slice band in an image `width` pixels wide: at least one pixel.
 std::pair<int, int> sliceColumns(const SliceSpan &slice, const PixelMapping &mapping, int width);
 

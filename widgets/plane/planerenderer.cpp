@@ -111,6 +111,7 @@ std::shared_ptr<RenderResult> renderPlane(const RenderRequest &request, sqlite::
     painter.end();
 
     result->accessDetail = plan.accessDetail();
+    result->accessesStandOut = accessesStandOut(plan, request.limits.accessDetailLimit);
     result->chunksRead = qint64(chunks.size());
     result->accessesRead = accesses.rowsRead;
     result->estimatedAccesses = qint64(plan.estimatedAccesses);

@@ -44,6 +44,7 @@ struct RenderResult
     QImage image;
     DetailPlan plan; // the level of detail `image` was drawn at
     bool accessDetail = false; // individual accesses drawn (and listed in `accesses`)
+    bool accessesStandOut = false; // and not faded into the chunks behind them (accessesStandOut())
     // The accesses drawn, in rowid order (= transition order), for hit tests on the GUI thread.
     std::vector<Access> accesses;
     // The transitions the request's thread filter keeps in the view (everything without a filter).

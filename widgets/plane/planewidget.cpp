@@ -911,8 +911,14 @@ QString PlaneWidget::legendDetail() const
     if (!hasHistory())
         return {};
     QString detail;
-    if (m_result)
-        detail = m_result->accessDetail ? tr("accesses as size bars") : tr("chunks (zoom in to see accesses)");
+    // What the image shows: accesses that stand out, accesses blended into deep chunk fill (near
+    // the access limit, as echo's first view), or chunks alone.
+    if (m_result && m_result->accessesStandOut)
+        detail = tr("accesses as size bars");
+    else if (m_result && m_result->accessDetail)
+        detail = tr("chunks over their accesses (zoom in to tell accesses apart)");
+    else if (m_result)
+        detail = tr("chunks (zoom in to see accesses)");
     if (m_result && m_result->kept.isFiltered())
         detail += QStringLiteral(" · ") + threadFilterLegend(m_result->kept.threads, m_result->accessDetail);
     if (m_shownGeneration != m_requestedGeneration)
