@@ -23,6 +23,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDialog>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -37,6 +38,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 
 namespace memhist::viewer {
@@ -640,6 +642,40 @@ void MainWindow::showMouseAndKeys()
     auto *dialog = new MouseAndKeysDialog(menuBar(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
+}
+
+// --- Events --------------------------------------------------------------------------------------
+
+bool MainWindow::event(QEvent *event)
+{
+    switch (event->type()) {
+    case QEvent::ChildPolished:
+        // Watched for when it closes (see eventFilter()).
+        if (auto *dialog = qobject_cast<QDialog *>(static_cast<QChildEvent *>(event)->child()))
+            dialog->installEventFilter(this);
+        break;
+    default:
+        break;
+    }
+    return QMainWindow::event(event);
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    // A dialog of the window has closed: the window takes the keyboard back if nothing else has it.
+    // A window manager does that itself; without one (Xvfb, some kiosk sessions) the window stays
+    // inactive, and its window-wide shortcuts (Ctrl+I, Ctrl+G, …) do nothing until it is clicked,
+    // while typed text still reaches its focused field.
+    if (event->type() == QEvent::Hide && qobject_cast<QDialog *>(watched)
+        && static_cast<QWidget *>(watched)->isWindow()) {
+        QTimer::singleShot(0, this, [this] {
+            const QWidget *active = QApplication::activeWindow();
+            if (isVisible() && !QApplication::activeModalWidget() && !QApplication::activePopupWidget()
+                && (!active || !active->isVisible()))
+                activateWindow();
+        });
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::showAbout()

@@ -36,6 +36,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -206,6 +207,53 @@ QAction *actionWithShortcut(const QWidget &window, const QKeySequence &keys)
             return action;
     }
     return nullptr;
+}
+
+// Takes the Shortcut events of the actions it filters, so that the key's arrival is seen and the
+// action does not run (a file dialog, Quit).
+class ShortcutCatcher : public QObject
+{
+public:
+    QList<QAction *> caught;
+
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() != QEvent::Shortcut)
+            return false;
+        caught << qobject_cast<QAction *>(watched);
+        return true;
+    }
+};
+
+QList<QAction *> menuActionsWithShortcuts(const QMenuBar *menus)
+{
+    QList<QAction *> actions;
+    const std::function<void(const QMenu *)> collect = [&](const QMenu *menu) {
+        for (QAction *action : menu->actions()) {
+            if (action->menu())
+                collect(action->menu());
+            else if (!action->isSeparator() && !action->shortcuts().isEmpty())
+                actions << action;
+        }
+    };
+    for (QAction *action : menus->actions()) {
+        if (action->menu())
+            collect(action->menu());
+    }
+    return actions;
+}
+
+// A key as X11 delivers it: Ctrl+letter carries its control character (Ctrl+I a TAB, Ctrl+M a CR).
+void pressAsX11(QWidget *widget, const QKeyCombination &keys)
+{
+    const Qt::Key key = keys.key();
+    const Qt::KeyboardModifiers modifiers = keys.keyboardModifiers();
+    QString text;
+    if (modifiers == Qt::ControlModifier && key >= Qt::Key_A && key <= Qt::Key_Z)
+        text = QChar(char16_t(key - Qt::Key_A + 1));
+    else if (modifiers == Qt::NoModifier && key >= Qt::Key_Space && key <= Qt::Key_AsciiTilde)
+        text = QChar(char16_t(key)).toLower();
+    QTest::sendKeyEvent(QTest::Click, widget, key, text, modifiers);
 }
 
 } // namespace
@@ -1165,6 +1213,92 @@ private slots:
             QStringLiteral("Transitions 0–13 · addresses 0x601000–0x60100f · plotted about 3,501 reads and 10 writes "
                            "of the visible addresses, estimated from 128,000 of the 5,000,000 accesses of these "
                            "transitions · 12 ms"));
+    }
+
+    // Audit #4: the menus' keys with a modifier (and F1) reach their actions from the SQL editor and
+    // the query fields, Ctrl+letter with the control character X11 gives it (Ctrl+I is a TAB); the
+    // keys a field uses (Backspace, Home) stay with it.
+    void menuKeysWorkFromTextFields()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(openAndWait(window, m_smallHistory));
+        ShortcutCatcher catcher;
+        const QList<QAction *> actions = menuActionsWithShortcuts(window.menuBar());
+        QVERIFY(actions.size() >= 20);
+        for (QAction *action : actions)
+            action->installEventFilter(&catcher);
+
+        window.showPanel(MainWindow::Panel::Sql);
+        auto *editor = window.sqlConsole()->findChild<QPlainTextEdit *>(QStringLiteral("statementEditor"));
+        QVERIFY(editor);
+        QLineEdit *field = nullptr;
+        for (QLineEdit *edit : window.queryPanel()->findChildren<QLineEdit *>()) {
+            if (edit->isVisibleTo(window.queryPanel()) && !edit->isReadOnly()) {
+                field = edit;
+                break;
+            }
+        }
+        QVERIFY(field);
+        int tried = 0;
+        for (QWidget *widget : { static_cast<QWidget *>(editor), static_cast<QWidget *>(field) }) {
+            if (widget == field)
+                window.showPanel(MainWindow::Panel::Results);
+            widget->setFocus();
+            QTRY_VERIFY(widget->hasFocus());
+            for (QAction *action : actions) {
+                for (const QKeySequence &keys : action->shortcuts()) {
+                    const QKeyCombination combination = keys[0];
+                    const bool modified = combination.keyboardModifiers() & (Qt::ControlModifier | Qt::AltModifier);
+                    const bool function = combination.key() >= Qt::Key_F1 && combination.key() <= Qt::Key_F35;
+                    if (!modified && !function)
+                        continue;
+                    action->setEnabled(true); // some need a selection; only the key's route matters here
+                    catcher.caught.clear();
+                    pressAsX11(widget, combination);
+                    const QString what = widget->objectName() + QStringLiteral(": ")
+                        + keys.toString(QKeySequence::NativeText) + QStringLiteral(" ") + action->text();
+                    QVERIFY2(catcher.caught == QList<QAction *> { action }, qPrintable(what));
+                    QVERIFY2(widget->hasFocus(), qPrintable(what));
+                    ++tried;
+                }
+            }
+        }
+        QVERIFY(tried >= 40);
+
+        // Backspace and Home are the field's: they edit, and Back and Home do not run.
+        window.showPanel(MainWindow::Panel::Sql);
+        editor->setFocus();
+        QTRY_VERIFY(editor->hasFocus());
+        window.sqlConsole()->setStatement(QStringLiteral("SELECT 12"));
+        editor->moveCursor(QTextCursor::End);
+        catcher.caught.clear();
+        pressAsX11(editor, QKeyCombination(Qt::Key_Backspace));
+        pressAsX11(editor, QKeyCombination(Qt::Key_Home));
+        pressAsX11(editor, QKeyCombination(Qt::Key_Plus));
+        QCOMPARE(window.sqlConsole()->statement(), QStringLiteral("+SELECT 1"));
+        QCOMPARE(catcher.caught, QList<QAction *>());
+    }
+
+    // Audit #4, as found under Xvfb: once a dialog of the window closes, the window is active again,
+    // so that its window-wide keys work without a click.
+    void windowIsActiveAgainWhenADialogCloses()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        auto *box = new QMessageBox(
+            QMessageBox::Warning, QStringLiteral("Title"), QStringLiteral("Message"), QMessageBox::Ok, &window);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+        QVERIFY(QTest::qWaitForWindowExposed(box));
+        box->activateWindow();
+        QTRY_COMPARE(QApplication::activeWindow(), box);
+        box->accept();
+        QTRY_COMPARE(QApplication::activeWindow(), &window);
     }
 
 private:
