@@ -1,13 +1,36 @@
 #include "gotodialog.h"
 
+#include "historyinfo.h"
+
 #include <QCompleter>
 #include <QDialogButtonBox>
 #include <QFontDatabase>
 #include <QLabel>
 #include <QLineEdit>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <limits>
 
 namespace memhist::viewer {
+
+QString transitionOutOfRange(std::uint64_t value, Transition first, Transition last)
+{
+    // formatCount() takes a qint64: a value past its range is past any history's last transition.
+    const auto shown = [](std::uint64_t v) {
+        return v > std::uint64_t(std::numeric_limits<qint64>::max()) ? QString::number(v) : formatCount(qint64(v));
+    };
+    if (value > last.value)
+        return GoToDialog::tr("%1 is after the last transition (%2).").arg(shown(value), shown(last.value));
+    if (value < first.value)
+        return GoToDialog::tr("%1 is before the first transition (%2).").arg(shown(value), shown(first.value));
+    return {};
+}
+
+QString transitionPlaceholder(Transition first, Transition last)
+{
+    const std::uint64_t middle = first.value + (last.value - std::min(first.value, last.value)) / 2;
+    return formatCount(qint64(std::min<std::uint64_t>(middle, std::numeric_limits<qint64>::max())));
+}
 
 GoToDialog::GoToDialog(const QString &title, const QString &label, const QString &placeholder, Go go, QWidget *parent)
     : QDialog(parent)
@@ -55,12 +78,23 @@ void GoToDialog::accept()
 {
     QString error;
     if (!m_go(m_edit->text().trimmed(), &error)) {
-        m_error->setText(error);
-        m_error->show();
+        showError(error);
         m_edit->setFocus();
         return;
     }
     QDialog::accept();
+}
+
+void GoToDialog::showError(const QString &error)
+{
+    m_error->setText(error);
+    m_error->show();
+    // A top-level window's layout does not grow it for a word-wrapped label's height at its width
+    // (heightForWidth): without this the message is cut after its first line.
+    layout()->activate();
+    const int needed = layout()->totalHeightForWidth(width());
+    if (needed > height())
+        resize(width(), needed);
 }
 
 } // namespace memhist::viewer

@@ -2,8 +2,10 @@
 
 #include "bookmarkspanel.h"
 #include "clickquerycontrols.h"
+#include "core/model/numbertext.h"
 #include "executionspanel.h"
 #include "filefilters.h"
+#include "gotodialog.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "messagelog.h"
@@ -256,6 +258,12 @@ void MainWindow::createMenus()
     addPanelAction(m_chartsDock, Panel::Charts, Qt::Key_2);
     addPanelAction(m_sqlDock, Panel::Sql, Qt::Key_3);
     addPanelAction(m_logDock, Panel::Log, Qt::Key_4);
+
+    // Go to Transition asks here: the window knows the history's transitions, and refuses one
+    // outside them rather than letting the plane clamp it silently.
+    QAction *goToTransition = m_navigator->action(Navigator::Action::GoToTransition);
+    disconnect(goToTransition, &QAction::triggered, m_navigator, nullptr);
+    connect(goToTransition, &QAction::triggered, this, &MainWindow::askAndGoToTransition);
 
     QMenu *go = menuBar()->addMenu(tr("&Go"));
     for (QAction *action : m_navigator->menuActions()) {
@@ -642,6 +650,41 @@ void MainWindow::showMouseAndKeys()
     auto *dialog = new MouseAndKeysDialog(menuBar(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
+}
+
+// --- Go to Transition ----------------------------------------------------------------------------
+
+bool MainWindow::goToTransitionText(const QString &text, QString *error)
+{
+    std::uint64_t value = 0;
+    if (m_info && m_info->summary.firstTransition && m_info->summary.lastTransition && parseTypedNumber(text, &value)) {
+        const QString outside
+            = transitionOutOfRange(value, *m_info->summary.firstTransition, *m_info->summary.lastTransition);
+        if (!outside.isEmpty()) {
+            *error = outside;
+            return false;
+        }
+    }
+    // Not a number: the navigator says so, in its words.
+    return m_navigator->goToTransitionText(text, error);
+}
+
+QString MainWindow::goToTransitionPlaceholder() const
+{
+    if (!m_info || !m_info->summary.firstTransition || !m_info->summary.lastTransition)
+        return {};
+    return transitionPlaceholder(*m_info->summary.firstTransition, *m_info->summary.lastTransition);
+}
+
+void MainWindow::askAndGoToTransition()
+{
+    if (m_historyPath.isEmpty() || !m_interactive)
+        return;
+    GoToDialog dialog(
+        tr("Go to Transition"), tr("Transition (decimal, 0x hex, or as the viewer shows it):"),
+        goToTransitionPlaceholder(),
+        [this](const QString &text, QString *error) { return goToTransitionText(text, error); }, this);
+    dialog.exec();
 }
 
 // --- Events --------------------------------------------------------------------------------------

@@ -10,10 +10,12 @@
 #include "core/storage/historydatabase.h"
 #include "elidedlabel.h"
 #include "filefilters.h"
+#include "gotodialog.h"
 #include "historyinfo.h"
 #include "mainwindow.h"
 #include "messagelog.h"
 #include "mouseandkeys.h"
+#include "navigator.h"
 #include "recorddialog.h"
 #include "recordjob.h"
 #include "testsupport.h"
@@ -1299,6 +1301,90 @@ private slots:
         QTRY_COMPARE(QApplication::activeWindow(), box);
         box->accept();
         QTRY_COMPARE(QApplication::activeWindow(), &window);
+    }
+
+    // Audit #5: Go to Transition suggests a transition of the history and refuses one outside it.
+    void goToTransitionStaysInTheHistory()
+    {
+        QCOMPARE(transitionOutOfRange(999999999, Transition { 1 }, Transition { 149092 }),
+            QStringLiteral("999,999,999 is after the last transition (149,092)."));
+        QCOMPARE(transitionOutOfRange(0, Transition { 1 }, Transition { 149092 }),
+            QStringLiteral("0 is before the first transition (1)."));
+        QCOMPARE(transitionOutOfRange(~std::uint64_t(0), Transition { 1 }, Transition { 149092 }),
+            QStringLiteral("18446744073709551615 is after the last transition (149,092)."));
+        QCOMPARE(transitionOutOfRange(1, Transition { 1 }, Transition { 149092 }), QString());
+        QCOMPARE(transitionOutOfRange(149092, Transition { 1 }, Transition { 149092 }), QString());
+        QCOMPARE(transitionPlaceholder(Transition { 1 }, Transition { 149092 }), QStringLiteral("74,546"));
+        QCOMPARE(transitionPlaceholder(Transition { 0 }, Transition { 13 }), QStringLiteral("6"));
+
+        MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, m_smallHistory));
+        PlaneWidget *plane = window.plane();
+        plane->setVisibleRange({ Transition { 2 }, Transition { 5 }, Address { 0x601000 }, Address { 0x60100f } });
+        const ViewRange before = plane->visibleRange();
+        const QString status = window.hoverText();
+        QString error;
+        QVERIFY(!window.goToTransitionText(QStringLiteral("999999999"), &error));
+        QCOMPARE(error, QStringLiteral("999,999,999 is after the last transition (13)."));
+        QVERIFY(!window.goToTransitionText(QStringLiteral("0x20"), &error));
+        QCOMPARE(error, QStringLiteral("32 is after the last transition (13)."));
+        QVERIFY(!window.goToTransitionText(QStringLiteral("ten"), &error));
+        QCOMPARE(error, QStringLiteral("“ten” is not a transition: type a number (150218, 150,218 or 0x24aca)."));
+        QCOMPARE(plane->visibleRange(), before);
+        QCOMPARE(window.hoverText(), status);
+        QVERIFY(window.goToTransitionText(QStringLiteral("13"), &error));
+        QCOMPARE(window.hoverText(), QStringLiteral("Transition 13"));
+
+        // Go ▸ Go to Transition's dialog.
+        QString placeholder;
+        QString refusal;
+        bool stayedOpen = false;
+        QTimer::singleShot(0, &window, [&] {
+            auto *dialog = window.findChild<GoToDialog *>(QStringLiteral("goToDialog"));
+            if (!dialog)
+                return;
+            placeholder = dialog->edit()->placeholderText();
+            dialog->edit()->setText(QStringLiteral("150,218"));
+            dialog->accept();
+            refusal = dialog->errorText();
+            stayedOpen = dialog->isVisible();
+            dialog->reject();
+        });
+        const ViewRange atThirteen = plane->visibleRange();
+        window.navigator()->action(Navigator::Action::GoToTransition)->trigger();
+        QCOMPARE(placeholder, QStringLiteral("6"));
+        QCOMPARE(refusal, QStringLiteral("150,218 is after the last transition (13)."));
+        QVERIFY(stayedOpen);
+        QCOMPARE(plane->visibleRange(), atThirteen);
+    }
+
+    // Audit #6: a refusal longer than the dialog is wide wraps, and the dialog grows to show it all.
+    void goToDialogShowsAWholeLongMessage()
+    {
+        const QString message
+            = QStringLiteral("“nosuchsym” is neither an address nor a function or data object of this history.");
+        GoToDialog dialog(QStringLiteral("Go to Address or Symbol"),
+            QStringLiteral("Address, function or data object (name or name+offset):"), QString(),
+            [&](const QString &, QString *error) {
+                *error = message;
+                return false;
+            });
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const int heightBefore = dialog.height();
+        dialog.edit()->setText(QStringLiteral("nosuchsym"));
+        dialog.accept();
+        QCOMPARE(dialog.errorText(), message);
+        auto *label = dialog.findChild<QLabel *>(QStringLiteral("goToError"));
+        QVERIFY(label);
+        QVERIFY(label->isVisible());
+        // It does not fit on one line: wrapped, on two or more, and as tall as they are.
+        QVERIFY(label->contentsRect().width() < label->fontMetrics().horizontalAdvance(message));
+        QTRY_VERIFY2(label->height() >= label->heightForWidth(label->width()),
+            qPrintable(QStringLiteral("%1 < %2").arg(label->height()).arg(label->heightForWidth(label->width()))));
+        QVERIFY(label->heightForWidth(label->width()) >= 2 * label->fontMetrics().lineSpacing());
+        QVERIFY(dialog.height() > heightBefore);
     }
 
 private:
