@@ -38,6 +38,7 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStatusTipEvent>
 #include <QStyle>
 #include <QTableView>
 #include <QTimer>
@@ -692,6 +693,12 @@ void MainWindow::askAndGoToTransition()
 bool MainWindow::event(QEvent *event)
 {
     switch (event->type()) {
+    case QEvent::StatusTip:
+        // The tips of the toolbar and the menus go to the hover line, not to QStatusBar::showMessage(),
+        // which would hide both lines of the status area (the history's summary with them).
+        if (m_status)
+            m_status->showStatusTip(static_cast<QStatusTipEvent *>(event)->tip());
+        return true;
     case QEvent::ChildPolished:
         // Watched for when it closes (see eventFilter()).
         if (auto *dialog = qobject_cast<QDialog *>(static_cast<QChildEvent *>(event)->child()))

@@ -2,9 +2,13 @@
 
 #include "elidedlabel.h"
 
+#include <QApplication>
+#include <QCursor>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QStyle>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace memhist::viewer {
@@ -26,10 +30,13 @@ StatusPanel::StatusPanel(QWidget *parent)
     , m_warningsBox(new QWidget(this))
     , m_warningsText(new ElidedLabel(m_warningsBox))
     , m_summary(new QLabel(tr("No history open: File ▸ Open, or drop a .memhist or a trace here"), this))
+    , m_tipCheck(new QTimer(this))
 {
     setObjectName(QStringLiteral("statusPanel"));
     m_hover->setObjectName(QStringLiteral("hoverLabel"));
     m_hover->setText(defaultHoverText());
+    m_tipCheck->setInterval(250);
+    connect(m_tipCheck, &QTimer::timeout, this, &StatusPanel::checkStatusTip);
     m_hint->setObjectName(QStringLiteral("clickHintLabel"));
     m_hint->setToolTip(tr("Click and Ctrl+click query the bytes of the access under the cursor (else the toolbar's "
                           "window around the point); Help ▸ Mouse and Keys lists every gesture"));
@@ -66,7 +73,31 @@ StatusPanel::StatusPanel(QWidget *parent)
 
 void StatusPanel::setHoverText(const QString &text)
 {
+    m_hoverText = text;
+    m_tip.clear();
+    m_tipCheck->stop();
     m_hover->setText(text.isEmpty() ? defaultHoverText() : text);
+}
+
+void StatusPanel::showStatusTip(const QString &tip)
+{
+    m_tip = tip;
+    if (tip.isEmpty()) {
+        m_tipCheck->stop();
+        m_hover->setText(m_hoverText.isEmpty() ? defaultHoverText() : m_hoverText);
+        return;
+    }
+    m_tipCheck->start();
+    m_hover->setText(tip);
+}
+
+void StatusPanel::checkStatusTip()
+{
+    for (const QWidget *widget = QApplication::widgetAt(QCursor::pos()); widget; widget = widget->parentWidget()) {
+        if (widget->statusTip() == m_tip || qobject_cast<const QMenu *>(widget))
+            return;
+    }
+    showStatusTip(QString());
 }
 
 QString StatusPanel::hoverText() const

@@ -1,11 +1,13 @@
-// The main window's status area, two lines: the hover text (or the last message), elided with the
-// whole in its tooltip, and the click gestures beside it, which it never replaces; below them the
-// open history's import warnings (an icon and the first, elided, all in the tooltip) and its summary.
+// The main window's status area, two lines: the hover text (or the last message, or the status tip
+// of the toolbar button or menu item under the mouse), elided with the whole in its tooltip, and the
+// click gestures beside it, which it never replaces; below them the open history's import warnings
+// (an icon and the first, elided, all in the tooltip) and its summary.
 #pragma once
 
 #include <QWidget>
 
 class QLabel;
+class QTimer;
 
 namespace memhist::viewer {
 
@@ -17,9 +19,17 @@ class StatusPanel : public QWidget
 public:
     explicit StatusPanel(QWidget *parent = nullptr);
 
-    // The whole text (its first line is shown); an empty text shows the default hover text.
+    // The whole text (its first line is shown); an empty text shows the default hover text. Ends a
+    // status tip.
     void setHoverText(const QString &text);
+    // What the first line shows: the hover text, or the status tip over it.
     QString hoverText() const;
+    // A status tip (QStatusTipEvent) in the hover text's place while the mouse is over its button
+    // or menu item; empty (the mouse left) shows the hover text again. Nothing else of the two
+    // lines changes. A tip whose widget is no longer under the mouse, when the leave was missed
+    // (the button was disabled or hidden under it), goes within a fraction of a second.
+    void showStatusTip(const QString &tip);
+    QString statusTip() const { return m_tip; }
     void setSummary(const QString &text, const QString &toolTip);
     // The warnings of the import that made the open history; none hides them.
     void setImportWarnings(const QStringList &warnings);
@@ -29,12 +39,18 @@ public:
     static QString clickHintText();
 
 private:
+    // Ends the tip when no widget under the mouse has it (a menu's items keep theirs).
+    void checkStatusTip();
+
     ElidedLabel *m_hover;
     QLabel *m_hint;
     QWidget *m_warningsBox;
     ElidedLabel *m_warningsText;
     QLabel *m_summary;
     QStringList m_warnings;
+    QString m_hoverText; // as set, the default when empty
+    QString m_tip;
+    QTimer *m_tipCheck;
 };
 
 } // namespace memhist::viewer

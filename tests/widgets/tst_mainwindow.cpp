@@ -18,6 +18,7 @@
 #include "navigator.h"
 #include "recorddialog.h"
 #include "recordjob.h"
+#include "statuspanel.h"
 #include "testsupport.h"
 #include "viewermessages.h"
 #include "widgets/charts/chartspanel.h"
@@ -47,11 +48,14 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStatusTipEvent>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 #include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
 #include <functional>
 #include <memory>
 
@@ -1385,6 +1389,53 @@ private slots:
             qPrintable(QStringLiteral("%1 < %2").arg(label->height()).arg(label->heightForWidth(label->width()))));
         QVERIFY(label->heightForWidth(label->width()) >= 2 * label->fontMetrics().lineSpacing());
         QVERIFY(dialog.height() > heightBefore);
+    }
+
+    // Audit #10: a status tip shows in the hover line; both lines of the status area stay, and the
+    // tip goes when the mouse leaves, or is found elsewhere when the leave was missed.
+    void statusTipsKeepTheSummary()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(openAndWait(window, m_smallHistory));
+        auto *summary = window.findChild<QLabel *>(QStringLiteral("summaryLabel"));
+        auto *panel = window.findChild<StatusPanel *>(QStringLiteral("statusPanel"));
+        QVERIFY(summary && panel);
+        const QString before = window.hoverText();
+        auto *toolBar = window.findChild<QToolBar *>(QStringLiteral("mainToolBar"));
+        QToolButton *forward = nullptr;
+        for (QAction *action : toolBar->actions()) {
+            if (action->text() == QStringLiteral("&Forward"))
+                forward = qobject_cast<QToolButton *>(toolBar->widgetForAction(action));
+        }
+        QVERIFY(forward);
+        const QString tip = QStringLiteral("Go to the next view of the plane");
+        QCOMPARE(forward->statusTip(), tip);
+
+        QStatusTipEvent enter(tip);
+        QCoreApplication::sendEvent(forward, &enter);
+        QCOMPARE(window.hoverText(), tip);
+        QCOMPARE(panel->statusTip(), tip);
+        QVERIFY(panel->isVisible());
+        QVERIFY(summary->isVisible());
+        QCOMPARE(summary->text(), smallSummary);
+        QCOMPARE(window.statusBar()->currentMessage(), QString());
+
+        QStatusTipEvent leave { QString() };
+        QCoreApplication::sendEvent(forward, &leave);
+        QCOMPARE(window.hoverText(), before);
+        QCOMPARE(panel->statusTip(), QString());
+
+        // No leave: the mouse is elsewhere, the tip goes by itself.
+        QCursor::setPos(window.mapToGlobal(QPoint(-200, -200)));
+        QCoreApplication::sendEvent(forward, &enter);
+        QCOMPARE(window.hoverText(), tip);
+        QTRY_COMPARE(panel->statusTip(), QString());
+        QVERIFY(window.hoverText() != tip);
+        QVERIFY(summary->isVisible());
     }
 
 private:
