@@ -163,6 +163,7 @@ private slots:
     void addressColumns_data();
     void addressColumns();
     void hexAddressesToggle();
+    void hexAddressesOfMinAndMax();
     void resultsGetTheRoom();
 
 private:
@@ -568,6 +569,16 @@ void TestSqlConsole::addressColumns_data()
     QTest::newRow("rowid") << QStringLiteral("rowid") << false;
     QTest::newRow("count of addresses") << QStringLiteral("count(DISTINCT phy_first)") << false;
     QTest::newRow("operation") << QStringLiteral("operation") << false;
+    // Unaliased aggregates, named by SQLite as typed: the min or max of addresses is an address.
+    QTest::newRow("min of an address") << QStringLiteral("min(phy_first)") << true;
+    QTest::newRow("max of an address, spaced") << QStringLiteral("MAX( a.linear )") << true;
+    QTest::newRow("max of pc") << QStringLiteral("max(pc)") << true;
+    QTest::newRow("min of a size") << QStringLiteral("min(size)") << false;
+    QTest::newRow("sum of addresses") << QStringLiteral("sum(phy_first)") << false;
+    QTest::newRow("avg of addresses") << QStringLiteral("avg(phy_first)") << false;
+    QTest::newRow("span is a size") << QStringLiteral("phy_last - phy_first + 1") << false;
+    QTest::newRow("min of an expression") << QStringLiteral("min(phy_first + 1)") << false;
+    QTest::newRow("alias not named as an address") << QStringLiteral("hi") << false;
 }
 
 void TestSqlConsole::addressColumns()
@@ -603,6 +614,23 @@ void TestSqlConsole::hexAddressesToggle()
             { QStringLiteral("8"), QStringLiteral("3"), QStringLiteral("6295556"), QString(), QStringLiteral("4") },
             { QStringLiteral("12"), QStringLiteral("7"), QStringLiteral("-8"), QStringLiteral("-8"),
                 QStringLiteral("8") } }));
+}
+
+void TestSqlConsole::hexAddressesOfMinAndMax()
+{
+    SqlConsole console;
+    console.setHistory(m_small);
+    console.setStatement(QStringLiteral("SELECT count(*), min(phy_first), MAX( linear ), sum(size), "
+                                        "max(phy_first) AS hi, max(phy_first) AS hi_addr FROM accesses "
+                                        "WHERE phy_first BETWEEN 1 AND 0x7ffbffff"));
+    const auto [ok, message] = runAndWait(console);
+    QVERIFY2(ok, qPrintable(message));
+    QCOMPARE(console.resultsModel()->columnNames(),
+        (QStringList { QStringLiteral("count(*)"), QStringLiteral("min(phy_first)"), QStringLiteral("MAX( linear )"),
+            QStringLiteral("sum(size)"), QStringLiteral("hi"), QStringLiteral("hi_addr") }));
+    QCOMPARE(rows(console.resultsModel()),
+        (QList<QStringList> { { QStringLiteral("14"), QStringLiteral("0x401000"), QStringLiteral("0x7ffbfff8"),
+            QStringLiteral("75"), QStringLiteral("2147221496"), QStringLiteral("0x7ffbfff8") } }));
 }
 
 void TestSqlConsole::resultsGetTheRoom()

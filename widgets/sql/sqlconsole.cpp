@@ -63,7 +63,9 @@ SqlConsole::SqlConsole(QWidget *parent)
     // Addresses as the rest of the viewer shows them; remembered by the console for its next result.
     m_hexCheck = new QCheckBox(tr("Addresses in hex"), this);
     m_hexCheck->setObjectName(QStringLiteral("hexCheck"));
-    m_hexCheck->setToolTip(tr("Show the integers of address columns (phy_first, phy_last, linear, pc, …) as 0x hex"));
+    m_hexCheck->setToolTip(tr("Show as 0x hex the integers of columns named like addresses (phy_first, phy_last, "
+                              "linear, pc, names with “addr”) and of their min() and max(); not other "
+                              "expressions, nor an alias named otherwise"));
     m_hexCheck->setChecked(true);
 
     m_editor = new QPlainTextEdit(this);

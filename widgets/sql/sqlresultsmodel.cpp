@@ -60,7 +60,14 @@ bool SqlResultsModel::isAddressColumn(const QString &name)
     static const QRegularExpression pattern(
         QStringLiteral("^(phy|phy_.*|.*_phy|linear|physical|pc|pc_.*|.*_pc|.*addr.*)$"),
         QRegularExpression::CaseInsensitiveOption);
-    return pattern.match(name.section(u'.', -1)).hasMatch();
+    // SQLite names a result column without an alias by its expression's text, as typed.
+    static const QRegularExpression minMax(QStringLiteral("^\\s*(?:min|max)\\s*\\(\\s*([A-Za-z_][\\w.]*)\\s*\\)\\s*$"),
+        QRegularExpression::CaseInsensitiveOption);
+    // Any other expression is not one ("phy_last - phy_first + 1" is a size): a name or an alias only.
+    static const QRegularExpression plainName(QStringLiteral("^[\\w. ]+$"));
+    if (const QRegularExpressionMatch aggregate = minMax.match(name); aggregate.hasMatch())
+        return pattern.match(aggregate.captured(1).section(u'.', -1)).hasMatch();
+    return plainName.match(name).hasMatch() && pattern.match(name.section(u'.', -1)).hasMatch();
 }
 
 int SqlResultsModel::rowCount(const QModelIndex &parent) const

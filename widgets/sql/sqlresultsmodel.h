@@ -29,7 +29,10 @@ public:
     void setHexAddresses(bool hex);
     bool hexAddresses() const { return m_hexAddresses; }
     // Named like an address: phy_first, phy_last, linear, pc, or anything with "addr" or a "pc"
-    // word in it (after any "table." prefix, case-insensitive).
+    // word in it (after any "table." prefix, case-insensitive); or the min() or max() of such a
+    // column, as SQLite names an unaliased aggregate ("min(phy_first)", "MAX(a.linear)"): the
+    // smallest or largest of addresses is an address. Other expressions are not (phy_last -
+    // phy_first + 1 is a size), nor an alias that is not named like an address ("AS lo").
     static bool isAddressColumn(const QString &name);
 
     bool hasMore() const { return m_more; }
