@@ -189,7 +189,12 @@ void MainWindow::createNavigationActions()
     QStyle *s = style();
     m_backAction = new QAction(
         QIcon::fromTheme(QStringLiteral("go-previous"), s->standardIcon(QStyle::SP_ArrowBack)), tr("&Back"), this);
-    m_backAction->setShortcuts(QKeySequence::Back); // Alt+Left and Backspace on Linux
+    // Alt+Left, and Backspace everywhere (the platform's Back has it under KDE and GNOME, not
+    // without a desktop): a text field that uses Backspace keeps it (shortcut override).
+    QList<QKeySequence> backKeys = QKeySequence::keyBindings(QKeySequence::Back);
+    if (!backKeys.contains(QKeySequence(Qt::Key_Backspace)))
+        backKeys << QKeySequence(Qt::Key_Backspace);
+    m_backAction->setShortcuts(backKeys);
     m_backAction->setStatusTip(tr("Return to the previous view of the plane"));
     connect(m_backAction, &QAction::triggered, m_plane, &PlaneWidget::back);
 
@@ -255,10 +260,13 @@ void MainWindow::createMenus()
         action->setShortcut(QKeySequence(Qt::CTRL | key));
         connect(action, &QAction::triggered, this, [this, panel] { showPanel(panel); });
     };
+    // Ctrl+1 … Ctrl+6 in the tabs' order.
     addPanelAction(m_resultsDock, Panel::Results, Qt::Key_1);
     addPanelAction(m_chartsDock, Panel::Charts, Qt::Key_2);
     addPanelAction(m_sqlDock, Panel::Sql, Qt::Key_3);
-    addPanelAction(m_logDock, Panel::Log, Qt::Key_4);
+    addPanelAction(m_executionsDock, Panel::Executions, Qt::Key_4);
+    addPanelAction(m_bookmarksDock, Panel::Bookmarks, Qt::Key_5);
+    addPanelAction(m_logDock, Panel::Log, Qt::Key_6);
 
     // Go to Transition asks here: the window knows the history's transitions, and refuses one
     // outside them rather than letting the plane clamp it silently.
@@ -430,10 +438,26 @@ void MainWindow::runClickQuery(
 
 void MainWindow::showPanel(Panel panel)
 {
-    QDockWidget *dock = panel == Panel::Results ? m_resultsDock
-        : panel == Panel::Charts                ? m_chartsDock
-        : panel == Panel::Sql                   ? m_sqlDock
-                                                : m_logDock;
+    QDockWidget *dock = m_logDock;
+    switch (panel) {
+    case Panel::Results:
+        dock = m_resultsDock;
+        break;
+    case Panel::Charts:
+        dock = m_chartsDock;
+        break;
+    case Panel::Sql:
+        dock = m_sqlDock;
+        break;
+    case Panel::Executions:
+        dock = m_executionsDock;
+        break;
+    case Panel::Bookmarks:
+        dock = m_bookmarksDock;
+        break;
+    case Panel::Log:
+        break;
+    }
     dock->show();
     dock->raise();
 }

@@ -36,10 +36,13 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
+    // The bottom tabs, in tab order (View ▸ Results is Ctrl+1, …, View ▸ Log Ctrl+6).
     enum class Panel {
         Results,
         Charts,
         Sql,
+        Executions,
+        Bookmarks,
         Log,
     };
 

@@ -49,6 +49,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QStatusTipEvent>
+#include <QTabBar>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -877,12 +878,19 @@ private slots:
             return texts.join(QStringLiteral(", "));
         };
         QCOMPARE(bindings(QKeySequence::Back), QStringLiteral("Alt+Left, Backspace"));
+        // Backspace is Back whatever the platform's Back says (without a desktop, only Alt+Left).
+        QAction *back = actionWithShortcut(window, QKeySequence(Qt::Key_Backspace));
+        QVERIFY(back);
+        QCOMPARE(back->text(), QStringLiteral("&Back"));
         for (const QString &expected :
             { QStringLiteral("View ▸ Home: Home"), QStringLiteral("View ▸ Back: %1").arg(bindings(QKeySequence::Back)),
                 QStringLiteral("View ▸ Forward: %1").arg(bindings(QKeySequence::Forward)),
                 QStringLiteral("View ▸ Zoom In: +, =, %1").arg(native(QKeySequence(QKeySequence::ZoomIn))),
                 QStringLiteral("View ▸ Zoom Out: -, %1").arg(native(QKeySequence(QKeySequence::ZoomOut))),
-                QStringLiteral("View ▸ Log: Ctrl+4"), QStringLiteral("File ▸ Record Program: Ctrl+R") })
+                QStringLiteral("View ▸ Results: Ctrl+1"), QStringLiteral("View ▸ Charts: Ctrl+2"),
+                QStringLiteral("View ▸ SQL Console: Ctrl+3"), QStringLiteral("View ▸ Executions: Ctrl+4"),
+                QStringLiteral("View ▸ Bookmarks: Ctrl+5"), QStringLiteral("View ▸ Log: Ctrl+6"),
+                QStringLiteral("File ▸ Record Program: Ctrl+R") })
             QVERIFY2(listed.contains(expected), qPrintable(expected + QStringLiteral(" not in ") + listed.join(u'|')));
 
         QStringList gestures;
@@ -1305,6 +1313,32 @@ private slots:
         QTRY_COMPARE(QApplication::activeWindow(), box);
         box->accept();
         QTRY_COMPARE(QApplication::activeWindow(), &window);
+    }
+
+    // Audit #14: Ctrl+1 … Ctrl+6 show the tabs in their order.
+    void tabKeysFollowTheTabOrder()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        const QStringList titles { QStringLiteral("Results"), QStringLiteral("Charts"), QStringLiteral("SQL Console"),
+            QStringLiteral("Executions"), QStringLiteral("Bookmarks"), QStringLiteral("Log") };
+        QTabBar *tabs = nullptr;
+        for (QTabBar *bar : window.findChildren<QTabBar *>()) {
+            if (bar->count() == titles.size())
+                tabs = bar;
+        }
+        QVERIFY(tabs);
+        for (int index = 0; index < titles.size(); ++index)
+            QCOMPARE(tabs->tabText(index), titles.at(index));
+        QWidget *focus = window.plane();
+        focus->setFocus();
+        for (int key = 0; key < titles.size(); ++key) {
+            QTest::keyClick(focus, Qt::Key(Qt::Key_1 + key), Qt::ControlModifier);
+            QCOMPARE(tabs->currentIndex(), key);
+            QCOMPARE(tabs->tabText(key), titles.at(key));
+        }
     }
 
     // Audit #5: Go to Transition suggests a transition of the history and refuses one outside it.
