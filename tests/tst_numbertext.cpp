@@ -28,6 +28,7 @@ private slots:
     void hexDigitValue();
     void parseTypedNumber_data();
     void parseTypedNumber();
+    void bytesText();
 };
 
 void TestNumberText::parseUnsigned_data()
@@ -165,6 +166,14 @@ void TestNumberText::parseTypedNumber()
     std::uint64_t parsed = 12345;
     QCOMPARE(memhist::parseTypedNumber(text, &parsed), ok);
     QCOMPARE(quint64(parsed), ok ? value : quint64(12345));
+}
+
+// The size of an access in the viewer's sentences ("read of 1 byte at ...", not "1 bytes").
+void TestNumberText::bytesText()
+{
+    QCOMPARE(memhist::bytesText(1), QStringLiteral("1 byte"));
+    QCOMPARE(memhist::bytesText(8), QStringLiteral("8 bytes"));
+    QCOMPARE(memhist::bytesText(0), QStringLiteral("0 bytes"));
 }
 
 QTEST_GUILESS_MAIN(TestNumberText)

@@ -224,7 +224,7 @@ QVariant BookmarksModel::data(const QModelIndex &index, int role) const
         case AddressColumn:
             return hexText(bookmark.address.value);
         case OperationColumn:
-            return bookmark.operation ? tr("%1 (%2 bytes)").arg(operationText(bookmark.operation)).arg(bookmark.size)
+            return bookmark.operation ? tr("%1 (%2)").arg(operationText(bookmark.operation), bytesText(bookmark.size))
                                       : tr("point");
         case NoteColumn:
             return bookmark.note;

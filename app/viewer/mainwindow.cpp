@@ -2,10 +2,8 @@
 
 #include "bookmarkspanel.h"
 #include "clickquerycontrols.h"
-#include "core/model/numbertext.h"
 #include "executionspanel.h"
 #include "filefilters.h"
-#include "gotodialog.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "messagelog.h"
@@ -268,12 +266,6 @@ void MainWindow::createMenus()
     addPanelAction(m_bookmarksDock, Panel::Bookmarks, Qt::Key_5);
     addPanelAction(m_logDock, Panel::Log, Qt::Key_6);
 
-    // Go to Transition asks here: the window knows the history's transitions, and refuses one
-    // outside them rather than letting the plane clamp it silently.
-    QAction *goToTransition = m_navigator->action(Navigator::Action::GoToTransition);
-    disconnect(goToTransition, &QAction::triggered, m_navigator, nullptr);
-    connect(goToTransition, &QAction::triggered, this, &MainWindow::askAndGoToTransition);
-
     QMenu *go = menuBar()->addMenu(tr("&Go"));
     for (QAction *action : m_navigator->menuActions()) {
         if (action)
@@ -431,8 +423,9 @@ void MainWindow::runClickQuery(
     if (m_historyPath.isEmpty())
         return;
     // The thread chosen in the query panel holds for click queries too.
-    m_queryPanel->runQuery(m_queryPanel->threadFilter()->applyTo(
-        clickQuery(transition, address, access, modifiers, clickQuerySettings())));
+    m_queryPanel->runQuery(
+        m_queryPanel->threadFilter()->applyTo(clickQuery(transition, address, access, modifiers, clickQuerySettings())),
+        clickQueryNoRowsHint(access));
     showPanel(Panel::Results);
 }
 
@@ -493,6 +486,10 @@ void MainWindow::historyReady(const QString &path, const HistoryInfo &info, cons
     m_chartsPanel->setHistory(m_historyPath);
     m_sqlConsole->setHistory(m_historyPath);
     m_navigator->setHistory(m_historyPath);
+    if (info.summary.firstTransition && info.summary.lastTransition)
+        m_navigator->setTransitionRange(std::pair { *info.summary.firstTransition, *info.summary.lastTransition });
+    else
+        m_navigator->setTransitionRange(std::nullopt);
     m_status->setSummary(describeHistory(info),
         QDir::toNativeSeparators(m_historyPath) + QStringLiteral("\n") + formatCount(info.summary.fileBytes)
             + tr(" bytes") + QStringLiteral("\n") + info.sourcePaths.join(u'\n'));
@@ -675,41 +672,6 @@ void MainWindow::showMouseAndKeys()
     auto *dialog = new MouseAndKeysDialog(menuBar(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
-}
-
-// --- Go to Transition ----------------------------------------------------------------------------
-
-bool MainWindow::goToTransitionText(const QString &text, QString *error)
-{
-    std::uint64_t value = 0;
-    if (m_info && m_info->summary.firstTransition && m_info->summary.lastTransition && parseTypedNumber(text, &value)) {
-        const QString outside
-            = transitionOutOfRange(value, *m_info->summary.firstTransition, *m_info->summary.lastTransition);
-        if (!outside.isEmpty()) {
-            *error = outside;
-            return false;
-        }
-    }
-    // Not a number: the navigator says so, in its words.
-    return m_navigator->goToTransitionText(text, error);
-}
-
-QString MainWindow::goToTransitionPlaceholder() const
-{
-    if (!m_info || !m_info->summary.firstTransition || !m_info->summary.lastTransition)
-        return {};
-    return transitionPlaceholder(*m_info->summary.firstTransition, *m_info->summary.lastTransition);
-}
-
-void MainWindow::askAndGoToTransition()
-{
-    if (m_historyPath.isEmpty() || !m_interactive)
-        return;
-    GoToDialog dialog(
-        tr("Go to Transition"), tr("Transition (decimal, 0x hex, or as the viewer shows it):"),
-        goToTransitionPlaceholder(),
-        [this](const QString &text, QString *error) { return goToTransitionText(text, error); }, this);
-    dialog.exec();
 }
 
 // --- Events --------------------------------------------------------------------------------------

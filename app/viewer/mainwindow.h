@@ -104,13 +104,6 @@ public:
     // Help ▸ Mouse and Keys (not modal: the user tries the keys with the page open).
     void showMouseAndKeys();
 
-    // Go ▸ Go to Transition's check: a number in the viewer's formats within the open history's
-    // transitions, then the plane centred on it (Navigator::goToTransitionText()); false + *error
-    // ("… is after the last transition (149,092).") otherwise, the view unchanged.
-    bool goToTransitionText(const QString &text, QString *error);
-    // What Go to Transition's field suggests: the middle transition of the open history.
-    QString goToTransitionPlaceholder() const;
-
 signals:
     void historyOpened(const QString &path);
     void importFinished(bool ok, const QString &message);
@@ -143,9 +136,6 @@ private:
     void importDirectoryInteractively();
     void recordInteractively();
     void showAbout();
-    // Go ▸ Go to Transition (in place of the navigator's, which knows no range): asks, refusing a
-    // transition outside the history.
-    void askAndGoToTransition();
 
     // A history's summary has been read: the panels load it. The status line then says
     // `openedStatus` when given (a recording's summary must outlive the open), else "Opened …".

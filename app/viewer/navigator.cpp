@@ -66,11 +66,6 @@ QString operationNoun(Operation operation)
     return {};
 }
 
-QString bytesText(std::uint32_t size)
-{
-    return size == 1 ? Navigator::tr("1 byte") : Navigator::tr("%1 bytes").arg(size);
-}
-
 std::uint64_t saturatingSub(std::uint64_t value, std::uint64_t minus)
 {
     return value > minus ? value - minus : 0;
@@ -334,12 +329,24 @@ void Navigator::goToAddress(Address a)
     emit statusMessage(tr("Address %1").arg(hexText(a.value)));
 }
 
+void Navigator::setTransitionRange(std::optional<std::pair<Transition, Transition>> firstAndLast)
+{
+    m_transitions = firstAndLast;
+}
+
 bool Navigator::goToTransitionText(const QString &text, QString *error)
 {
     std::uint64_t value = 0;
     if (!parseTypedNumber(text, &value)) {
         *error = tr("“%1” is not a transition: type a number (150218, 150,218 or 0x24aca).").arg(text);
         return false;
+    }
+    if (m_transitions) {
+        if (const QString outside = transitionOutOfRange(value, m_transitions->first, m_transitions->second);
+            !outside.isEmpty()) {
+            *error = outside;
+            return false;
+        }
     }
     goToTransition(Transition { value });
     return true;
@@ -392,7 +399,8 @@ void Navigator::askAndGo(Action which)
         transition ? tr("Go to Transition") : tr("Go to Address or Symbol"),
         transition ? tr("Transition (decimal, 0x hex, or as the viewer shows it):")
                    : tr("Address, function or data object (name or name+offset):"),
-        transition ? QStringLiteral("150,218") : QStringLiteral("0x4a1'b140 · main · counter"),
+        transition ? (m_transitions ? transitionPlaceholder(m_transitions->first, m_transitions->second) : QString())
+                   : QStringLiteral("0x4a1'b140 · main · counter"),
         [this, transition](const QString &text, QString *error) {
             return transition ? goToTransitionText(text, error) : goToAddressText(text, error);
         },

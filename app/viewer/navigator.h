@@ -85,6 +85,9 @@ public:
     // bookmarks.
     void setHistory(const QString &path);
     QString history() const { return m_path; }
+    // The transitions of the open history (from its summary), which Go to Transition suggests and
+    // keeps to; unset for a history without accesses.
+    void setTransitionRange(std::optional<std::pair<Transition, Transition>> firstAndLast);
 
     // Interactive navigators ask for bookmark notes and show dialogs; tests turn this off.
     void setInteractive(bool interactive);
@@ -109,7 +112,9 @@ public:
     // The plane centred on `t` at the current zoom; the status line names the position.
     void goToTransition(Transition t);
     void goToAddress(Address a);
-    // A number in the viewer's formats (parseTypedNumber): false + *error otherwise.
+    // A number in the viewer's formats (parseTypedNumber), within the history's transitions: false +
+    // *error otherwise ("999,999,999 is after the last transition (149,092).": the plane would
+    // clamp it silently).
     bool goToTransitionText(const QString &text, QString *error);
     // A number in the viewer's formats, else the name of a function or data object of the history
     // (centred on its first address): false + *error otherwise.
@@ -144,6 +149,7 @@ private:
     QPointer<QueryPanel> m_queryPanel;
     QWidget *m_window = nullptr;
     QString m_path;
+    std::optional<std::pair<Transition, Transition>> m_transitions; // first and last
     bool m_interactive = true;
     std::optional<Access> m_selected;
     // The access a step found, to be made current once the results' first page arrives.

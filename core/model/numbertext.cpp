@@ -101,4 +101,9 @@ QString hexText(std::uint64_t value)
     return QString::fromLatin1(hexBytes(value));
 }
 
+QString bytesText(std::uint64_t size)
+{
+    return size == 1 ? QStringLiteral("1 byte") : QStringLiteral("%1 bytes").arg(size);
+}
+
 } // namespace memhist

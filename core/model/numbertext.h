@@ -62,4 +62,7 @@ char *appendHex(char *out, std::uint64_t value);
 QString hexText(std::uint64_t value);
 QByteArray hexBytes(std::uint64_t value);
 
+// An access's size as the viewer writes it: "1 byte", "8 bytes".
+QString bytesText(std::uint64_t size);
+
 } // namespace memhist

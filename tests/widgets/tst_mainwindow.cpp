@@ -1363,15 +1363,15 @@ private slots:
         const ViewRange before = plane->visibleRange();
         const QString status = window.hoverText();
         QString error;
-        QVERIFY(!window.goToTransitionText(QStringLiteral("999999999"), &error));
+        QVERIFY(!window.navigator()->goToTransitionText(QStringLiteral("999999999"), &error));
         QCOMPARE(error, QStringLiteral("999,999,999 is after the last transition (13)."));
-        QVERIFY(!window.goToTransitionText(QStringLiteral("0x20"), &error));
+        QVERIFY(!window.navigator()->goToTransitionText(QStringLiteral("0x20"), &error));
         QCOMPARE(error, QStringLiteral("32 is after the last transition (13)."));
-        QVERIFY(!window.goToTransitionText(QStringLiteral("ten"), &error));
+        QVERIFY(!window.navigator()->goToTransitionText(QStringLiteral("ten"), &error));
         QCOMPARE(error, QStringLiteral("“ten” is not a transition: type a number (150218, 150,218 or 0x24aca)."));
         QCOMPARE(plane->visibleRange(), before);
         QCOMPARE(window.hoverText(), status);
-        QVERIFY(window.goToTransitionText(QStringLiteral("13"), &error));
+        QVERIFY(window.navigator()->goToTransitionText(QStringLiteral("13"), &error));
         QCOMPARE(window.hoverText(), QStringLiteral("Transition 13"));
 
         // Go ▸ Go to Transition's dialog.

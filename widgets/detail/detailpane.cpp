@@ -247,11 +247,9 @@ QString DetailPane::html(const AccessDetail &detail)
 {
     const Access &access = detail.access;
     QString html = heading(tr("Access"));
-    html += paragraph(
-        tr("%1 of %2 at %3 · transition %4 · row %5")
-            .arg(operationName(access.operation), access.size == 1 ? tr("1 byte") : tr("%1 bytes").arg(access.size),
-                hexText(access.physical.value), QString::number(access.transition.value),
-                QString::number(access.rowId.value)));
+    html += paragraph(tr("%1 of %2 at %3 · transition %4 · row %5")
+                          .arg(operationName(access.operation), bytesText(access.size), hexText(access.physical.value),
+                              QString::number(access.transition.value), QString::number(access.rowId.value)));
     if (detail.threadsKnown)
         html += paragraph(detail.thread ? tr("Thread %1").arg(*detail.thread)
                                         : tr("Thread unknown (no thread span covers this transition)"));

@@ -1,5 +1,6 @@
 #include "widgets/plane/planehittest.h"
 
+#include "core/model/numbertext.h"
 #include "widgets/plane/planepainting.h"
 
 #include <QCoreApplication>
@@ -128,10 +129,9 @@ QString hoverText(
                     .arg(formatAddress(segment.addresses.first), formatAddress(segment.addresses.last));
     }
     if (access) {
-        text += tr(" · %1 of %2 bytes at %3, transition %4 (row %5)")
-                    .arg(operationName(access->operation))
-                    .arg(access->size)
-                    .arg(formatAddress(access->physical.value), formatTransition(access->transition.value))
+        text += tr(" · %1 of %2 at %3, transition %4 (row %5)")
+                    .arg(operationName(access->operation), bytesText(access->size),
+                        formatAddress(access->physical.value), formatTransition(access->transition.value))
                     .arg(access->rowId.value);
     }
     return text;
