@@ -732,6 +732,9 @@ void TestCli::errors_data()
     QTest::newRow("query: not a SQLite file")
         << QStringList { QStringLiteral("query"), QStringLiteral("%DATA%/small.csv") } << 1
         << QStringLiteral("%DATA%/small.csv: not a SQLite database (file is not a database)\n") << QString();
+    QTest::newRow("query: an empty file")
+        << QStringList { QStringLiteral("query"), QStringLiteral("%DATA%/empty.csv") } << 1
+        << QStringLiteral("%DATA%/empty.csv: empty file (0 bytes), not a memhist database\n") << QString();
     QTest::newRow("query: SQLite with other tables")
         << QStringList { QStringLiteral("query"), QStringLiteral("%TMP%/other.db") } << 1
         << QStringLiteral("%TMP%/other.db: not a memhist database: table 'slices' is missing\n") << QString();

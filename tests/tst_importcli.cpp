@@ -33,6 +33,8 @@ private slots:
     void brokenTrace_data();
     void brokenTrace();
     void historyCarriesTheReferenceMetadata();
+    void gzippedCsvImports();
+    void directoryWithoutTraces();
 
 private:
     QString write(const QString &name, const QByteArray &content);
@@ -138,6 +140,12 @@ void TestImportCli::brokenTrace_data()
                12)
         << QStringList { QStringLiteral("--format"), QStringLiteral("lackey") }
         << QStringLiteral("FILE:1: binary data (a NUL byte), not a Lackey trace\n");
+    // What `export --thread-column` writes: recognised as our CSV, refused with the reason.
+    QTest::newRow("csv: a thread column")
+        << QByteArray("rowid,transition,operation,address,linear,size,thread\n1,0,R,0x10,0x10,8,5\n") << QStringList()
+        << QStringLiteral("FILE:1: columns after the six of 'rowid,transition,operation,address,linear,size' (the "
+                          "thread or context columns of export --thread-column or --context): import reads the "
+                          "six-column form, which export writes without those options\n");
     // A copy of a gzipped log cut short is damaged, not a trace that ends early: an error.
     QFile gzipped(data(QStringLiteral("lackey/true.tiny.lackey.gz")));
     QVERIFY(gzipped.open(QIODevice::ReadOnly));
@@ -196,6 +204,43 @@ void TestImportCli::historyCarriesTheReferenceMetadata()
     QCOMPARE(rows.text(5), QStringLiteral("memhist " MEMHIST_VERSION ", format 1, from tenet ") + trace);
     QVERIFY2(rows.int64(6) >= before && rows.int64(6) <= after, qPrintable(QString::number(rows.int64(6))));
     QCOMPARE(rows.step(), SQLITE_DONE); // exactly one row, as the readers require
+}
+
+// `memhist export -o /dev/stdout | gzip`: the CSV importer reads gzip as the text importers do, and
+// a cut copy is an error at the line where the data stops.
+void TestImportCli::gzippedCsvImports()
+{
+    QFile plain(data(QStringLiteral("csv/small.csv")));
+    QVERIFY(plain.open(QIODevice::ReadOnly));
+    const QByteArray csv = plain.readAll();
+    const QByteArray compressed = gzip(csv);
+    QVERIFY(!compressed.isEmpty());
+    const QString trace = write(QStringLiteral("small.csv.gz"), compressed);
+    const QString output = m_dir.filePath(QStringLiteral("gzipped.memhist"));
+    const CliResult result = runCli({ QStringLiteral("import"), trace, QStringLiteral("-o"), output });
+    QCOMPARE(result.err, QByteArray());
+    QCOMPARE(result.exitCode, 0);
+    QVERIFY2(result.out.startsWith("imported 20 accesses "), result.out.constData());
+    const CliResult exported = runCli({ QStringLiteral("query"), output, QStringLiteral("--ops"), QStringLiteral("rwx"),
+        QStringLiteral("--format"), QStringLiteral("csv") });
+    QCOMPARE(exported.exitCode, 0);
+    QCOMPARE(exported.out.split('\n').mid(0, 21), csv.split('\n').mid(0, 21));
+
+    const QString cut = write(QStringLiteral("cut.csv.gz"), compressed.first(compressed.size() - 12));
+    const CliResult truncated = runCli({ QStringLiteral("import"), cut, QStringLiteral("-o"), output });
+    QCOMPARE(truncated.exitCode, 1);
+    QVERIFY2(truncated.err.contains(": truncated gzip data: the file ends after "), truncated.err.constData());
+}
+
+void TestImportCli::directoryWithoutTraces()
+{
+    QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("no-traces")));
+    const QString directory = m_dir.filePath(QStringLiteral("no-traces"));
+    const CliResult result = runCli(
+        { QStringLiteral("import"), directory, QStringLiteral("-o"), m_dir.filePath(QStringLiteral("d.memhist")) });
+    QCOMPARE(result.exitCode, 1);
+    QCOMPARE(
+        QString::fromUtf8(result.err), directory + QStringLiteral(": no drmemtrace trace files in this directory\n"));
 }
 
 QTEST_GUILESS_MAIN(TestImportCli)

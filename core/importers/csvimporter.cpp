@@ -3,9 +3,9 @@
 #include "core/csv/csvaccessformat.h"
 #include "core/importers/accesssink.h"
 #include "core/importers/progressthrottle.h"
+#include "core/importers/tracefilereader.h"
 #include "core/model/numbertext.h"
 
-#include <QFile>
 #include <cstring>
 
 namespace memhist {
@@ -44,15 +44,16 @@ bool CsvImporter::run(const QString &path, AccessSink &sink, const ImportOptions
         return false;
     };
 
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return failFile(QStringLiteral("cannot open: ") + file.errorString());
-    const qint64 fileSize = file.size();
+    // Plain or gzipped (`memhist export ... -o /dev/stdout | gzip`), read in bounded memory.
+    TraceFileReader reader(path);
+    if (!reader.open()) {
+        *error = reader.errorString();
+        return false;
+    }
 
     QByteArray buffer(readSize + maxLineLength, Qt::Uninitialized);
     char *const data = buffer.data();
     qsizetype filled = 0; // bytes of data[] holding input
-    qint64 bufferOffset = 0; // file offset of data[0]
     qint64 lineNumber = 0;
     bool sawHeader = false;
     bool anyInput = false;
@@ -75,6 +76,12 @@ bool CsvImporter::run(const QString &path, AccessSink &sink, const ImportOptions
             // A UTF-8 byte order mark, as some spreadsheet programs write.
             if (line.startsWith("\xEF\xBB\xBF"))
                 line = line.sliced(3);
+            if (line.startsWith(csv::header()) && line.sliced(csv::header().size()).startsWith(','))
+                return failAt(lineNumber,
+                    QStringLiteral("columns after the six of '%1' (the thread or context columns of export "
+                                   "--thread-column or --context): import reads the six-column form, which export "
+                                   "writes without those options")
+                        .arg(QString::fromLatin1(csv::header())));
             if (line != QByteArrayView(csv::header()))
                 return failAt(
                     lineNumber, QStringLiteral("expected the header '") + QString::fromLatin1(csv::header()) + u'\'');
@@ -115,9 +122,11 @@ bool CsvImporter::run(const QString &path, AccessSink &sink, const ImportOptions
 
     bool atEnd = false;
     while (!atEnd) {
-        const qint64 n = file.read(data + filled, readSize + maxLineLength - filled);
-        if (n < 0)
-            return failFile(QStringLiteral("read error: ") + file.errorString());
+        const qint64 n = reader.read(data + filled, readSize + maxLineLength - filled);
+        if (n < 0) {
+            *error = reader.errorString(lineNumber + 1);
+            return false;
+        }
         if (n == 0)
             atEnd = true;
         filled += n;
@@ -133,7 +142,7 @@ bool CsvImporter::run(const QString &path, AccessSink &sink, const ImportOptions
             if (atWindowEnd)
                 break;
             pos = newline - data + 1;
-            if (lineNumber % progressLineInterval == 0 && !throttle.update(bufferOffset + pos, fileSize))
+            if (lineNumber % progressLineInterval == 0 && !throttle.update(reader.inputPosition(), reader.inputSize()))
                 return failFile(QStringLiteral("import cancelled"));
         }
 
@@ -149,7 +158,6 @@ bool CsvImporter::run(const QString &path, AccessSink &sink, const ImportOptions
         if (rest > maxLineLength)
             return failAt(lineNumber + 1, QStringLiteral("line too long (more than %1 bytes)").arg(maxLineLength));
         std::memmove(data, data + pos, size_t(rest));
-        bufferOffset += pos;
         filled = rest;
     }
 

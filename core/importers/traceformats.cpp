@@ -30,9 +30,11 @@ struct TraceHead
     QByteArray bytes;
 };
 
+// Our header, alone or followed by more columns (export --thread-column or --context: the CSV
+// importer then says why it reads the six-column form only). head.bytes is gunzipped already.
 bool looksLikeCsv(const TraceHead &head)
 {
-    if (head.isDirectory || head.gzipped)
+    if (head.isDirectory)
         return false;
     QByteArrayView start(head.bytes);
     if (start.startsWith("\xEF\xBB\xBF"))
@@ -41,7 +43,8 @@ bool looksLikeCsv(const TraceHead &head)
         start = start.first(newline);
     if (start.endsWith('\r'))
         start.chop(1);
-    return start == QByteArrayView(csv::header());
+    return start == QByteArrayView(csv::header())
+        || (start.startsWith(csv::header()) && start.sliced(csv::header().size()).startsWith(','));
 }
 
 // The complete lines of the head (a cut last line is left out), at most `count` of them.
@@ -201,6 +204,12 @@ bool detectTraceFormat(const QString &path, TraceFormat *format, QString *error)
             *format = entry.format;
             return true;
         }
+    }
+    // A directory can only be a drmemtrace trace directory: say what it lacks, as --format
+    // drmemtrace would.
+    if (head.isDirectory) {
+        *error = path + QStringLiteral(": no drmemtrace trace files in this directory");
+        return false;
     }
     *error = QStringLiteral("%1: cannot recognise the trace format (known formats: %2; name one with --format)")
                  .arg(path, traceFormatNames().join(QStringLiteral(", ")));

@@ -101,6 +101,11 @@ std::unique_ptr<HistoryDatabase> HistoryDatabase::open(const QString &path, QStr
         *error = describe(path, QStringLiteral("is a directory, not a memhist database"));
         return nullptr;
     }
+    // SQLite takes an empty file for an empty database, which then lacks every table.
+    if (info.isFile() && info.size() == 0) {
+        *error = describe(path, QStringLiteral("empty file (0 bytes), not a memhist database"));
+        return nullptr;
+    }
     // A copy cut short (an interrupted transfer, a full disk) loses rows without SQLite noticing
     // until a query reads past the end, and then only for that query: compare the header's page
     // count with the size, at constant cost. Not when a WAL holding frames or a rollback journal

@@ -6,6 +6,30 @@ namespace memhist::drmemtrace {
 
 namespace {
 
+// minizip's status codes (unzip.h, and zlib's for inflate errors) in words: a user can do nothing
+// with "error -103".
+QString minizipReason(int status)
+{
+    switch (status) {
+    case UNZ_ERRNO:
+        return QStringLiteral("cannot read the archive");
+    case UNZ_EOF:
+        return QStringLiteral("the data ends early (truncated)");
+    case UNZ_BADZIPFILE:
+        return QStringLiteral("damaged member header (not a valid zip entry)");
+    case UNZ_CRCERROR:
+        return QStringLiteral("CRC mismatch (corrupt data)");
+    case Z_DATA_ERROR:
+        return QStringLiteral("corrupt compressed data");
+    case Z_MEM_ERROR:
+        return QStringLiteral("out of memory");
+    case Z_BUF_ERROR:
+        return QStringLiteral("the compressed data ends early (truncated)");
+    default:
+        return QStringLiteral("unreadable (minizip status %1)").arg(status);
+    }
+}
+
 // minizip reads the archive through these, with the PooledFile as its stream: it seeks before every
 // read, so the file may lose and regain its descriptor between two reads.
 voidpf ZCALLBACK openPooled(voidpf, const void *file, int)
@@ -138,7 +162,7 @@ bool ZipChunkStream::closeMember()
     if (status == UNZ_CRCERROR)
         return fail(QStringLiteral("zip member %1: CRC mismatch (corrupt data)").arg(m_memberName));
     if (status != UNZ_OK)
-        return fail(QStringLiteral("zip member %1: cannot close (error %2)").arg(m_memberName).arg(status));
+        return fail(QStringLiteral("zip member %1: cannot close: %2").arg(m_memberName, minizipReason(status)));
     return true;
 }
 
@@ -151,7 +175,7 @@ bool ZipChunkStream::openMember(int index)
     if (!isChunkName(member.name.toUtf8()))
         return fail(QStringLiteral("zip member %1 is not a drmemtrace chunk (chunk.NNNN)").arg(member.name));
     if (const int status = unzOpenCurrentFile(m_zip); status != UNZ_OK)
-        return fail(QStringLiteral("zip member %1: cannot open (error %2)").arg(member.name).arg(status));
+        return fail(QStringLiteral("zip member %1: cannot open: %2").arg(member.name, minizipReason(status)));
     return true;
 }
 
@@ -216,9 +240,8 @@ qint64 ZipChunkStream::read(char *data, qint64 maxSize)
         return 0;
     const int n = unzReadCurrentFile(m_zip, data, unsigned(std::min<qint64>(maxSize, 1 << 30)));
     if (n < 0) {
-        fail(n == Z_DATA_ERROR
-                ? QStringLiteral("zip member %1: corrupt compressed data").arg(m_memberName)
-                : QStringLiteral("zip member %1: truncated or unreadable (error %2)").arg(m_memberName).arg(n));
+        fail(n == Z_DATA_ERROR ? QStringLiteral("zip member %1: corrupt compressed data").arg(m_memberName)
+                               : QStringLiteral("zip member %1: %2").arg(m_memberName, minizipReason(n)));
         return -1;
     }
     m_memberRead += n;
