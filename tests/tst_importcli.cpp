@@ -140,6 +140,15 @@ void TestImportCli::brokenTrace_data()
                12)
         << QStringList { QStringLiteral("--format"), QStringLiteral("lackey") }
         << QStringLiteral("FILE:1: binary data (a NUL byte), not a Lackey trace\n");
+    // Recognised from the content, by the lines before the damage: the importer's own message.
+    QTest::newRow("lackey: a NUL byte, format from the content") << QByteArray("I  00001000,3\n L 2000,8\nI  00\x00"
+                                                                               "01003,2\n L 2008,8\n",
+        43) << QStringList() << QStringLiteral("FILE:3: binary data (a NUL byte), not a Lackey trace\n");
+    QByteArray badMethod = gzip("I  00001000,3\n L 2000,8\n");
+    badMethod[2] = 7; // not deflate
+    QTest::newRow("gzip that does not inflate, format from the content")
+        << badMethod << QStringList()
+        << QStringLiteral("FILE: offset 4: corrupt gzip data (unknown compression method)\n");
     // What `export --thread-column` writes: recognised as our CSV, refused with the reason.
     QTest::newRow("csv: a thread column")
         << QByteArray("rowid,transition,operation,address,linear,size,thread\n1,0,R,0x10,0x10,8,5\n") << QStringList()

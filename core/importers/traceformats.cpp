@@ -8,6 +8,7 @@
 #include "core/importers/lackeyparser.h"
 #include "core/importers/tenetimporter.h"
 #include "core/importers/tenetparser.h"
+#include "core/importers/tracefilereader.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -64,15 +65,27 @@ QList<QByteArrayView> headLines(const QByteArray &bytes, int count)
     return lines;
 }
 
+// The head up to the line that holds its first NUL byte: a text trace damaged further on is still
+// recognised, and its importer names the line ("T:12: binary data (a NUL byte), not a Lackey
+// trace"); a file that starts with binary data keeps nothing.
+QByteArray textBeforeBinary(const QByteArray &bytes)
+{
+    const qsizetype nul = bytes.indexOf('\0');
+    if (nul < 0)
+        return bytes;
+    const qsizetype lineStart = bytes.lastIndexOf('\n', nul);
+    return lineStart < 0 ? QByteArray() : bytes.first(lineStart + 1);
+}
+
 // Valgrind's `==PID==` header, or I/L/S/M lines: a log that starts with a few lines of the program's
 // own output (--log-fd=1) is recognised as long as trace lines are at least as many as other lines.
 bool looksLikeLackey(const TraceHead &head)
 {
-    if (head.isDirectory || head.bytes.contains('\0'))
+    if (head.isDirectory)
         return false;
     int traceLines = 0;
     int otherLines = 0;
-    for (const QByteArrayView line : headLines(head.bytes, 400)) {
+    for (const QByteArrayView line : headLines(textBeforeBinary(head.bytes), 400)) {
         if (LackeyParser::isTraceLine(line))
             ++traceLines;
         else if (LackeyParser::isValgrindMessage(line) && line.contains("Lackey"))
@@ -86,9 +99,9 @@ bool looksLikeLackey(const TraceHead &head)
 // `rip=0x...,mr=0x...:...`: every field of the first non-empty line is NAME=0xHEX.
 bool looksLikeTenet(const TraceHead &head)
 {
-    if (head.isDirectory || head.bytes.contains('\0'))
+    if (head.isDirectory)
         return false;
-    for (const QByteArrayView line : headLines(head.bytes, 20)) {
+    for (const QByteArrayView line : headLines(textBeforeBinary(head.bytes), 20)) {
         if (!line.trimmed().isEmpty())
             return TenetParser::isTenetLine(line);
     }
@@ -210,6 +223,16 @@ bool detectTraceFormat(const QString &path, TraceFormat *format, QString *error)
     if (head.isDirectory) {
         *error = path + QStringLiteral(": no drmemtrace trace files in this directory");
         return false;
+    }
+    // gzip data that does not inflate says why ("T.gz: offset 4: corrupt gzip data (unknown
+    // compression method)"), whatever it would have held.
+    if (head.gzipped && head.bytes.isEmpty()) {
+        TraceFileReader reader(path);
+        char probe[4096];
+        if (reader.open() && reader.read(probe, sizeof probe) < 0) {
+            *error = reader.errorString();
+            return false;
+        }
     }
     *error = QStringLiteral("%1: cannot recognise the trace format (known formats: %2; name one with --format)")
                  .arg(path, traceFormatNames().join(QStringLiteral(", ")));
