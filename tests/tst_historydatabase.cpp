@@ -110,6 +110,7 @@ private slots:
     void headerPageCountIsUsedOnlyWhenValid_data();
     void headerPageCountIsUsedOnlyWhenValid();
     void walHistoryInReadOnlyDirectory();
+    void walHistoryReadLeavesNothingBesideIt();
     void walFramesInReadOnlyDirectoryAreNamed();
     void referenceMetadataForForeignFiles_data();
     void referenceMetadataForForeignFiles();
@@ -292,6 +293,29 @@ void TestHistoryDatabase::walHistoryInReadOnlyDirectory()
     QVERIFY2(info.out.contains("accesses:         20 (reads 8, writes 7, executes 5)\n"), info.out.constData());
     const CliResult check = runCliUnprivileged({ QStringLiteral("check"), path });
     QCOMPARE(check.exitCode, 0);
+    QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));
+    QVERIFY(!QFile::exists(path + QStringLiteral("-shm")));
+}
+
+// A WAL-mode history with no -wal beside it, in a directory we may write: reading it must not
+// create a -wal and a -shm file beside it (SQLite's reader does, unless the file is read immutable).
+void TestHistoryDatabase::walHistoryReadLeavesNothingBesideIt()
+{
+    const QString path = copyOfGood(QStringLiteral("idle-wal.memhist"));
+    QVERIFY(!path.isEmpty());
+    QVERIFY(execute(path, "PRAGMA journal_mode = WAL"));
+    QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));
+    {
+        QString error;
+        const auto db = HistoryDatabase::open(path, &error);
+        QVERIFY2(db, qPrintable(error));
+        QCOMPARE(db->summary().accesses, 20);
+        QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));
+        QVERIFY(!QFile::exists(path + QStringLiteral("-shm")));
+    }
+    const CliResult query = runCli({ QStringLiteral("query"), path, QStringLiteral("--ops"), QStringLiteral("rwx") });
+    QCOMPARE(query.exitCode, 0);
+    QCOMPARE(query.out.count('\n'), 22); // the header, 20 rows, the closing line
     QVERIFY(!QFile::exists(path + QStringLiteral("-wal")));
     QVERIFY(!QFile::exists(path + QStringLiteral("-shm")));
 }

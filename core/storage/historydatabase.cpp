@@ -127,7 +127,14 @@ std::unique_ptr<HistoryDatabase> HistoryDatabase::open(const QString &path, QStr
 
 bool HistoryDatabase::openConnection(QString *error)
 {
+    // A WAL-mode database without a -wal file beside it has every page in the main file and nobody
+    // connected to it (a connection keeps the -wal file while it is open): read it immutable from
+    // the start, or SQLite would create -wal and -shm files beside a history we only read.
+    const auto header = readSqliteFileHeader(m_path);
+    const bool idleWal = header && header->walMode && !QFileInfo::exists(m_path + QStringLiteral("-wal"));
     for (const auto mode : { sqlite::Connection::Mode::ReadOnly, sqlite::Connection::Mode::ReadOnlyImmutable }) {
+        if (idleWal && mode == sqlite::Connection::Mode::ReadOnly)
+            continue;
         if (!m_connection.open(m_path, mode)) {
             *error = describe(m_path, QStringLiteral("cannot open: ") + m_connection.lastError());
             return false;
@@ -150,7 +157,6 @@ bool HistoryDatabase::openConnection(QString *error)
         // when missing. In a read-only directory it cannot: the file is still a valid database.
         // When no -wal holds frames, every page is in the main file and nobody can be writing
         // (a writer would have made both files), so reading it immutable is exact.
-        const auto header = readSqliteFileHeader(m_path);
         const bool walReader = header && header->walMode && isReadOnlyFailure(rc);
         if (mode == sqlite::Connection::Mode::ReadOnly && walReader && !hasWalFrames(m_path))
             continue;
