@@ -54,6 +54,7 @@ class TestPartialFile : public QObject
 private slots:
     void initTestCase();
     void writesUnderATemporaryNameThenCommits();
+    void targetsUnderDevAndProcAreWhatTheyAre();
     void discardLeavesTheTargetAsItWas();
     void createFailsWithTheSystemReason();
     void staleTemporaries_data();
@@ -101,6 +102,50 @@ void TestPartialFile::writesUnderATemporaryNameThenCommits()
     };
     QCOMPARE(::stat(QFile::encodeName(target).constData(), &status), 0);
     QCOMPARE(status.st_mode & 0777, 0666 & ~mask);
+}
+
+// /dev/shm holds ordinary files (a history may be written there, as the fuzz targets do); only a
+// process's descriptor (/dev/stdout, /dev/fd/N, /proc/PID/fd/N) is a stream written in place. A
+// rule on the /dev prefix alone refused /dev/shm as "not a regular file".
+void TestPartialFile::targetsUnderDevAndProcAreWhatTheyAre()
+{
+    if (!QFileInfo(QStringLiteral("/dev/shm")).isDir())
+        QSKIP("no /dev/shm on this system");
+    QTemporaryDir shm(QStringLiteral("/dev/shm/memhist-partialfile-XXXXXX"));
+    QVERIFY(shm.isValid());
+    const QString target = shm.filePath(QStringLiteral("history.memhist"));
+    {
+        PartialFile file(target);
+        QVERIFY2(file.create(), qPrintable(file.errorString()));
+        QVERIFY(!file.writesDirectly());
+        QVERIFY(file.temporaryPath() != target);
+        QVERIFY(file.write("complete"));
+        QVERIFY(file.commit());
+    }
+    QCOMPARE(readFile(target), QByteArray("complete"));
+
+    // A descriptor whose open file is a regular file is still written in place, appended to.
+    QTemporaryDir dir;
+    const QString redirected = dir.filePath(QStringLiteral("redirected.csv"));
+    writeFile(redirected, "before\n");
+    QFile open(redirected);
+    QVERIFY(open.open(QIODevice::ReadWrite));
+    const QString descriptor = QStringLiteral("/proc/self/fd/%1").arg(open.handle());
+    {
+        PartialFile file(descriptor, PartialFile::Target::RegularFileOrStream);
+        QVERIFY2(file.create(), qPrintable(file.errorString()));
+        QVERIFY(file.writesDirectly());
+        QVERIFY(file.write("after\n"));
+        QVERIFY(file.commit());
+    }
+    QCOMPARE(readFile(redirected), QByteArray("before\nafter\n"));
+    QCOMPARE(entries(dir.path()), QStringList { QStringLiteral("redirected.csv") });
+    // The same descriptor as a history's target is refused: SQLite needs a file of its own.
+    PartialFile history(descriptor);
+    QVERIFY(!history.create());
+    QCOMPARE(
+        history.errorString(), QStringLiteral("cannot write to it: not a regular file (an SQLite database needs one)"));
+    QCOMPARE(readFile(redirected), QByteArray("before\nafter\n"));
 }
 
 void TestPartialFile::discardLeavesTheTargetAsItWas()

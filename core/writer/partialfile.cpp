@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -142,18 +143,20 @@ bool PartialFile::create()
     if (!m_temporaryPath.isEmpty())
         return fail(QStringLiteral("cannot create a second temporary file"), EEXIST);
     // Renaming over a symbolic link would replace the link, not the file it names.
-    // A path through /dev or /proc (/dev/stdout is a link to /proc/self/fd/1, itself a link to
-    // whatever the descriptor has open, maybe a regular file) names a stream, never a file to
-    // replace.
-    const auto isSystemPath = [](const QString &path) {
+    // A process's descriptor (/dev/stdout is a link to /proc/self/fd/1, itself a link to whatever
+    // the descriptor has open, maybe a regular file a shell redirection made) names a stream, never
+    // a file to replace. Other paths under /dev or /proc are what they are (/dev/shm holds files).
+    const auto namesADescriptor = [](const QString &path) {
+        static const QRegularExpression descriptor(QStringLiteral("^/(proc/[^/]+|dev)/fd/[0-9]+$"));
         const QString absolute = QFileInfo(path).absoluteFilePath();
-        return absolute.startsWith(QLatin1String("/dev/")) || absolute.startsWith(QLatin1String("/proc/"));
+        return descriptor.match(absolute).hasMatch() || absolute == QLatin1String("/dev/stdout")
+            || absolute == QLatin1String("/dev/stderr");
     };
     m_filePath = m_targetPath;
-    bool systemPath = isSystemPath(m_filePath);
-    for (int depth = 0; depth < 40 && !systemPath && QFileInfo(m_filePath).isSymLink(); ++depth) {
+    bool descriptor = namesADescriptor(m_filePath);
+    for (int depth = 0; depth < 40 && !descriptor && QFileInfo(m_filePath).isSymLink(); ++depth) {
         m_filePath = QFileInfo(m_filePath).symLinkTarget();
-        systemPath = isSystemPath(m_filePath);
+        descriptor = namesADescriptor(m_filePath);
     }
     const QFileInfo target(m_filePath);
     const QString directory = target.absolutePath();
@@ -162,7 +165,7 @@ bool PartialFile::create()
     struct stat status;
     const QByteArray encodedTarget = QFile::encodeName(m_filePath);
     const bool exists = ::stat(encodedTarget.constData(), &status) == 0;
-    if (exists && (!S_ISREG(status.st_mode) || systemPath)) {
+    if (exists && (!S_ISREG(status.st_mode) || descriptor)) {
         if (m_target == Target::RegularFileOnly)
             return failWith(QStringLiteral("cannot write to it"),
                 QStringLiteral("not a regular file (an SQLite database needs one)"));
