@@ -148,8 +148,11 @@ int runImport(const QStringList &arguments)
         ok = importTraces(
             inputs, output, options,
             [&](const ImportSessionProgress &progress) {
-                progressLine.show(QStringLiteral("importing ") + progress.path + QStringLiteral(": ")
-                    + QString::number(progress.fraction * 100, 'f', 1) + u'%');
+                if (progress.finishing)
+                    progressLine.show(QStringLiteral("finishing %1: indexes, summaries and context").arg(output));
+                else
+                    progressLine.show(QStringLiteral("importing ") + progress.path + QStringLiteral(": ")
+                        + QString::number(progress.fraction * 100, 'f', 1) + u'%');
                 return true;
             },
             &summary, &error);

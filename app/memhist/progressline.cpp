@@ -23,10 +23,11 @@ ProgressLine::~ProgressLine()
 
 void ProgressLine::show(const QString &text)
 {
-    if (!m_enabled)
+    if (!m_enabled || (m_shown && text == m_text))
         return;
     writeErr(eraseLine + text);
     m_shown = true;
+    m_text = text;
 }
 
 bool ProgressLine::isEnabled()

@@ -15,6 +15,8 @@ public:
     ProgressLine(const ProgressLine &) = delete;
     ProgressLine &operator=(const ProgressLine &) = delete;
 
+    // Replaces the line, unless it already says `text` (a caller may report far more often than
+    // the text changes).
     void show(const QString &text);
     void clear();
 
@@ -26,6 +28,7 @@ public:
 private:
     bool m_enabled = false;
     bool m_shown = false;
+    QString m_text; // what the line says, while shown
 };
 
 } // namespace memhist::cli

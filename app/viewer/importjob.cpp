@@ -11,6 +11,11 @@ ImportJob::ImportJob(QList<TraceInput> inputs, QString outputPath, ImportOptions
     // 10 Hz is smooth enough for a progress bar and a rate, and costs nothing.
     m_job.onProgress(
         [this](const JobProgress &progress) {
+            // A negative fraction: the worker reports the finishing phase (see start()).
+            if (progress.fraction < 0) {
+                emit finishing(progress.count);
+                return;
+            }
             const double seconds = double(m_elapsed.nsecsElapsed()) / 1e9;
             emit progressChanged(
                 progress.fraction, progress.count, seconds > 0 ? double(progress.count) / seconds : 0, progress.item);
@@ -32,7 +37,7 @@ void ImportJob::start()
             const auto progress = [&ticket](const ImportSessionProgress &p) {
                 const double overall
                     = p.traceCount > 0 ? (double(p.traceIndex) + p.fraction) / double(p.traceCount) : 0;
-                ticket.report({ overall, p.accesses, p.path });
+                ticket.report({ p.finishing ? -1.0 : overall, p.accesses, p.path });
                 return !ticket.cancelled();
             };
             result.ok = importTraces(inputs, outputPath, options, progress, &result.summary, &result.error);

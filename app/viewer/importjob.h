@@ -41,6 +41,9 @@ public:
 signals:
     // `fraction` of all traces (0..1), accesses stored so far and the rate since the start.
     void progressChanged(double fraction, qint64 accesses, double accessesPerSecond, const QString &currentTrace);
+    // Every trace is read (`accesses` of them) and the history is being finished: its indexes,
+    // summaries and context. No fraction or rate to show until importFinished(); still cancellable.
+    void finishing(qint64 accesses);
     void importFinished(const memhist::viewer::ImportResult &result);
 
 private:

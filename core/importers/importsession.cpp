@@ -113,10 +113,24 @@ bool importTraces(const QList<TraceInput> &inputs, const QString &outputPath, Im
     }
     for (auto it = summary->skipped.cbegin(); it != summary->skipped.cend(); ++it)
         writer.setMetaValue(QStringLiteral("skipped: ") + it.key(), QString::number(it.value()));
+    // The progress callback keeps being asked while the writer finishes, so that a Cancel there
+    // still leaves nothing behind.
+    const QString cancelled = outputPath + QStringLiteral(": import cancelled");
+    if (progress) {
+        const ImportSessionProgress finishing { std::max<qsizetype>(0, inputs.size() - 1), inputs.size(),
+            inputs.isEmpty() ? QString() : inputs.constLast().path, 1.0, writer.stats().accesses, true };
+        if (!progress(finishing)) {
+            writer.cancel();
+            summary->stats = writer.stats();
+            *error = cancelled;
+            return false;
+        }
+        writer.setInterruptCheck([&progress, finishing] { return !progress(finishing); });
+    }
     const bool finished = writer.finish();
     summary->stats = writer.stats();
     if (!finished) {
-        *error = writer.errorString();
+        *error = writer.errorString() == QLatin1String("cancelled") ? cancelled : writer.errorString();
         return false;
     }
     return true;

@@ -151,6 +151,8 @@ public:
     WriterOptions options;
     QString error;
     bool failed = false;
+    std::function<bool()> interruptCheck; // see setInterruptCheck()
+    bool interrupted = false; // interruptCheck said so, and SQLite stopped
     bool opened = false;
     bool finished = false;
     WriterStats stats;
@@ -709,6 +711,11 @@ void HistoryWriter::setMetaValue(const QString &key, const QString &value)
     d->extraMeta.insert(key, value);
 }
 
+void HistoryWriter::setInterruptCheck(std::function<bool()> interrupted)
+{
+    d->interruptCheck = std::move(interrupted);
+}
+
 bool HistoryWriter::finish()
 {
     if (d->failed)
@@ -726,10 +733,36 @@ bool HistoryWriter::finish()
     d->startResolvingContext(historyLast);
     if (!d->waitForSlices())
         return false;
+    // SQLite calls the handler every 2^16 virtual machine instructions (about a millisecond) of
+    // this connection; a non-zero return interrupts the statement, which then fails. Installed
+    // once the store worker is done with the connection: from here on only this thread uses it.
+    struct InterruptHandler
+    {
+        sqlite3 *db;
+        InterruptHandler(sqlite3 *db, Private *d)
+            : db(db)
+        {
+            if (d->interruptCheck) {
+                sqlite3_progress_handler(
+                    db, 1 << 16,
+                    [](void *context) {
+                        auto *d = static_cast<Private *>(context);
+                        d->interrupted = d->interrupted || d->interruptCheck();
+                        return d->interrupted ? 1 : 0;
+                    },
+                    d);
+            }
+        }
+        ~InterruptHandler() { sqlite3_progress_handler(db, 0, nullptr, nullptr); }
+    };
+    const InterruptHandler interruptHandler(d->connection.handle(), d.get());
     d->startBinningTiles();
     sqlite::Connection &db = d->connection;
-    const auto writeFailure
-        = [&] { return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db))); };
+    const auto writeFailure = [&] {
+        if (d->interrupted)
+            return d->fail(QStringLiteral("cancelled"));
+        return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db)));
+    };
     if (!d->collector.writeLastRows(*d->contextTables))
         return writeFailure();
     // The indexes are built now, once, from sorted keys: SQLite writes their pages full and in
@@ -749,10 +782,13 @@ bool HistoryWriter::finish()
     const QDateTime createdAt = QDateTime::currentDateTimeUtc();
     if (!d->writeMeta(createdAt) || !d->writeReferenceMetadata(createdAt))
         return writeFailure();
-    if (!d->summary->writeTiles(db))
+    if (!d->summary->writeTiles(db)) {
+        if (d->interrupted)
+            return d->fail(QStringLiteral("cancelled"));
         return d->fail(
             QStringLiteral("%1: cannot write: %2")
                 .arg(d->outputPath, d->summary->databaseFailed() ? failureReason(db) : d->summary->errorString()));
+    }
     if (!db.execute("COMMIT"))
         return writeFailure();
     d->stats.addressSummaryCpuNanoseconds = d->addressSummary.cpuNanoseconds();

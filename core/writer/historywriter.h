@@ -12,6 +12,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <memory>
 
 namespace memhist {
@@ -112,6 +113,10 @@ public:
     // meta table, then renames the temporary file over the output
     // path. False + errorString() on failure, in which case nothing is left at the output path.
     bool finish();
+    // Asked on finish()'s thread while finish() works in SQLite (building the indexes is most of
+    // its time on a large history), about every millisecond: true stops it, and finish() fails
+    // with "cancelled", leaving nothing at the output path. A caller's Cancel thus works to the end.
+    void setInterruptCheck(std::function<bool()> interrupted);
     // Stops and deletes the temporary file; the output path is left untouched.
     void cancel();
 
