@@ -320,6 +320,7 @@ void Navigator::selectAccess(const Access &access, Direction direction)
 void Navigator::goToTransition(Transition t)
 {
     m_plane->setVisibleRange(centredOnTransition(m_plane->visibleRange(), t));
+    m_plane->setCurrentTransition(t);
     emit statusMessage(tr("Transition %1").arg(formatCount(qint64(t.value))));
 }
 

@@ -1371,8 +1371,11 @@ private slots:
         QCOMPARE(error, QStringLiteral("“ten” is not a transition: type a number (150218, 150,218 or 0x24aca)."));
         QCOMPARE(plane->visibleRange(), before);
         QCOMPARE(window.hoverText(), status);
+        QVERIFY(!plane->currentLineX());
         QVERIFY(window.navigator()->goToTransitionText(QStringLiteral("13"), &error));
         QCOMPARE(window.hoverText(), QStringLiteral("Transition 13"));
+        // The position line marks where it went (as it does for an execution picked in its tab).
+        QVERIFY(plane->currentLineX());
 
         // Go ▸ Go to Transition's dialog.
         QString placeholder;

@@ -565,6 +565,20 @@ private slots:
             const QImage image = plane->grab().toImage();
             QCOMPARE(image.pixelColor(*plane->currentLineX(), int(heap->y())), highlight);
         }
+        // A position without an access (Go to Transition, an execution): the line moves there;
+        // the next selected access takes it back.
+        const Access selected = userAccess(80, Operation::Execute, planeCodeBase + 4 * 80, 4);
+        plane->setCurrentTransition(Transition { 37 });
+        const std::optional<QPointF> at37 = plane->positionOf(Transition { 37 }, selected.physical);
+        QVERIFY(at37);
+        QCOMPARE(plane->currentLineX(), std::optional<int>(int(std::floor(at37->x()))));
+        const std::optional<QPointF> heap37 = plane->positionOf(Transition { 37 }, Address { planeHeapBase + 40 });
+        QVERIFY(heap37);
+        QCOMPARE(plane->grab().toImage().pixelColor(*plane->currentLineX(), int(heap37->y())), highlight);
+        plane->setCurrentAccess(selected);
+        const std::optional<QPointF> at80 = plane->positionOf(Transition { 80 }, selected.physical);
+        QVERIFY(at80);
+        QCOMPARE(plane->currentLineX(), std::optional<int>(int(std::floor(at80->x()))));
         plane->setCurrentAccess(std::nullopt);
         QCOMPARE(plane->currentLineX(), std::optional<int>());
     }

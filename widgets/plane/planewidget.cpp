@@ -174,6 +174,7 @@ void PlaneWidget::setHistory(const QString &databasePath)
     m_marked.clear();
     m_threadFilter.clear();
     m_current.reset();
+    m_position.reset();
     m_names.reset();
     m_threadSpans.clear();
     m_describedAccess.reset();
@@ -357,6 +358,7 @@ void PlaneWidget::setMarkedAccesses(const QList<Access> &accesses)
 void PlaneWidget::setCurrentAccess(const std::optional<Access> &access)
 {
     m_current = access;
+    m_position = access ? std::optional<Transition>(access->transition) : std::nullopt;
     if (access && hasHistory() && !isInRange(*access, visibleRange())) {
         // Centre it at the current zoom: the surroundings stay as legible as they were.
         const AddressFold &fold = m_overview->fold;
@@ -364,6 +366,12 @@ void PlaneWidget::setCurrentAccess(const std::optional<Access> &access)
         const double y = (fold.toDisplay(access->physical.value) + fold.toDisplayEnd(access->lastByte().value)) / 2;
         setViewport(m_state.centredOn(x, y), true);
     }
+    update();
+}
+
+void PlaneWidget::setCurrentTransition(Transition transition)
+{
+    m_position = transition;
     update();
 }
 
@@ -513,9 +521,9 @@ std::vector<RangeLabel> PlaneWidget::symbolLabels() const
 
 std::optional<int> PlaneWidget::currentLineX() const
 {
-    if (!m_current || !hasHistory())
+    if (!m_position || !hasHistory())
         return std::nullopt;
-    const std::optional<int> column = currentLineColumn(m_current->transition, mapping());
+    const std::optional<int> column = currentLineColumn(*m_position, mapping());
     return column ? std::optional<int>(*column + plotRect().left()) : std::nullopt;
 }
 
@@ -893,13 +901,13 @@ void PlaneWidget::paintEvent(QPaintEvent *)
     painter.drawRect(plot.adjusted(-1, -1, 0, 0));
     paintAxes(painter, addressTicks(m_state.view(), fold, plot, fm.height()),
         transitionTicks(m_state.view(), plot, width(), textWidth), plot, palette(), fm);
-    if (m_current) {
+    if (m_position) {
         // Over the grid lines: the current position is never mistaken for a tick's line.
-        if (const std::optional<int> column = currentLineColumn(m_current->transition, map)) {
+        if (const std::optional<int> column = currentLineColumn(*m_position, map)) {
             painter.save();
             painter.setClipRect(plot);
             painter.translate(plot.topLeft());
-            paintCurrentLine(painter, *column, m_current->transition, map.pixels(), palette(), fm);
+            paintCurrentLine(painter, *column, *m_position, map.pixels(), palette(), fm);
             painter.restore();
         }
     }

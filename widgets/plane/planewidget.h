@@ -102,6 +102,10 @@ public:
     // The selected result: highlighted, and brought into view (panned to the centre, at the current
     // zoom) when it is outside the visible range.
     void setCurrentAccess(const std::optional<memhist::Access> &access);
+    // The current position without an access (Go to Transition, an execution picked in the
+    // Executions tab): the position line moves to `transition`, the selected access keeps its
+    // highlight. The next setCurrentAccess() moves the line back to its access.
+    void setCurrentTransition(memhist::Transition transition);
 
     memhist::ViewRange visibleRange() const;
     // Shows `range` (clamped to the history), as one step of the zoom history.
@@ -129,8 +133,9 @@ public:
     // The accesses the image shown draws, in rowid order (empty when it draws chunks only).
     std::vector<memhist::Access> drawnAccesses() const;
 
-    // The widget column of the current position's line (the current access's transition), none
-    // without a current access or when its transition is out of view.
+    // The widget column of the current position's line (the current access's transition, or the
+    // transition setCurrentTransition() gave since), none without a position or when it is out of
+    // view.
     std::optional<int> currentLineX() const;
     // The names of the address axis and the threads, once read (null before, and for a history
     // without context: then empty lists).
@@ -251,6 +256,7 @@ private:
     QTimer m_markerTimer; // at most 25 repaints a second while results stream in
     bool m_markersDirty = false;
     std::optional<Access> m_current;
+    std::optional<Transition> m_position; // where the position line is: m_current's or a transition
 
     QTimer m_rangeTimer; // throttles visibleRangeChanged()
     QElapsedTimer m_lastWheel; // a wheel burst is one zoom-history entry
