@@ -10,6 +10,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -26,7 +27,55 @@ bool parseCount(const QString &field, const QString &text, std::uint64_t *value,
     return false;
 }
 
+// The same file, even through a symbolic link or a relative path.
+bool sameFile(const QString &a, const QString &b)
+{
+    const QFileInfo first(a);
+    const QFileInfo second(b);
+    if (first.exists() && second.exists())
+        return first.canonicalFilePath() == second.canonicalFilePath();
+    return first.absoluteFilePath() == second.absoluteFilePath();
+}
+
+bool askToReplace(QWidget *parent, const QString &question)
+{
+    QMessageBox box(QMessageBox::Warning, QObject::tr("Replace the History?"), question, QMessageBox::NoButton, parent);
+    box.setObjectName(QStringLiteral("replaceQuestion"));
+    QPushButton *replace = box.addButton(QObject::tr("&Replace"), QMessageBox::DestructiveRole);
+    box.setDefaultButton(box.addButton(QMessageBox::Cancel));
+    box.exec();
+    return box.clickedButton() == replace;
+}
+
 } // namespace
+
+QString freeHistoryPath(const QString &path)
+{
+    if (!QFileInfo::exists(path))
+        return path;
+    const QFileInfo info(path);
+    QString base = info.fileName();
+    QString suffix;
+    if (base.endsWith(QLatin1String(".memhist"))) {
+        base.chop(8);
+        suffix = QStringLiteral(".memhist");
+    }
+    for (int n = 2;; ++n) {
+        const QString candidate = info.dir().filePath(base + u'-' + QString::number(n) + suffix);
+        if (!QFileInfo::exists(candidate))
+            return candidate;
+    }
+}
+
+QString replaceQuestion(const QString &output, const QString &openHistory)
+{
+    if (output.isEmpty() || !QFileInfo::exists(output))
+        return QString();
+    const QString name = QFileInfo(output).fileName();
+    if (!openHistory.isEmpty() && sameFile(output, openHistory))
+        return QObject::tr("%1 is the history open in this window — Replace it with this import?").arg(name);
+    return QObject::tr("%1 exists — Replace it?").arg(name);
+}
 
 bool parseImportWindow(const QString &skip, const QString &atMost, ImportOptions *options, QString *error)
 {
@@ -53,6 +102,7 @@ ImportDialog::ImportDialog(const QStringList &traces, const QString &suggestedOu
     , m_atMost(new QLineEdit(this))
     , m_problem(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
+    , m_confirmReplace(askToReplace)
 {
     setWindowTitle(tr("Import Traces"));
     // Named for tests and screenshots, which fill the dialog as a user would.
@@ -113,16 +163,34 @@ ImportChoice ImportDialog::choice() const
     choice.output = m_output->text().trimmed();
     if (!choice.output.isEmpty() && !choice.output.endsWith(QLatin1String(".memhist")))
         choice.output += QStringLiteral(".memhist");
+    choice.replaceConfirmed = !m_confirmedOutput.isEmpty() && choice.output == m_confirmedOutput;
     choice.options.withExecute = m_withExecute->isChecked();
     QString ignored;
     parseImportWindow(m_skip->text(), m_atMost->text(), &choice.options, &ignored);
     return choice;
 }
 
+void ImportDialog::accept()
+{
+    const QString output = choice().output;
+    const QString question = replaceQuestion(output, m_openHistory);
+    if (!question.isEmpty()) {
+        if (!m_confirmReplace || !m_confirmReplace(this, question)) {
+            m_output->setFocus();
+            m_output->selectAll();
+            return;
+        }
+        m_confirmedOutput = output;
+    }
+    QDialog::accept();
+}
+
 void ImportDialog::browseOutput()
 {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save the Imported History As"), m_output->text(), tr("memhist histories (*.memhist)"));
+    // The file dialog does not ask about an existing file: accept() does, and says when it is the
+    // history open in the window.
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the Imported History As"), m_output->text(),
+        tr("memhist histories (*.memhist)"), nullptr, QFileDialog::DontConfirmOverwrite);
     if (!path.isEmpty())
         m_output->setText(path);
 }

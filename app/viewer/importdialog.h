@@ -5,6 +5,7 @@
 #include "core/importers/traceimporter.h"
 
 #include <QDialog>
+#include <functional>
 #include <optional>
 
 class QCheckBox;
@@ -19,7 +20,19 @@ struct ImportChoice
 {
     QString output;
     ImportOptions options;
+    // The user was told that `output` exists (and whether it is the history open in the window) and
+    // chose to replace it. Without it an import never replaces a file (JobController refuses).
+    bool replaceConfirmed = false;
 };
+
+// `path` when nothing is there, else the first free "NAME-2.memhist", "NAME-3.memhist", ... beside
+// it: the default output of an import never replaces an existing history.
+QString freeHistoryPath(const QString &path);
+
+// What to ask before an import writes `output`: empty when nothing is there, "NAME.memhist exists —
+// Replace it?" when a file is, and a question that says so when it is `openHistory`, the history
+// open in the window.
+QString replaceQuestion(const QString &output, const QString &openHistory);
 
 // Reads the window's two fields as `memhist import` reads its options: decimal or 0x hex, the
 // full 64-bit range; an empty "skip" is 0 and an empty "at most" is no limit. False + *error (naming
@@ -35,6 +48,16 @@ public:
     // Valid once the dialog was accepted (its Import button is enabled only for valid fields).
     ImportChoice choice() const;
 
+    // The history open in the window, named as such when the user is about to replace it.
+    void setOpenHistory(const QString &path) { m_openHistory = path; }
+    // Asks replaceQuestion()'s question; true means replace. By default a message box with Replace
+    // and Cancel (Cancel the default); tests answer without showing it.
+    using ReplaceConfirmer = std::function<bool(QWidget *parent, const QString &question)>;
+    void setReplaceConfirmer(ReplaceConfirmer confirmer) { m_confirmReplace = std::move(confirmer); }
+
+    // Import: when the output exists, asks first; a "no" keeps the dialog open to choose another name.
+    void accept() override;
+
 private:
     void browseOutput();
     void validate();
@@ -45,6 +68,9 @@ private:
     QLineEdit *m_atMost;
     QLabel *m_problem;
     QDialogButtonBox *m_buttons;
+    QString m_openHistory;
+    QString m_confirmedOutput; // the existing output the user agreed to replace
+    ReplaceConfirmer m_confirmReplace;
 };
 
 } // namespace memhist::viewer

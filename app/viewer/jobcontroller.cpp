@@ -113,7 +113,8 @@ void JobController::importTraces(const QStringList &traces, bool askForOutput)
         emit failed(tr("Cannot import"), importMessage(error));
         return;
     }
-    ImportChoice choice { defaultImportOutput(traces.constFirst()), {} };
+    // Never an existing history by default: "NAME-2.memhist" when NAME.memhist is there.
+    ImportChoice choice { freeHistoryPath(defaultImportOutput(traces.constFirst())), {} };
     if (askForOutput && m_chooseImport) {
         const std::optional<ImportChoice> chosen = m_chooseImport(traces, choice.output);
         if (!chosen || chosen->output.isEmpty())
@@ -126,6 +127,14 @@ void JobController::importTraces(const QStringList &traces, bool askForOutput)
             emit failed(tr("Cannot import"), tr("%1 would replace the trace it is imported from").arg(output));
             return;
         }
+    }
+    // Only the user replaces a history, in the import dialog's question: a chooser that did not ask
+    // (or a file that appeared meanwhile) gets a refusal, not a silent overwrite.
+    if (QFileInfo::exists(output) && !choice.replaceConfirmed) {
+        emit failed(tr("Cannot import"),
+            tr("%1 exists and was not replaced; choose another name, or confirm that it should be replaced.")
+                .arg(QDir::toNativeSeparators(output)));
+        return;
     }
 
     auto *job = new ImportJob(inputs, output, choice.options, this);

@@ -535,6 +535,7 @@ std::optional<ImportChoice> MainWindow::chooseImport(const QStringList &traces, 
     if (!m_interactive)
         return ImportChoice { suggested, {} };
     ImportDialog dialog(traces, suggested, this);
+    dialog.setOpenHistory(m_historyPath);
     if (dialog.exec() != QDialog::Accepted)
         return std::nullopt;
     return dialog.choice();

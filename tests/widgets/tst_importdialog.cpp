@@ -1,12 +1,16 @@
 // The import dialog: its window fields read as `memhist import` reads --skip-instructions and
-// --max-instructions, and the choice it returns is what the user filled in.
+// --max-instructions, and the choice it returns is what the user filled in; an existing history is
+// replaced only after a question that says whether it is the open one.
 #include "importdialog.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace memhist;
@@ -112,6 +116,96 @@ private slots:
         output->clear();
         QVERIFY(!import->isEnabled());
         QCOMPARE(problem->text(), QStringLiteral("Choose where the history is written."));
+    }
+
+    // The default output never names an existing file: NAME-2, NAME-3, ... beside it.
+    void theDefaultOutputIsAFreeName()
+    {
+        QTemporaryDir directory;
+        const QString taken = directory.filePath(QStringLiteral("big.memhist"));
+        QCOMPARE(freeHistoryPath(taken), taken);
+        QVERIFY(touch(taken));
+        QCOMPARE(freeHistoryPath(taken), directory.filePath(QStringLiteral("big-2.memhist")));
+        QVERIFY(touch(directory.filePath(QStringLiteral("big-2.memhist"))));
+        QCOMPARE(freeHistoryPath(taken), directory.filePath(QStringLiteral("big-3.memhist")));
+    }
+
+    void theReplaceQuestion_data()
+    {
+        QTest::addColumn<QString>("output"); // in the directory, which holds a.memhist and b.memhist
+        QTest::addColumn<QString>("open"); // the history open in the window ("" = none)
+        QTest::addColumn<QString>("question");
+        QTest::newRow("a new file: no question")
+            << QStringLiteral("new.memhist") << QStringLiteral("a.memhist") << QString();
+        QTest::newRow("an existing file") << QStringLiteral("b.memhist") << QStringLiteral("a.memhist")
+                                          << QStringLiteral("b.memhist exists — Replace it?");
+        QTest::newRow("an existing file, nothing open")
+            << QStringLiteral("b.memhist") << QString() << QStringLiteral("b.memhist exists — Replace it?");
+        QTest::newRow("the open history") << QStringLiteral("a.memhist") << QStringLiteral("a.memhist")
+                                          << QStringLiteral("a.memhist is the history open in this window — Replace "
+                                                            "it with this import?");
+        QTest::newRow("the open history, by another path")
+            << QStringLiteral("./sub/../a.memhist") << QStringLiteral("a.memhist")
+            << QStringLiteral("a.memhist is the history open in this window — Replace it with this import?");
+    }
+    void theReplaceQuestion()
+    {
+        QFETCH(QString, output);
+        QFETCH(QString, open);
+        QFETCH(QString, question);
+        QTemporaryDir directory;
+        QVERIFY(QDir(directory.path()).mkdir(QStringLiteral("sub")));
+        QVERIFY(touch(directory.filePath(QStringLiteral("a.memhist"))));
+        QVERIFY(touch(directory.filePath(QStringLiteral("b.memhist"))));
+        QCOMPARE(replaceQuestion(directory.filePath(output), open.isEmpty() ? QString() : directory.filePath(open)),
+            question);
+    }
+
+    // Import on an existing output asks first; "no" keeps the dialog open, "yes" is in the choice.
+    void importAsksBeforeReplacing()
+    {
+        QTemporaryDir directory;
+        const QString open = directory.filePath(QStringLiteral("a.memhist"));
+        QVERIFY(touch(open));
+        ImportDialog dialog({ QStringLiteral("/traces/a.lackey.gz") }, open);
+        dialog.setOpenHistory(open);
+        QStringList asked;
+        bool answer = false;
+        dialog.setReplaceConfirmer([&](QWidget *, const QString &question) {
+            asked << question;
+            return answer;
+        });
+        dialog.show();
+        dialog.accept();
+        QCOMPARE(asked,
+            QStringList {
+                QStringLiteral("a.memhist is the history open in this window — Replace it with this import?") });
+        QVERIFY(dialog.isVisible());
+        QCOMPARE(dialog.result(), int(QDialog::Rejected));
+        QCOMPARE(dialog.choice().replaceConfirmed, false);
+
+        answer = true;
+        dialog.accept();
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+        QCOMPARE(dialog.choice().output, open);
+        QCOMPARE(dialog.choice().replaceConfirmed, true);
+
+        // Another name afterwards: the confirmation was for the first one only; a free name asks nothing.
+        auto *output = dialog.findChild<QLineEdit *>(QStringLiteral("outputEdit"));
+        output->setText(directory.filePath(QStringLiteral("new.memhist")));
+        QCOMPARE(dialog.choice().replaceConfirmed, false);
+        dialog.show();
+        dialog.accept();
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    }
+
+private:
+    static bool touch(const QString &path)
+    {
+        QFile file(path);
+        return file.open(QIODevice::WriteOnly) && file.write("x") == 1;
     }
 };
 

@@ -11,6 +11,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -214,6 +215,62 @@ private slots:
         QCOMPARE(
             failed.first().at(1).toString(), trace + QStringLiteral(" would replace the trace it is imported from"));
         QVERIFY(!jobs.isBusy());
+    }
+
+    // An existing history is replaced only when the user said so: the default output is a free
+    // name, and a choice that names an existing file without the confirmation is refused.
+    void anExistingHistoryIsReplacedOnlyWhenConfirmed()
+    {
+        QTemporaryDir directory;
+        const QString trace = copySmallCsv(directory);
+        QVERIFY(!trace.isEmpty());
+        const QString existing = directory.filePath(QStringLiteral("small.memhist"));
+        {
+            QFile file(existing);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QCOMPARE(file.write("the older history"), 17);
+        }
+        JobProgressWidget progress;
+        JobController jobs(&progress);
+        QStringList suggested;
+        bool confirmed = false;
+        jobs.setImportChooser([&](const QStringList &, const QString &suggestion) {
+            suggested << suggestion;
+            ImportChoice choice { existing, {} };
+            choice.replaceConfirmed = confirmed;
+            return choice;
+        });
+        QSignalSpy failed(&jobs, &JobController::failed);
+        QSignalSpy imported(&jobs, &JobController::importFinished);
+
+        // Not asked (a trace opened from the command line): beside it, under a free name.
+        jobs.importTraces({ trace }, false);
+        QTRY_COMPARE(imported.count(), 1);
+        QVERIFY2(imported.first().at(0).toBool(), qPrintable(imported.first().at(1).toString()));
+        QVERIFY(QFileInfo::exists(directory.filePath(QStringLiteral("small-2.memhist"))));
+
+        // Asked: the suggestion is the next free name; an unconfirmed existing choice is refused.
+        jobs.importTraces({ trace }, true);
+        QCOMPARE(suggested, QStringList { directory.filePath(QStringLiteral("small-3.memhist")) });
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.first().at(0).toString(), QStringLiteral("Cannot import"));
+        QCOMPARE(failed.first().at(1).toString(),
+            QStringLiteral(
+                "%1 exists and was not replaced; choose another name, or confirm that it should be replaced.")
+                .arg(QDir::toNativeSeparators(existing)));
+        QVERIFY(!jobs.isBusy());
+        QCOMPARE(QFileInfo(existing).size(), 17);
+
+        // Confirmed: replaced.
+        confirmed = true;
+        jobs.importTraces({ trace }, true);
+        QTRY_COMPARE(imported.count(), 2);
+        QVERIFY2(imported.last().at(0).toBool(), qPrintable(imported.last().at(1).toString()));
+        QVERIFY(isSqliteDatabase(existing));
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(entries(directory),
+            (QStringList {
+                QStringLiteral("small-2.memhist"), QStringLiteral("small.csv"), QStringLiteral("small.memhist") }));
     }
 
     void cancelStopsAnImportAndLeavesNothing()
