@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/storage/historydatabase.h"
+#include "core/storage/historysources.h"
 
 #include <QString>
 #include <QStringList>
@@ -20,6 +21,11 @@ struct HistoryInfo
     // Distinct threads of the optional thread_spans table; absent when the table is not there.
     std::optional<qint64> threads;
 };
+
+// How the status line names one source of a history: "true.csv (csv)" for an imported trace (its
+// file name), and for a recording (`recorded`; the path is then memhist record's shell-quoted command
+// line) the program's name and its arguments: "sha256sum /tmp/synth.lackey (recorded)".
+QString sourceLabel(const SourceDescription &source, bool recorded);
 
 // Opens `path` read-only and reads its summary. False + *error naming the file and the reason.
 bool readHistoryInfo(const QString &path, HistoryInfo *info, QString *error);

@@ -300,6 +300,35 @@ private slots:
         QCOMPARE(entries(directory), QStringList { QStringLiteral("long.csv") });
     }
 
+    // The status line's "source ...": a trace by its file name, a recording by its program.
+    void sourceLabels_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("recorded");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("an imported trace") << QStringLiteral("lackey") << QStringLiteral("/tmp/a/synth.lackey") << false
+                                           << QStringLiteral("synth.lackey (lackey)");
+        QTest::newRow("a trace from another writer")
+            << QString() << QStringLiteral("/tmp/a/true.csv") << false << QStringLiteral("true.csv");
+        QTest::newRow("a recording: the program, not its last argument")
+            << QStringLiteral("lackey") << QStringLiteral("/usr/bin/sha256sum /tmp/audit-gui2/synth.lackey") << true
+            << QStringLiteral("sha256sum /tmp/audit-gui2/synth.lackey (recorded)");
+        QTest::newRow("a recording without arguments")
+            << QStringLiteral("lackey") << QStringLiteral("/bin/true") << true << QStringLiteral("true (recorded)");
+        QTest::newRow("a recording of a quoted program path")
+            << QStringLiteral("lackey") << QStringLiteral("'/opt/my tools/it'\\''s' -v") << true
+            << QStringLiteral("it's -v (recorded)");
+    }
+    void sourceLabels()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, path);
+        QFETCH(bool, recorded);
+        QFETCH(QString, label);
+        QCOMPARE(sourceLabel(SourceDescription { format, path }, recorded), label);
+    }
+
     void oneJobAtATime()
     {
         QTemporaryDir directory;
