@@ -7,6 +7,7 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <csignal>
+#include <signal.h>
 #include <sys/types.h>
 
 namespace memhist::viewer {
@@ -103,6 +104,20 @@ void RecordJob::start()
     m_tick.start();
     // The recorded program must not wait on a terminal that is not there.
     m_process.setStandardInputFile(QProcess::nullDevice());
+    // A viewer started as a script's background job has SIGINT (and SIGQUIT) ignored, as bash sets
+    // them, and a child inherits ignored signals across exec: memhist record would then never see
+    // Cancel's SIGINT, nor valgrind and the program. The child starts with the default dispositions
+    // of the signals that stop a recording, none of them blocked (only async-signal-safe calls here,
+    // between fork and exec).
+    m_process.setChildProcessModifier([] {
+        sigset_t stopSignals;
+        sigemptyset(&stopSignals);
+        for (const int signal : { SIGINT, SIGTERM, SIGHUP }) {
+            ::signal(signal, SIG_DFL);
+            sigaddset(&stopSignals, signal);
+        }
+        sigprocmask(SIG_UNBLOCK, &stopSignals, nullptr);
+    });
     m_process.start(m_cli, recordArguments(m_request));
 }
 

@@ -10,13 +10,16 @@
 #include "testsupport.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
+#include <csignal>
 
 using namespace memhist;
 using namespace memhist::test;
@@ -327,6 +330,43 @@ private slots:
         QFETCH(bool, recorded);
         QFETCH(QString, label);
         QCOMPARE(sourceLabel(SourceDescription { format, path }, recorded), label);
+    }
+
+    // A viewer started as a script's background job has SIGINT ignored (bash sets it so); the
+    // recording it starts must not inherit that, or Cancel would never stop it.
+    void cancelStopsARecordingWhenTheViewerIgnoresSigint()
+    {
+        if (QStandardPaths::findExecutable(QStringLiteral("valgrind")).isEmpty())
+            QSKIP("valgrind is not installed");
+        QTemporaryDir directory;
+        JobProgressWidget progress;
+        JobController jobs(&progress);
+        jobs.setMemhistCli(QStringLiteral(MEMHIST_CLI_PATH));
+        QSignalSpy recorded(&jobs, &JobController::recordFinished);
+        QSignalSpy ready(&jobs, &JobController::historyReady);
+        RecordRequest request;
+        request.program = QStringLiteral("/bin/sh");
+        request.arguments = { QStringLiteral("-c"), QStringLiteral("while :; do :; done") }; // only Cancel ends it
+        request.outputPath = directory.filePath(QStringLiteral("ignored.memhist"));
+        const auto previous = std::signal(SIGINT, SIG_IGN);
+        QVERIFY(previous != SIG_ERR);
+        jobs.record(request);
+        std::signal(SIGINT, previous);
+        QVERIFY(jobs.isBusy());
+        QTest::qWait(1500); // recording, not still starting
+        QElapsedTimer cancelled;
+        cancelled.start();
+        progress.findChild<QPushButton *>(QStringLiteral("cancelJobButton"))->click();
+        QTRY_COMPARE_WITH_TIMEOUT(recorded.count(), 1, 15000);
+        QVERIFY2(cancelled.elapsed() < 10000, qPrintable(QString::number(cancelled.elapsed())));
+        const QString message = recorded.first().at(1).toString();
+        QVERIFY2(recorded.first().at(0).toBool(), qPrintable(message));
+        QVERIFY2(message.startsWith(QStringLiteral("interrupted: stopped the program after ")), qPrintable(message));
+        QVERIFY(QFileInfo::exists(request.outputPath));
+        // Opened, named after the program it ran.
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
+        const HistoryInfo info = ready.first().at(1).value<HistoryInfo>();
+        QCOMPARE(info.sources, QStringList { QStringLiteral("sh -c 'while :; do :; done' (recorded)") });
     }
 
     void oneJobAtATime()
