@@ -347,12 +347,9 @@ void MainWindow::connectPanels()
     connect(m_queryPanel, &QueryPanel::resultsChanged, m_plane,
         [this] { m_plane->setThreadFilter(m_queryPanel->threadFilter()->threads()); });
     connect(m_queryPanel, &QueryPanel::accessSelected, m_detailPane, &DetailPane::showAccess);
-    connect(m_queryPanel, &QueryPanel::exportFinished, this, [this](bool ok, const QString &message) {
-        if (ok)
-            showStatus(message);
-        else
-            showError(tr("Export failed"), message);
-    });
+    connect(m_queryPanel, &QueryPanel::exportStatusChanged, this, &MainWindow::showStatus);
+    connect(m_queryPanel, &QueryPanel::exportFailed, this,
+        [this](const QString &message) { showError(tr("Export failed"), message); });
 }
 
 void MainWindow::restoreSettings()

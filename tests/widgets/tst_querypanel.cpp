@@ -27,6 +27,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using namespace memhist;
 using namespace memhist::test;
@@ -114,6 +115,8 @@ private slots:
     void exportMatchesCommandLine();
     void exportToUnwritablePathFails();
     void cancelledExportLeavesNoFile();
+    void exportSaysSoAtOnceAndEscCancels();
+    void noExportOfAQueryThatMatchedNothing();
     void contextColumnsShowTheProgram();
     void contextColumnsHiddenWithoutContext();
     void contextColumnsShownOnlyWithTheirTables_data();
@@ -620,12 +623,15 @@ void TestQueryPanel::exportToUnwritablePathFails()
     QueryPanel panel;
     panel.setHistory(m_small);
     QSignalSpy finishedSpy(&panel, &QueryPanel::exportFinished);
+    QSignalSpy failedSpy(&panel, &QueryPanel::exportFailed);
     const QString path = m_dir.filePath(QStringLiteral("no-such-dir/out.csv"));
     panel.exportTo(path);
     QVERIFY(finishedSpy.wait());
     QCOMPARE(finishedSpy.size(), 1);
     QCOMPARE(finishedSpy.at(0).at(0).toBool(), false);
     QVERIFY(finishedSpy.at(0).at(1).toString().startsWith(path + QStringLiteral(": cannot create: ")));
+    QCOMPARE(failedSpy.size(), 1);
+    QCOMPARE(failedSpy.at(0).at(0).toString(), finishedSpy.at(0).at(1).toString());
     QVERIFY(!QFile::exists(path));
 }
 
@@ -644,6 +650,70 @@ void TestQueryPanel::cancelledExportLeavesNoFile()
     QCOMPARE(finishedSpy.at(0).at(1).toString(), QStringLiteral("Export cancelled; %1 was not written").arg(path));
     QVERIFY(!QFile::exists(path));
     QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("cancelled*") }, QDir::Files | QDir::Hidden), QStringList());
+    QVERIFY(panel.exportAction()->isEnabled());
+}
+
+// An export replaces the previous export's message in the status line at once, shows its Cancel
+// button, and Esc (anywhere in the window) stops it.
+void TestQueryPanel::exportSaysSoAtOnceAndEscCancels()
+{
+    QueryPanel panel;
+    panel.setHistory(m_example);
+    panel.show();
+    QApplication::setActiveWindow(&panel);
+    QVERIFY(QTest::qWaitForWindowActive(&panel));
+    auto *status = panel.findChild<QLabel *>(QStringLiteral("statusLabel"));
+    auto *cancel = panel.findChild<QToolButton *>(QStringLiteral("cancelExportButton"));
+    QVERIFY(status && cancel);
+    QVERIFY(cancel->isHidden());
+    QSignalSpy finishedSpy(&panel, &QueryPanel::exportFinished);
+    const QString first = m_dir.filePath(QStringLiteral("first-export.csv"));
+    panel.exportTo(first);
+    QVERIFY(finishedSpy.wait());
+    QVERIFY2(finishedSpy.at(0).at(0).toBool(), qPrintable(finishedSpy.at(0).at(1).toString()));
+    const QString exported = QStringLiteral("Exported %1 rows to %2").arg(QLocale().toString(41797), first);
+    QVERIFY2(status->text().endsWith(QStringLiteral(" · ") + exported), qPrintable(status->text()));
+    QVERIFY(cancel->isHidden());
+
+    const QString second = m_dir.filePath(QStringLiteral("second-export.csv"));
+    QSignalSpy statusSpy(&panel, &QueryPanel::exportStatusChanged);
+    QSignalSpy failedSpy(&panel, &QueryPanel::exportFailed);
+    panel.exportTo(second);
+    QCOMPARE(statusSpy.size(), 1); // for the window's status line, at once
+    QCOMPARE(statusSpy.at(0).at(0).toString(), QStringLiteral("Exporting to %1…").arg(second));
+    QVERIFY2(status->text().endsWith(QStringLiteral(" · Exporting to %1…").arg(second)), qPrintable(status->text()));
+    QVERIFY(!status->text().contains(exported));
+    QVERIFY(cancel->isVisible());
+    QVERIFY(!panel.exportAction()->isEnabled());
+    QTest::keyClick(panel.resultsView(), Qt::Key_Escape);
+    QVERIFY(finishedSpy.wait());
+    QCOMPARE(finishedSpy.size(), 2);
+    const QString cancelled = QStringLiteral("Export cancelled; %1 was not written").arg(second);
+    QCOMPARE(finishedSpy.at(1).at(0).toBool(), false);
+    QCOMPARE(finishedSpy.at(1).at(1).toString(), cancelled);
+    QVERIFY2(status->text().endsWith(QStringLiteral(" · ") + cancelled), qPrintable(status->text()));
+    QCOMPARE(statusSpy.last().at(0).toString(), cancelled);
+    QCOMPARE(failedSpy.size(), 0); // a cancel is no failure
+    QVERIFY(cancel->isHidden());
+    QVERIFY(!QFile::exists(second));
+    QVERIFY(panel.exportAction()->isEnabled());
+}
+
+void TestQueryPanel::noExportOfAQueryThatMatchedNothing()
+{
+    QueryPanel panel;
+    panel.setHistory(m_small);
+    QVERIFY(waitUntilExhausted(panel.resultsModel()));
+    QVERIFY(panel.exportAction()->isEnabled());
+    HalfAxisQuery nowhere;
+    nowhere.first = Address { 0x10 };
+    nowhere.last = Address { 0x20 };
+    panel.runQuery(nowhere);
+    QVERIFY(waitUntilExhausted(panel.resultsModel()));
+    QCOMPARE(panel.resultsModel()->rowCount(), 0);
+    QVERIFY(!panel.exportAction()->isEnabled());
+    panel.runQuery(HalfAxisQuery {});
+    QVERIFY(waitUntilExhausted(panel.resultsModel()));
     QVERIFY(panel.exportAction()->isEnabled());
 }
 

@@ -27,7 +27,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressDialog>
+#include <QPainter>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSettings>
@@ -158,9 +158,9 @@ QueryPanel::QueryPanel(QWidget *parent)
     connect(m_model, &QAbstractItemModel::headerDataChanged, this, &QueryPanel::updateColumnVisibility);
 
     m_export.onProgress([this](const JobProgress &progress) {
-        if (m_progressDialog)
-            m_progressDialog->setLabelText(
-                tr("Exporting to %1…\n%2 written").arg(m_exportPath, rowsText(progress.count)));
+        m_lastExportMessage = tr("Exporting to %1… %2 written").arg(m_exportPath, rowsText(progress.count));
+        updateStatus();
+        emit exportStatusChanged(m_lastExportMessage);
     });
 
     updatePlaceholders();
@@ -299,10 +299,27 @@ void QueryPanel::buildLayout()
     exportButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
     exportButton->setAutoRaise(true);
 
+    // An export's Cancel, shown while it runs: the button beside its progress, and Esc anywhere in
+    // the window (the action is disabled, its shortcut free, the rest of the time).
+    m_cancelExportAction = new QAction(tr("Cancel Export"), this);
+    m_cancelExportAction->setObjectName(QStringLiteral("cancelExportAction"));
+    m_cancelExportAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancelExportAction->setShortcutContext(Qt::WindowShortcut);
+    m_cancelExportAction->setToolTip(tr("Stop the export; nothing is written (Esc)"));
+    m_cancelExportAction->setEnabled(false);
+    connect(m_cancelExportAction, &QAction::triggered, this, &QueryPanel::cancelExport);
+    addAction(m_cancelExportAction);
+    m_cancelExportButton = new QToolButton(this);
+    m_cancelExportButton->setObjectName(QStringLiteral("cancelExportButton"));
+    m_cancelExportButton->setDefaultAction(m_cancelExportAction);
+    m_cancelExportButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_cancelExportButton->hide();
+
     m_statusLabel = new QLabel(this);
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
     auto *status = new QHBoxLayout;
     status->addWidget(m_statusLabel, 1);
+    status->addWidget(m_cancelExportButton);
     status->addWidget(exportButton);
 
     auto *layout = new QVBoxLayout(this);
@@ -496,6 +513,9 @@ void QueryPanel::updateStatus()
     if (!m_lastExportMessage.isEmpty())
         text += QStringLiteral(" · ") + m_lastExportMessage;
     m_statusLabel->setText(text);
+    // Nothing to export before a query, nor once it has matched nothing.
+    const bool matchedNothing = m_model->isExhausted() && !m_model->hasFailed() && rows == 0;
+    m_exportAction->setEnabled(!m_historyPath.isEmpty() && m_hasQuery && !isExporting() && !matchedNothing);
 }
 
 QString QueryPanel::noRowsText() const
@@ -649,7 +669,7 @@ void QueryPanel::startExport(const QString &csvPath, bool interactive)
     }
     m_exportPath = csvPath;
     m_exportCancelRequested = false;
-    m_exportAction->setEnabled(false);
+    m_exportInteractive = interactive;
 
     // The export thread opens its own read-only connection (one connection per thread) and writes
     // every match: limitRows is false, exactly as `memhist export` without --limit (and with
@@ -677,20 +697,19 @@ void QueryPanel::startExport(const QString &csvPath, bool interactive)
         return outcome;
     };
 
-    if (interactive) {
-        m_progressDialog = new QProgressDialog(tr("Exporting to %1…").arg(csvPath), tr("Cancel"), 0, 0, this);
-        m_progressDialog->setWindowTitle(tr("Export CSV"));
-        m_progressDialog->setWindowModality(Qt::WindowModal);
-        m_progressDialog->setMinimumDuration(300);
-        m_progressDialog->setAutoClose(false);
-        m_progressDialog->setAutoReset(false);
-        connect(m_progressDialog, &QProgressDialog::canceled, this, &QueryPanel::cancelExport);
-    }
     m_export.start(run, [this](const ExportOutcome &outcome) { finishExport(outcome); });
+    // At once, in place of the previous export's outcome; the rows written follow as they go.
+    m_lastExportMessage = tr("Exporting to %1…").arg(csvPath);
+    m_cancelExportAction->setEnabled(true);
+    m_cancelExportButton->show();
+    updateStatus();
+    emit exportStatusChanged(m_lastExportMessage);
 }
 
 void QueryPanel::cancelExport()
 {
+    if (!isExporting())
+        return;
     // The worker sees it after its current page and removes its temporary file.
     m_exportCancelRequested = true;
     m_export.stop();
@@ -699,12 +718,9 @@ void QueryPanel::cancelExport()
 void QueryPanel::finishExport(const ExportOutcome &outcome)
 {
     const bool cancelled = m_exportCancelRequested;
-    const bool interactive = m_progressDialog != nullptr;
-    if (m_progressDialog) {
-        m_progressDialog->close();
-        m_progressDialog->deleteLater();
-    }
-    m_exportAction->setEnabled(!m_historyPath.isEmpty());
+    const bool interactive = m_exportInteractive;
+    m_cancelExportAction->setEnabled(false);
+    m_cancelExportButton->hide();
 
     const QString message
         = cancelled && !outcome.ok ? tr("Export cancelled; %1 was not written").arg(m_exportPath) : outcome.message;
@@ -712,6 +728,10 @@ void QueryPanel::finishExport(const ExportOutcome &outcome)
     updateStatus();
     if (interactive && !outcome.ok && !cancelled)
         QMessageBox::warning(this, tr("Export CSV"), message);
+    if (outcome.ok || cancelled)
+        emit exportStatusChanged(message);
+    else
+        emit exportFailed(message);
     emit exportFinished(outcome.ok, message);
 }
 

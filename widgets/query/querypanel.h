@@ -17,9 +17,9 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QMenu;
-class QProgressDialog;
 class QPushButton;
 class QTableView;
+class QToolButton;
 
 namespace memhist {
 
@@ -61,13 +61,15 @@ public:
     bool selectAccessRow(memhist::RowId rowId);
 
     // "Export CSV…": asks for a file, then writes every match of currentQuery() (not only the
-    // loaded rows) with a progress dialog. Disabled while there is no history or an export runs.
+    // loaded rows), its progress ("Exporting to FILE… N rows written") in the status line beside a
+    // Cancel button (and Esc). Disabled while there is no history, an export runs, or the query
+    // matched nothing.
     QAction *exportAction() const { return m_exportAction; }
     // Writes every match of currentQuery() to `csvPath` in the background, without any dialog;
     // exportFinished reports the outcome.
     void exportTo(const QString &csvPath);
-    // Stops the running export (what the progress dialog's Cancel does): nothing is left at its path
-    // and exportFinished reports false.
+    // Stops the running export (what its Cancel button and Esc do): nothing is left at its path and
+    // exportFinished reports false.
     void cancelExport();
     bool isExporting() const { return m_export.isRunning(); }
 
@@ -98,6 +100,11 @@ signals:
     // Every row loaded so far for the current query (after each page, and empty when a query starts).
     void resultsChanged(const QList<memhist::Access> &loadedSoFar);
     void exportFinished(bool ok, const QString &message);
+    // For the window's status line: "Exporting to FILE…" at once when an export starts, its rows
+    // written as they go, then its outcome when it succeeded or was cancelled.
+    void exportStatusChanged(const QString &message);
+    // The export failed (not cancelled): `message` says why.
+    void exportFailed(const QString &message);
 
 private:
     struct ExportOutcome
@@ -153,11 +160,13 @@ private:
     QAction *m_copyAction = nullptr;
     QSet<QByteArray> m_unwantedColumns; // keys (ResultsModel::columnKey) the user hid
 
-    // The export in flight. Its row count reaches the dialog at most 10 times a second however fast
-    // rows go.
+    // The export in flight. Its row count reaches the status line at most 10 times a second however
+    // fast rows go.
     JobTracker m_export { this };
     bool m_exportCancelRequested = false;
-    QPointer<QProgressDialog> m_progressDialog;
+    bool m_exportInteractive = false; // a failure is also shown in a message box
+    QAction *m_cancelExportAction = nullptr;
+    QToolButton *m_cancelExportButton = nullptr;
     QString m_exportPath;
     QString m_lastExportMessage;
 };
