@@ -117,6 +117,7 @@ private slots:
     void cancelledExportLeavesNoFile();
     void exportSaysSoAtOnceAndEscCancels();
     void noExportOfAQueryThatMatchedNothing();
+    void tabFollowsTheLayout();
     void contextColumnsShowTheProgram();
     void contextColumnsHiddenWithoutContext();
     void contextColumnsShownOnlyWithTheirTables_data();
@@ -715,6 +716,34 @@ void TestQueryPanel::noExportOfAQueryThatMatchedNothing()
     panel.runQuery(HalfAxisQuery {});
     QVERIFY(waitUntilExhausted(panel.resultsModel()));
     QVERIFY(panel.exportAction()->isEnabled());
+}
+
+// Tab goes through the inputs row by row (the direction beside the transition), then Run and the
+// table; Run is no default button, whose permanent frame would hide its focus frame.
+void TestQueryPanel::tabFollowsTheLayout()
+{
+    QueryPanel panel;
+    panel.setHistory(m_threads); // the thread box is enabled: a Tab stop
+    QVERIFY(waitUntilExhausted(panel.resultsModel()));
+    panel.show();
+    QApplication::setActiveWindow(&panel);
+    QVERIFY(QTest::qWaitForWindowActive(&panel));
+    auto *transition = panel.findChild<QLineEdit *>(QStringLiteral("transitionEdit"));
+    transition->setFocus();
+    QTRY_COMPARE(QApplication::focusWidget(), transition);
+    QStringList stops { transition->objectName() };
+    for (int i = 0; i < 9; ++i) {
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+        stops << QApplication::focusWidget()->objectName();
+    }
+    QCOMPARE(stops,
+        (QStringList { QStringLiteral("transitionEdit"), QStringLiteral("directionCombo"),
+            QStringLiteral("firstAddressEdit"), QStringLiteral("lastAddressEdit"), QStringLiteral("readsCheck"),
+            QStringLiteral("writesCheck"), QStringLiteral("executesCheck"), QStringLiteral("threadFilter"),
+            QStringLiteral("runButton"), QStringLiteral("resultsView") }));
+    auto *run = panel.findChild<QPushButton *>(QStringLiteral("runButton"));
+    QCOMPARE(run->focusPolicy(), Qt::StrongFocus);
+    QVERIFY(!run->isDefault());
 }
 
 void TestQueryPanel::contextColumnsShowTheProgram()

@@ -107,6 +107,29 @@ protected:
         }
         return QTableView::selectionCommand(index, event);
     }
+
+    // The style draws no focus frame around an item view, and an empty table has no current cell
+    // to draw one on: a Tab stop here would look like none. A frame in the highlight colour says it.
+    void paintEvent(QPaintEvent *event) override
+    {
+        QTableView::paintEvent(event);
+        if (!hasFocus())
+            return;
+        QPainter painter(viewport());
+        painter.setPen(QPen(palette().color(QPalette::Highlight), 2));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(viewport()->rect().adjusted(1, 1, -1, -1));
+    }
+    void focusInEvent(QFocusEvent *event) override
+    {
+        QTableView::focusInEvent(event);
+        viewport()->update();
+    }
+    void focusOutEvent(QFocusEvent *event) override
+    {
+        QTableView::focusOutEvent(event);
+        viewport()->update();
+    }
 };
 
 } // namespace
@@ -221,7 +244,9 @@ void QueryPanel::buildLayout()
 
     m_runButton = new QPushButton(tr("Run"), this);
     m_runButton->setObjectName(QStringLiteral("runButton"));
-    m_runButton->setDefault(true);
+    // Not a default button: Return in a field runs the query already (returnPressed), and a default
+    // button's permanent frame would hide the focus frame of its Tab stop.
+    m_runButton->setFocusPolicy(Qt::StrongFocus);
     m_runButton->setToolTip(tr("Run the query (Return in any field)"));
     connect(m_runButton, &QPushButton::clicked, this, &QueryPanel::runFromInputs);
 
@@ -327,6 +352,12 @@ void QueryPanel::buildLayout()
     layout->addWidget(m_inputErrorLabel);
     layout->addWidget(m_view, 1);
     layout->addLayout(status);
+
+    // Tab follows the layout, row by row: the direction sits beside the transition.
+    QWidget *const tabOrder[] = { m_transitionEdit, m_directionCombo, m_firstAddressEdit, m_lastAddressEdit,
+        m_readsCheck, m_writesCheck, m_executesCheck, m_threadFilter, m_runButton, m_view };
+    for (std::size_t i = 1; i < std::size(tabOrder); ++i)
+        setTabOrder(tabOrder[i - 1], tabOrder[i]);
 
     fillInputs(m_currentQuery);
 }
