@@ -25,7 +25,6 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
-#include <QMessageBox>
 #include <QMimeData>
 #include <QPainter>
 #include <QPushButton>
@@ -680,15 +679,15 @@ void QueryPanel::exportInteractively()
             .filePath(QFileInfo(m_historyPath).completeBaseName() + QStringLiteral("-query.csv")),
         tr("CSV files (*.csv);;All files (*)"));
     if (!path.isEmpty())
-        startExport(path, true);
+        startExport(path);
 }
 
 void QueryPanel::exportTo(const QString &csvPath)
 {
-    startExport(csvPath, false);
+    startExport(csvPath);
 }
 
-void QueryPanel::startExport(const QString &csvPath, bool interactive)
+void QueryPanel::startExport(const QString &csvPath)
 {
     if (isExporting()) {
         emit exportFinished(false, tr("An export is already running"));
@@ -700,7 +699,6 @@ void QueryPanel::startExport(const QString &csvPath, bool interactive)
     }
     m_exportPath = csvPath;
     m_exportCancelRequested = false;
-    m_exportInteractive = interactive;
 
     // The export thread opens its own read-only connection (one connection per thread) and writes
     // every match: limitRows is false, exactly as `memhist export` without --limit (and with
@@ -749,7 +747,6 @@ void QueryPanel::cancelExport()
 void QueryPanel::finishExport(const ExportOutcome &outcome)
 {
     const bool cancelled = m_exportCancelRequested;
-    const bool interactive = m_exportInteractive;
     m_cancelExportAction->setEnabled(false);
     m_cancelExportButton->hide();
 
@@ -757,8 +754,7 @@ void QueryPanel::finishExport(const ExportOutcome &outcome)
         = cancelled && !outcome.ok ? tr("Export cancelled; %1 was not written").arg(m_exportPath) : outcome.message;
     m_lastExportMessage = outcome.ok || cancelled ? message : tr("Export failed");
     updateStatus();
-    if (interactive && !outcome.ok && !cancelled)
-        QMessageBox::warning(this, tr("Export CSV"), message);
+    // A failure is shown once, by whoever listens to exportFailed() (the main window's error box).
     if (outcome.ok || cancelled)
         emit exportStatusChanged(message);
     else

@@ -126,7 +126,7 @@ private:
     void updateStatus();
     void updatePlaceholders();
     void exportInteractively();
-    void startExport(const QString &csvPath, bool interactive);
+    void startExport(const QString &csvPath);
     void finishExport(const ExportOutcome &outcome);
     void updateColumnVisibility();
     void updateResumeLabel();
@@ -164,7 +164,6 @@ private:
     // fast rows go.
     JobTracker m_export { this };
     bool m_exportCancelRequested = false;
-    bool m_exportInteractive = false; // a failure is also shown in a message box
     QAction *m_cancelExportAction = nullptr;
     QToolButton *m_cancelExportButton = nullptr;
     QString m_exportPath;
