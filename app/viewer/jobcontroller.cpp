@@ -150,8 +150,10 @@ void JobController::importTraces(const QStringList &traces, bool askForOutput)
     // Every trace read: the bar turns busy and says what the wait is for (indexes, summaries and
     // context: a third of the time at 10^8 accesses), instead of resting at 100 % with a stale rate.
     connect(job, &ImportJob::finishing, this, [this, what](qint64 accesses) {
-        m_progress->setProgress(-1,
-            tr("Importing %1: %2 accesses read; writing the indexes and summaries…").arg(what, formatCount(accesses)));
+        m_progress->setProgress(-1, tr("Finishing %1: writing indexes and summaries…").arg(what));
+        m_progress->setToolTip(tr("Every trace is read (%1 accesses); the history's indexes, display summary and "
+                                  "program context are being written. Cancel still leaves nothing behind.")
+                                   .arg(formatCount(accesses)));
     });
     connect(job, &ImportJob::importFinished, this, &JobController::importDone);
     job->start();

@@ -55,6 +55,7 @@ void JobProgressWidget::setProgress(double fraction, const QString &text)
 void JobProgressWidget::end()
 {
     hide();
+    setToolTip(QString()); // a phase's explanation goes with its job
     m_bar->setRange(0, 1000);
     m_bar->setValue(0);
 }
