@@ -2,6 +2,7 @@
 
 #include "browserow.h"
 #include "core/model/numbertext.h"
+#include "importoutput.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -10,7 +11,6 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -27,55 +27,7 @@ bool parseCount(const QString &field, const QString &text, std::uint64_t *value,
     return false;
 }
 
-// The same file, even through a symbolic link or a relative path.
-bool sameFile(const QString &a, const QString &b)
-{
-    const QFileInfo first(a);
-    const QFileInfo second(b);
-    if (first.exists() && second.exists())
-        return first.canonicalFilePath() == second.canonicalFilePath();
-    return first.absoluteFilePath() == second.absoluteFilePath();
-}
-
-bool askToReplace(QWidget *parent, const QString &question)
-{
-    QMessageBox box(QMessageBox::Warning, QObject::tr("Replace the History?"), question, QMessageBox::NoButton, parent);
-    box.setObjectName(QStringLiteral("replaceQuestion"));
-    QPushButton *replace = box.addButton(QObject::tr("&Replace"), QMessageBox::DestructiveRole);
-    box.setDefaultButton(box.addButton(QMessageBox::Cancel));
-    box.exec();
-    return box.clickedButton() == replace;
-}
-
 } // namespace
-
-QString freeHistoryPath(const QString &path)
-{
-    if (!QFileInfo::exists(path))
-        return path;
-    const QFileInfo info(path);
-    QString base = info.fileName();
-    QString suffix;
-    if (base.endsWith(QLatin1String(".memhist"))) {
-        base.chop(8);
-        suffix = QStringLiteral(".memhist");
-    }
-    for (int n = 2;; ++n) {
-        const QString candidate = info.dir().filePath(base + u'-' + QString::number(n) + suffix);
-        if (!QFileInfo::exists(candidate))
-            return candidate;
-    }
-}
-
-QString replaceQuestion(const QString &output, const QString &openHistory)
-{
-    if (output.isEmpty() || !QFileInfo::exists(output))
-        return QString();
-    const QString name = QFileInfo(output).fileName();
-    if (!openHistory.isEmpty() && sameFile(output, openHistory))
-        return QObject::tr("%1 is the history open in this window — Replace it with this import?").arg(name);
-    return QObject::tr("%1 exists — Replace it?").arg(name);
-}
 
 bool parseImportWindow(const QString &skip, const QString &atMost, ImportOptions *options, QString *error)
 {

@@ -25,15 +25,6 @@ struct ImportChoice
     bool replaceConfirmed = false;
 };
 
-// `path` when nothing is there, else the first free "NAME-2.memhist", "NAME-3.memhist", ... beside
-// it: the default output of an import never replaces an existing history.
-QString freeHistoryPath(const QString &path);
-
-// What to ask before an import writes `output`: empty when nothing is there, "NAME.memhist exists —
-// Replace it?" when a file is, and a question that says so when it is `openHistory`, the history
-// open in the window.
-QString replaceQuestion(const QString &output, const QString &openHistory);
-
 // Reads the window's two fields as `memhist import` reads its options: decimal or 0x hex, the
 // full 64-bit range; an empty "skip" is 0 and an empty "at most" is no limit. False + *error (naming
 // the field and the reason) otherwise.

@@ -2,6 +2,8 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QStandardPaths>
 
 namespace memhist::viewer {
@@ -38,6 +40,58 @@ QString defaultHistoryPath(const QString &baseName, const QString &preferredDire
 QString defaultImportOutput(const QString &firstTrace)
 {
     return defaultHistoryPath(historyBaseName(firstTrace), QFileInfo(QDir::cleanPath(firstTrace)).absolutePath());
+}
+
+namespace {
+
+// The same file, even through a symbolic link or a relative path.
+bool sameFile(const QString &a, const QString &b)
+{
+    const QFileInfo first(a);
+    const QFileInfo second(b);
+    if (first.exists() && second.exists())
+        return first.canonicalFilePath() == second.canonicalFilePath();
+    return first.absoluteFilePath() == second.absoluteFilePath();
+}
+
+} // namespace
+
+QString freeHistoryPath(const QString &path)
+{
+    if (!QFileInfo::exists(path))
+        return path;
+    const QFileInfo info(path);
+    QString base = info.fileName();
+    QString suffix;
+    if (base.endsWith(QLatin1String(".memhist"))) {
+        base.chop(8);
+        suffix = QStringLiteral(".memhist");
+    }
+    for (int n = 2;; ++n) {
+        const QString candidate = info.dir().filePath(base + u'-' + QString::number(n) + suffix);
+        if (!QFileInfo::exists(candidate))
+            return candidate;
+    }
+}
+
+QString replaceQuestion(const QString &output, const QString &openHistory, const QString &replacement)
+{
+    if (output.isEmpty() || !QFileInfo::exists(output))
+        return QString();
+    const QString name = QFileInfo(output).fileName();
+    if (!openHistory.isEmpty() && sameFile(output, openHistory))
+        return QObject::tr("%1 is the history open in this window — Replace it with %2?").arg(name, replacement);
+    return QObject::tr("%1 exists — Replace it?").arg(name);
+}
+
+bool askToReplace(QWidget *parent, const QString &question)
+{
+    QMessageBox box(QMessageBox::Warning, QObject::tr("Replace the History?"), question, QMessageBox::NoButton, parent);
+    box.setObjectName(QStringLiteral("replaceQuestion"));
+    QPushButton *replace = box.addButton(QObject::tr("&Replace"), QMessageBox::DestructiveRole);
+    box.setDefaultButton(box.addButton(QMessageBox::Cancel));
+    box.exec();
+    return box.clickedButton() == replace;
 }
 
 } // namespace memhist::viewer

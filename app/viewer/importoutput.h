@@ -1,7 +1,10 @@
 // Where a history imported or recorded by the viewer goes when the user is not asked.
 #pragma once
 
+#include <QObject>
 #include <QString>
+
+class QWidget;
 
 namespace memhist::viewer {
 
@@ -15,5 +18,18 @@ QString defaultHistoryPath(const QString &baseName, const QString &preferredDire
 
 // The default output of importing `firstTrace` (and the traces after it): beside the first trace.
 QString defaultImportOutput(const QString &firstTrace);
+
+// `path` when nothing is there, else the first free "NAME-2.memhist", "NAME-3.memhist", ... beside
+// it: the default output of an import or a recording never replaces an existing history.
+QString freeHistoryPath(const QString &path);
+
+// What to ask before an import or a recording writes `output`: empty when nothing is there,
+// "NAME.memhist exists — Replace it?" when a file is, and "NAME.memhist is the history open in this
+// window — Replace it with `replacement`?" when it is `openHistory`.
+QString replaceQuestion(
+    const QString &output, const QString &openHistory, const QString &replacement = QObject::tr("this import"));
+
+// Asks `question` in a message box with Replace and Cancel (Cancel the default); true: replace.
+bool askToReplace(QWidget *parent, const QString &question);
 
 } // namespace memhist::viewer

@@ -619,6 +619,7 @@ void MainWindow::recordInteractively()
         return;
     }
     RecordDialog dialog(this);
+    dialog.setOpenHistory(m_historyPath);
     if (dialog.exec() != QDialog::Accepted)
         return;
     record(dialog.request());

@@ -95,6 +95,7 @@ RecordDialog::RecordDialog(QWidget *parent)
     , m_output(new QLineEdit(this))
     , m_problem(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
+    , m_confirmReplace(askToReplace)
 {
     setWindowTitle(tr("Record Program"));
     // Named for tests and screenshots, which fill the dialog as a user would.
@@ -198,6 +199,18 @@ RecordRequest RecordDialog::request() const
     return request;
 }
 
+void RecordDialog::accept()
+{
+    const QString output = request().outputPath;
+    const QString question = replaceQuestion(output, m_openHistory, tr("this recording"));
+    if (!question.isEmpty() && (!m_confirmReplace || !m_confirmReplace(this, question))) {
+        m_output->setFocus();
+        m_output->selectAll();
+        return;
+    }
+    QDialog::accept();
+}
+
 void RecordDialog::browseProgram()
 {
     const QString path = QFileDialog::getOpenFileName(this, tr("Program to Record"), m_program->text());
@@ -207,8 +220,10 @@ void RecordDialog::browseProgram()
 
 void RecordDialog::browseOutput()
 {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Save the History As"), m_output->text(), tr("memhist histories (*.memhist)"));
+    // The file dialog does not ask about an existing file: accept() does, and says when it is the
+    // history open in the window.
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the History As"), m_output->text(),
+        tr("memhist histories (*.memhist)"), nullptr, QFileDialog::DontConfirmOverwrite);
     if (!path.isEmpty()) {
         m_outputEdited = true;
         m_output->setText(path.endsWith(QLatin1String(".memhist")) ? path : path + QStringLiteral(".memhist"));
@@ -220,7 +235,9 @@ void RecordDialog::updateOutputFromProgram()
     if (m_outputEdited)
         return;
     const QString name = QFileInfo(m_program->text().trimmed()).fileName();
-    m_output->setText(defaultHistoryPath(name.isEmpty() ? QStringLiteral("recording") : name, QDir::currentPath()));
+    // A free name: the default never replaces an existing history (accept() asks for a chosen one).
+    m_output->setText(
+        freeHistoryPath(defaultHistoryPath(name.isEmpty() ? QStringLiteral("recording") : name, QDir::currentPath())));
 }
 
 void RecordDialog::validate()

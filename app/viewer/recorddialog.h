@@ -6,6 +6,7 @@
 #include "recordjob.h"
 
 #include <QDialog>
+#include <functional>
 
 class QCheckBox;
 class QDialogButtonBox;
@@ -28,6 +29,15 @@ public:
 
     RecordRequest request() const;
 
+    // As the Import dialog: the history open in the window is named as such when the recording
+    // would replace it, and the question is asked by `confirmer` (a message box by default).
+    void setOpenHistory(const QString &path) { m_openHistory = path; }
+    using ReplaceConfirmer = std::function<bool(QWidget *parent, const QString &question)>;
+    void setReplaceConfirmer(ReplaceConfirmer confirmer) { m_confirmReplace = std::move(confirmer); }
+
+    // Record: when the output exists, asks first; a "no" keeps the dialog open to choose another name.
+    void accept() override;
+
 private:
     void browseProgram();
     void browseOutput();
@@ -43,6 +53,8 @@ private:
     QLabel *m_problem;
     QDialogButtonBox *m_buttons;
     bool m_outputEdited = false;
+    QString m_openHistory;
+    ReplaceConfirmer m_confirmReplace;
 };
 
 } // namespace memhist::viewer

@@ -2,6 +2,7 @@
 // --max-instructions, and the choice it returns is what the user filled in; an existing history is
 // replaced only after a question that says whether it is the open one.
 #include "importdialog.h"
+#include "importoutput.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

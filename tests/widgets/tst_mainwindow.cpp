@@ -1145,6 +1145,47 @@ private slots:
                 QStringLiteral("--with-exec"), QStringLiteral("--"), QStringLiteral("/bin/echo") }));
     }
 
+    // As for an import: the default output is a free name, and a recording replaces an existing
+    // history (the open one named as such) only when the user says so.
+    void recordDialogNeverReplacesAHistoryUnasked()
+    {
+        QTemporaryDir directory;
+        QVERIFY(QDir::setCurrent(directory.path()));
+        QFile taken(directory.filePath(QStringLiteral("echo.memhist")));
+        QVERIFY(taken.open(QIODevice::WriteOnly));
+        taken.close();
+        QWidget parent;
+        RecordDialog dialog(&parent);
+        QStringList asked;
+        bool answer = false;
+        dialog.setReplaceConfirmer([&](QWidget *, const QString &question) {
+            asked << question;
+            return answer;
+        });
+        dialog.setOpenHistory(taken.fileName());
+        auto *program = dialog.findChild<QLineEdit *>(QStringLiteral("programEdit"));
+        auto *output = dialog.findChild<QLineEdit *>(QStringLiteral("outputEdit"));
+        program->setText(QStringLiteral("/bin/echo"));
+        QCOMPARE(QFileInfo(output->text()).fileName(), QStringLiteral("echo-2.memhist"));
+        dialog.show();
+        dialog.accept();
+        QVERIFY(asked.isEmpty());
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+
+        output->setText(taken.fileName());
+        dialog.show();
+        dialog.accept();
+        QCOMPARE(asked,
+            QStringList { QStringLiteral("echo.memhist is the history open in this window — Replace it with "
+                                         "this recording?") });
+        QVERIFY(dialog.isVisible()); // "no": the dialog stays, to choose another name
+        answer = true;
+        dialog.accept();
+        QVERIFY(!dialog.isVisible());
+        QCOMPARE(dialog.request().outputPath, taken.fileName());
+        QVERIFY(QDir::setCurrent(QDir::tempPath()));
+    }
+
     void recordingKeepsTheProgramsOutputInTheLog()
     {
         QTemporaryDir directory;
