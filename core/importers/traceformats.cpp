@@ -48,7 +48,8 @@ bool looksLikeCsv(const TraceHead &head)
         || (start.startsWith(csv::header()) && start.sliced(csv::header().size()).startsWith(','));
 }
 
-// The complete lines of the head (a cut last line is left out), at most `count` of them.
+// The complete lines of the head (a cut last line is left out), at most `count` of them: views into
+// `bytes`, which must outlive them (not a temporary in a range-for).
 QList<QByteArrayView> headLines(const QByteArray &bytes, int count)
 {
     QList<QByteArrayView> lines;
@@ -85,7 +86,8 @@ bool looksLikeLackey(const TraceHead &head)
         return false;
     int traceLines = 0;
     int otherLines = 0;
-    for (const QByteArrayView line : headLines(textBeforeBinary(head.bytes), 400)) {
+    const QByteArray text = textBeforeBinary(head.bytes); // the lines below are views into it
+    for (const QByteArrayView line : headLines(text, 400)) {
         if (LackeyParser::isTraceLine(line))
             ++traceLines;
         else if (LackeyParser::isValgrindMessage(line) && line.contains("Lackey"))
@@ -101,7 +103,8 @@ bool looksLikeTenet(const TraceHead &head)
 {
     if (head.isDirectory)
         return false;
-    for (const QByteArrayView line : headLines(textBeforeBinary(head.bytes), 20)) {
+    const QByteArray text = textBeforeBinary(head.bytes); // the lines below are views into it
+    for (const QByteArrayView line : headLines(text, 20)) {
         if (!line.trimmed().isEmpty())
             return TenetParser::isTenetLine(line);
     }
