@@ -443,6 +443,10 @@ void TestDrMemtraceImporter::errors_data()
     QTest::newRow("zip member size not a multiple of 12")
         << "member-size"
         << "%1: zip member chunk.0001: size 1817 is not a multiple of the 12-byte record size";
+    // Found when the member is read to its end: placed there, the member named once.
+    QTest::newRow("zip member CRC mismatch")
+        << "zip-crc"
+        << "%1: zip member chunk.0000: record 191901 (offset 2302812): CRC mismatch (corrupt data)";
     QTest::newRow("unknown record type") << "unknown-type"
                                          << "%1: record 20 (offset 240): unknown record type 200";
     QTest::newRow("truncated gzip")
@@ -482,6 +486,17 @@ void TestDrMemtraceImporter::errors()
     if (damage == QLatin1String("truncated-zip")) {
         input = named = dir.filePath(QStringLiteral("damaged.trace.zip"));
         QVERIFY(writeAll(input, readAll(dataPath(QStringLiteral("drmemtrace.simple_app.trace.zip"))).first(100000)));
+    } else if (damage == QLatin1String("zip-crc")) {
+        // The member's CRC, in its local header and in the central directory, no longer matches its
+        // data, which still inflates.
+        input = named = dir.filePath(QStringLiteral("damaged.trace.zip"));
+        QByteArray zip = readAll(dataPath(QStringLiteral("drmemtrace.simple_app.trace.zip")));
+        QVERIFY(zip.startsWith("PK\x03\x04"));
+        const qsizetype central = zip.indexOf(QByteArrayView("PK\x01\x02", 4));
+        QVERIFY(central > 0);
+        zip[14] = char(zip[14] ^ 0xff);
+        zip[central + 16] = char(zip[central + 16] ^ 0xff);
+        QVERIFY(writeAll(input, zip));
     } else if (damage == QLatin1String("member-size")) {
         input = named = dataPath(QStringLiteral("bad/chunk-size-not-multiple.trace.zip"));
     } else if (damage == QLatin1String("unknown-type")) {

@@ -18,7 +18,8 @@ public:
     // error (then errorString() is set).
     virtual bool nextPart() = 0;
     // Reads up to maxSize bytes of the current part: the count, 0 at the end of the part, or -1 on
-    // an error (then errorString() is set).
+    // an error (then errorString() is set, the reason only: the reader names the place, the part's
+    // name included).
     virtual qint64 read(char *data, qint64 maxSize) = 0;
 
     // The zip member name of the current part; empty for single-part containers.

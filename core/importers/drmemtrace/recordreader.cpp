@@ -112,14 +112,8 @@ const TraceRecord *RecordReader::refill()
         if (n < 0) {
             // The place of a container error is the first record it keeps from being read; the
             // complete records before it are handed out first, so they are imported as they are.
-            // The place names the zip member already: "zip member chunk.0000: record 7 (offset 84):
-            // CRC mismatch", not the member twice.
-            QString reason = m_stream->errorString();
-            const QString member = QStringLiteral("zip member ") + m_stream->partName() + QStringLiteral(": ");
-            if (!m_stream->partName().isEmpty() && reason.startsWith(member))
-                reason = reason.mid(member.size());
             const QString message = m_path + QStringLiteral(": ") + placeOf(m_partRecordBase + filled / recordSize)
-                + QStringLiteral(": ") + reason;
+                + QStringLiteral(": ") + m_stream->errorString();
             if (filled < recordSize)
                 return failWith(message);
             m_pendingError = message;

@@ -153,17 +153,17 @@ bool ZipChunkStream::endOfDirectoryAt(quint64 offset)
         && ((signature[2] == 5 && signature[3] == 6) || (signature[2] == 6 && signature[3] == 6));
 }
 
-bool ZipChunkStream::closeMember()
+QString ZipChunkStream::closeMember()
 {
     if (!m_memberOpen)
-        return true;
+        return {};
     m_memberOpen = false;
     const int status = unzCloseCurrentFile(m_zip);
     if (status == UNZ_CRCERROR)
-        return fail(QStringLiteral("zip member %1: CRC mismatch (corrupt data)").arg(m_memberName));
+        return minizipReason(status);
     if (status != UNZ_OK)
-        return fail(QStringLiteral("zip member %1: cannot close: %2").arg(m_memberName, minizipReason(status)));
-    return true;
+        return QStringLiteral("cannot close: ") + minizipReason(status);
+    return {};
 }
 
 bool ZipChunkStream::openMember(int index)
@@ -181,8 +181,8 @@ bool ZipChunkStream::openMember(int index)
 
 bool ZipChunkStream::nextPart()
 {
-    if (!closeMember())
-        return false;
+    if (const QString reason = closeMember(); !reason.isEmpty())
+        return fail(QStringLiteral("zip member %1: %2").arg(m_memberName, reason));
     if (m_next >= partCount())
         return false;
     const int index = m_next++;
@@ -239,14 +239,18 @@ qint64 ZipChunkStream::read(char *data, qint64 maxSize)
     if (!m_memberOpen)
         return 0;
     const int n = unzReadCurrentFile(m_zip, data, unsigned(std::min<qint64>(maxSize, 1 << 30)));
+    // The reason only: the record reader places it, in this member.
     if (n < 0) {
-        fail(n == Z_DATA_ERROR ? QStringLiteral("zip member %1: corrupt compressed data").arg(m_memberName)
-                               : QStringLiteral("zip member %1: %2").arg(m_memberName, minizipReason(n)));
+        fail(minizipReason(n));
         return -1;
     }
     m_memberRead += n;
-    if (n == 0 && !closeMember())
-        return -1;
+    if (n == 0) {
+        if (const QString reason = closeMember(); !reason.isEmpty()) {
+            fail(reason);
+            return -1;
+        }
+    }
     return n;
 }
 

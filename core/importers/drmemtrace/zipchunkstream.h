@@ -55,7 +55,9 @@ private:
         quint64 fileNumber = 0;
     };
 
-    bool closeMember();
+    // Closes the current member: empty, or why it failed (its CRC, a minizip status), for the
+    // caller to place.
+    QString closeMember();
     bool endOfDirectoryAt(quint64 offset);
     bool openMember(int index);
 
