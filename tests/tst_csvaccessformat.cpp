@@ -32,6 +32,7 @@ class TestCsvAccessFormat : public QObject
 
 private slots:
     void header();
+    void columnsAfterTheSix();
     void roundTrip_data();
     void roundTrip();
     void parseAccepts_data();
@@ -43,6 +44,15 @@ private slots:
 void TestCsvAccessFormat::header()
 {
     QCOMPARE(csv::header(), QByteArray("rowid,transition,operation,address,linear,size"));
+}
+
+void TestCsvAccessFormat::columnsAfterTheSix()
+{
+    QVERIFY(csv::hasColumnsAfterTheSix("rowid,transition,operation,address,linear,size,thread"));
+    QVERIFY(csv::hasColumnsAfterTheSix("rowid,transition,operation,address,linear,size,pc,function"));
+    QVERIFY(!csv::hasColumnsAfterTheSix("rowid,transition,operation,address,linear,size"));
+    QVERIFY(!csv::hasColumnsAfterTheSix("rowid,transition,operation,address,linear,sizes"));
+    QVERIFY(!csv::hasColumnsAfterTheSix("rowid,transition"));
 }
 
 void TestCsvAccessFormat::roundTrip_data()

@@ -71,6 +71,12 @@ QByteArray header()
     return QByteArrayLiteral("rowid,transition,operation,address,linear,size");
 }
 
+bool hasColumnsAfterTheSix(QByteArrayView headerLine)
+{
+    const QByteArray six = header();
+    return headerLine.startsWith(six) && headerLine.sliced(six.size()).startsWith(',');
+}
+
 char operationLetter(Operation operation)
 {
     switch (operation) {

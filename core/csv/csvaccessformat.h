@@ -15,6 +15,10 @@ namespace memhist::csv {
 // "rowid,transition,operation,address,linear,size" (no line ending).
 QByteArray header();
 
+// A header line (without line ending) that is header() followed by more columns: what `export
+// --thread-column` or `--context` writes, which is read but not imported.
+bool hasColumnsAfterTheSix(QByteArrayView headerLine);
+
 // One line, without line ending.
 QByteArray formatRow(const Access &access);
 

@@ -76,7 +76,7 @@ bool CsvImporter::run(const QString &path, AccessSink &sink, const ImportOptions
             // A UTF-8 byte order mark, as some spreadsheet programs write.
             if (line.startsWith("\xEF\xBB\xBF"))
                 line = line.sliced(3);
-            if (line.startsWith(csv::header()) && line.sliced(csv::header().size()).startsWith(','))
+            if (csv::hasColumnsAfterTheSix(line))
                 return failAt(lineNumber,
                     QStringLiteral("columns after the six of '%1' (the thread or context columns of export "
                                    "--thread-column or --context): import reads the six-column form, which export "

@@ -44,8 +44,7 @@ bool looksLikeCsv(const TraceHead &head)
         start = start.first(newline);
     if (start.endsWith('\r'))
         start.chop(1);
-    return start == QByteArrayView(csv::header())
-        || (start.startsWith(csv::header()) && start.sliced(csv::header().size()).startsWith(','));
+    return start == QByteArrayView(csv::header()) || csv::hasColumnsAfterTheSix(start);
 }
 
 // The complete lines of the head (a cut last line is left out), at most `count` of them: views into
