@@ -223,28 +223,40 @@ void TestHistoryWriter::finishStopsWhenInterrupted()
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("interrupted.memhist"));
+    struct Finished
     {
+        bool ok = false;
+        QString error;
+        bool interrupted = false;
+        int asked = 0; // how often finish() asked the interrupt check
+    };
+    // The same 200,000 reads each time; the check says stop at its `stopAt`-th call (0: never). The
+    // writer is gone on return: a failed one has removed its temporary file.
+    const auto writeAndFinish = [&path](int stopAt) {
+        Finished result;
         HistoryWriter writer(path);
-        QVERIFY(writer.open());
-        for (std::uint64_t t = 0; t < 200000; ++t)
-            QVERIFY(writer.add(read(t, 0x600000 + ((t * 40503) % 65536) * 8)));
-        int asked = 0;
-        writer.setInterruptCheck([&asked] { return ++asked >= 3; });
-        QVERIFY(!writer.finish());
-        QCOMPARE(writer.errorString(), QStringLiteral("cancelled"));
-        QCOMPARE(asked, 3);
-    } // the failed writer removes its temporary file
+        bool added = writer.open();
+        for (std::uint64_t t = 0; added && t < 200000; ++t)
+            added = writer.add(read(t, 0x600000 + ((t * 40503) % 65536) * 8));
+        writer.setInterruptCheck([&result, stopAt] { return ++result.asked == stopAt; });
+        result.ok = added && writer.finish();
+        result.error = writer.errorString();
+        result.interrupted = writer.interrupted();
+        return result;
+    };
+
+    const Finished interrupted = writeAndFinish(3);
+    QVERIFY(!interrupted.ok);
+    QCOMPARE(interrupted.error, QStringLiteral("cancelled"));
+    QVERIFY(interrupted.interrupted);
+    QCOMPARE(interrupted.asked, 3);
     QVERIFY(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).isEmpty());
 
     // Never interrupted: the same history is written whole.
-    HistoryWriter whole(path);
-    QVERIFY(whole.open());
-    for (std::uint64_t t = 0; t < 200000; ++t)
-        QVERIFY(whole.add(read(t, 0x600000 + ((t * 40503) % 65536) * 8)));
-    int wholeAsked = 0;
-    whole.setInterruptCheck([&wholeAsked] { return ++wholeAsked < 0; });
-    QVERIFY2(whole.finish(), qPrintable(whole.errorString()));
-    QVERIFY(wholeAsked > 3);
+    const Finished whole = writeAndFinish(0);
+    QVERIFY2(whole.ok, qPrintable(whole.error));
+    QVERIFY(!whole.interrupted);
+    QVERIFY(whole.asked > 3);
     QCOMPARE(
         QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList { QStringLiteral("interrupted.memhist") });
 }

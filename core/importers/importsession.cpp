@@ -130,7 +130,7 @@ bool importTraces(const QList<TraceInput> &inputs, const QString &outputPath, Im
     const bool finished = writer.finish();
     summary->stats = writer.stats();
     if (!finished) {
-        *error = writer.errorString() == QLatin1String("cancelled") ? cancelled : writer.errorString();
+        *error = writer.interrupted() ? cancelled : writer.errorString();
         return false;
     }
     return true;

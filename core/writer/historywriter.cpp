@@ -114,10 +114,11 @@ public:
         , collector(ContextCollectorOptions { opts.debugRoots, opts.instructionSet })
     { }
 
+    // Once the interrupt check stopped SQLite, whatever fails next fails because of it.
     bool fail(const QString &message)
     {
         if (error.isEmpty())
-            error = message;
+            error = interrupted ? QStringLiteral("cancelled") : message;
         failed = true;
         return false;
     }
@@ -758,11 +759,8 @@ bool HistoryWriter::finish()
     const InterruptHandler interruptHandler(d->connection.handle(), d.get());
     d->startBinningTiles();
     sqlite::Connection &db = d->connection;
-    const auto writeFailure = [&] {
-        if (d->interrupted)
-            return d->fail(QStringLiteral("cancelled"));
-        return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db)));
-    };
+    const auto writeFailure
+        = [&] { return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db))); };
     if (!d->collector.writeLastRows(*d->contextTables))
         return writeFailure();
     // The indexes are built now, once, from sorted keys: SQLite writes their pages full and in
@@ -782,13 +780,10 @@ bool HistoryWriter::finish()
     const QDateTime createdAt = QDateTime::currentDateTimeUtc();
     if (!d->writeMeta(createdAt) || !d->writeReferenceMetadata(createdAt))
         return writeFailure();
-    if (!d->summary->writeTiles(db)) {
-        if (d->interrupted)
-            return d->fail(QStringLiteral("cancelled"));
+    if (!d->summary->writeTiles(db))
         return d->fail(
             QStringLiteral("%1: cannot write: %2")
                 .arg(d->outputPath, d->summary->databaseFailed() ? failureReason(db) : d->summary->errorString()));
-    }
     if (!db.execute("COMMIT"))
         return writeFailure();
     d->stats.addressSummaryCpuNanoseconds = d->addressSummary.cpuNanoseconds();
@@ -811,6 +806,11 @@ void HistoryWriter::cancel()
     if (d->error.isEmpty())
         d->error = QStringLiteral("cancelled");
     d->discard();
+}
+
+bool HistoryWriter::interrupted() const
+{
+    return d->interrupted;
 }
 
 QString HistoryWriter::errorString() const

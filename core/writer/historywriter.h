@@ -117,6 +117,8 @@ public:
     // its time on a large history), about every millisecond: true stops it, and finish() fails
     // with "cancelled", leaving nothing at the output path. A caller's Cancel thus works to the end.
     void setInterruptCheck(std::function<bool()> interrupted);
+    // True once the interrupt check stopped finish().
+    bool interrupted() const;
     // Stops and deletes the temporary file; the output path is left untouched.
     void cancel();
 
