@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <sys/stat.h>
@@ -34,6 +35,7 @@ private slots:
     void initTestCase();
     void exportRefusesToReplaceItsHistory();
     void importRefusesToReplaceItsMapsFile();
+    void recordRefusesToReplaceItsProgram();
     void exportFollowsASymbolicLink();
     void exportWritesIntoAFifo();
     void historyRefusesAFifo();
@@ -103,6 +105,22 @@ void TestOutputs::importRefusesToReplaceItsMapsFile()
         usage(QStringLiteral("import"), QStringLiteral("-o %1 would replace the maps file %1").arg(maps)));
     QCOMPARE(result.exitCode, 2);
     QCOMPARE(readFile(maps), mapsText);
+}
+
+// record -o PROGRAM used to write the history over the program it ran.
+void TestOutputs::recordRefusesToReplaceItsProgram()
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("valgrind")).isEmpty())
+        QSKIP("valgrind is not installed (record checks for it first)");
+    const QString program = path(QStringLiteral("program"));
+    QVERIFY(QFile::copy(QStringLiteral("/bin/true"), program));
+    const QByteArray before = readFile(program);
+    const CliResult result
+        = runCli({ QStringLiteral("record"), QStringLiteral("-o"), program, QStringLiteral("--"), program });
+    QCOMPARE(QString::fromUtf8(result.err),
+        usage(QStringLiteral("record"), QStringLiteral("-o %1 would replace the program %1").arg(program)));
+    QCOMPARE(result.exitCode, 2);
+    QVERIFY(readFile(program) == before);
 }
 
 // The file the link points to is replaced; the link stays a link (it used to be replaced by a file).

@@ -117,12 +117,11 @@ int runImport(const QStringList &arguments)
     QString error;
     if (const auto trace = inputReplacedBy(output, traces))
         return usageError(help.name, QStringLiteral("-o %1 would replace the trace %2").arg(output, *trace));
-    if (parser.isSet(mapsOption) && inputReplacedBy(output, { parser.value(mapsOption) }))
-        return usageError(
-            help.name, QStringLiteral("-o %1 would replace the maps file %2").arg(output, parser.value(mapsOption)));
 
     if (parser.isSet(mapsOption)) {
         const QString mapsPath = parser.value(mapsOption);
+        if (inputReplacedBy(output, { mapsPath }))
+            return usageError(help.name, QStringLiteral("-o %1 would replace the maps file %2").arg(output, mapsPath));
         QFile mapsFile(mapsPath);
         if (!mapsFile.open(QIODevice::ReadOnly))
             return inputError(QStringLiteral("%1: cannot open: %2").arg(mapsPath, mapsFile.errorString()));

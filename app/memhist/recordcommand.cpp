@@ -107,17 +107,17 @@ int runRecord(const QStringList &arguments)
     if (options.valgrind.isEmpty())
         return inputError(QStringLiteral("memhist record: valgrind not found (install Debian's valgrind package)"));
     // Valgrind would say so too, but only after starting; this names the cause plainly.
+    const QString programFile
+        = options.program.contains(u'/') ? options.program : QStandardPaths::findExecutable(options.program);
     if (options.program.contains(u'/')) {
         const QFileInfo info(options.program);
         if (!info.exists())
             return inputError(QStringLiteral("memhist record: %1: No such file or directory").arg(options.program));
         if (!info.isFile() || !info.isExecutable())
             return inputError(QStringLiteral("memhist record: %1: not an executable file").arg(options.program));
-    } else if (QStandardPaths::findExecutable(options.program).isEmpty()) {
+    } else if (programFile.isEmpty()) {
         return inputError(QStringLiteral("memhist record: %1: command not found").arg(options.program));
     }
-    const QString programFile
-        = options.program.contains(u'/') ? options.program : QStandardPaths::findExecutable(options.program);
     if (inputReplacedBy(output, { programFile }))
         return usageError(help.name, QStringLiteral("-o %1 would replace the program %2").arg(output, programFile));
     if (!options.keepLogPath.isEmpty() && inputReplacedBy(options.keepLogPath, { programFile }))
