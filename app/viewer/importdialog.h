@@ -3,9 +3,9 @@
 #pragma once
 
 #include "core/importers/traceimporter.h"
+#include "importoutput.h"
 
 #include <QDialog>
-#include <functional>
 #include <optional>
 
 class QCheckBox;
@@ -41,9 +41,7 @@ public:
 
     // The history open in the window, named as such when the user is about to replace it.
     void setOpenHistory(const QString &path) { m_openHistory = path; }
-    // Asks replaceQuestion()'s question; true means replace. By default a message box with Replace
-    // and Cancel (Cancel the default); tests answer without showing it.
-    using ReplaceConfirmer = std::function<bool(QWidget *parent, const QString &question)>;
+    // Asks replaceQuestion()'s question (askToReplace() unless a test answers instead).
     void setReplaceConfirmer(ReplaceConfirmer confirmer) { m_confirmReplace = std::move(confirmer); }
 
     // Import: when the output exists, asks first; a "no" keeps the dialog open to choose another name.

@@ -42,9 +42,6 @@ QString defaultImportOutput(const QString &firstTrace)
     return defaultHistoryPath(historyBaseName(firstTrace), QFileInfo(QDir::cleanPath(firstTrace)).absolutePath());
 }
 
-namespace {
-
-// The same file, even through a symbolic link or a relative path.
 bool sameFile(const QString &a, const QString &b)
 {
     const QFileInfo first(a);
@@ -53,8 +50,6 @@ bool sameFile(const QString &a, const QString &b)
         return first.canonicalFilePath() == second.canonicalFilePath();
     return first.absoluteFilePath() == second.absoluteFilePath();
 }
-
-} // namespace
 
 QString freeHistoryPath(const QString &path)
 {

@@ -3,6 +3,7 @@
 
 #include <QObject>
 #include <QString>
+#include <functional>
 
 class QWidget;
 
@@ -29,6 +30,13 @@ QString freeHistoryPath(const QString &path);
 QString replaceQuestion(
     const QString &output, const QString &openHistory, const QString &replacement = QObject::tr("this import"));
 
+// The same file, even through a symbolic link or a relative path (by their absolute paths when
+// either does not exist).
+bool sameFile(const QString &a, const QString &b);
+
+// Asks replaceQuestion()'s question; true means replace. The Import and Record dialogs use
+// askToReplace() unless a test answers instead.
+using ReplaceConfirmer = std::function<bool(QWidget *parent, const QString &question)>;
 // Asks `question` in a message box with Replace and Cancel (Cancel the default); true: replace.
 bool askToReplace(QWidget *parent, const QString &question);
 

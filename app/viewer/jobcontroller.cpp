@@ -123,7 +123,7 @@ void JobController::importTraces(const QStringList &traces, bool askForOutput)
     }
     const QString &output = choice.output;
     for (const TraceInput &input : std::as_const(inputs)) {
-        if (QFileInfo(input.path) == QFileInfo(output)) {
+        if (sameFile(input.path, output)) {
             emit failed(tr("Cannot import"), tr("%1 would replace the trace it is imported from").arg(output));
             return;
         }

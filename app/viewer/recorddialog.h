@@ -3,10 +3,10 @@
 // (which has no --skip-instructions: a recording starts with the program).
 #pragma once
 
+#include "importoutput.h"
 #include "recordjob.h"
 
 #include <QDialog>
-#include <functional>
 
 class QCheckBox;
 class QDialogButtonBox;
@@ -32,7 +32,6 @@ public:
     // As the Import dialog: the history open in the window is named as such when the recording
     // would replace it, and the question is asked by `confirmer` (a message box by default).
     void setOpenHistory(const QString &path) { m_openHistory = path; }
-    using ReplaceConfirmer = std::function<bool(QWidget *parent, const QString &question)>;
     void setReplaceConfirmer(ReplaceConfirmer confirmer) { m_confirmReplace = std::move(confirmer); }
 
     // Record: when the output exists, asks first; a "no" keeps the dialog open to choose another name.
