@@ -72,15 +72,19 @@ int inputError(const QString &message)
     return ExitFailure;
 }
 
+bool sameFile(const QString &a, const QString &b)
+{
+    struct stat first;
+    struct stat second;
+    return ::stat(QFile::encodeName(a).constData(), &first) == 0
+        && ::stat(QFile::encodeName(b).constData(), &second) == 0 && first.st_dev == second.st_dev
+        && first.st_ino == second.st_ino;
+}
+
 std::optional<QString> inputReplacedBy(const QString &output, const QStringList &inputs)
 {
-    struct stat target;
-    if (::stat(QFile::encodeName(output).constData(), &target) != 0)
-        return std::nullopt;
     for (const QString &input : inputs) {
-        struct stat source;
-        if (::stat(QFile::encodeName(input).constData(), &source) == 0 && source.st_dev == target.st_dev
-            && source.st_ino == target.st_ino)
+        if (sameFile(output, input))
             return input;
     }
     return std::nullopt;

@@ -34,8 +34,10 @@ int usageError(const QString &command, const QString &message);
 // Prints MESSAGE (which names the file, the place and the reason) on stderr; returns ExitFailure.
 int inputError(const QString &message);
 
-// The first of `inputs` that writing `output` would replace: the same file, whatever path, symbolic
-// or hard link names it. Nothing when `output` does not exist yet.
+// Whether both paths name one existing file, whatever path, symbolic or hard link names it.
+bool sameFile(const QString &a, const QString &b);
+// The first of `inputs` that writing `output` would replace (sameFile()). Nothing when `output`
+// does not exist yet.
 std::optional<QString> inputReplacedBy(const QString &output, const QStringList &inputs);
 
 // Qt's parser messages read "Unknown option 'x'."; ours read "unknown option 'x'".

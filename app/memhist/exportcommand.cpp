@@ -72,7 +72,7 @@ int runExport(const QStringList &arguments)
                                 .arg(report.rows)
                                 .arg(report.rows == 1 ? QStringLiteral("row") : QStringLiteral("rows"), output);
     // `-o /dev/stdout`: the rows went to standard output, where the summary must not land amid them.
-    if (inputReplacedBy(QStringLiteral("/dev/stdout"), { output }))
+    if (sameFile(output, QStringLiteral("/dev/stdout")))
         writeErr(summary);
     else
         writeOut(summary.toLocal8Bit());
