@@ -84,8 +84,8 @@ QueryPage oracle(const QList<Access> &stream, const HalfAxisQuery &query)
             return false;
         if (a.physical > query.last || a.lastByte() < query.first)
             return false;
-        if (query.resumeAfter)
-            return forward ? a.rowId > *query.resumeAfter : a.rowId < *query.resumeAfter;
+        if (query.resumeAfter && (forward ? a.rowId <= *query.resumeAfter : a.rowId >= *query.resumeAfter))
+            return false;
         if (forward)
             return a.transition >= query.at.value_or(Transition { 0 });
         return !query.at || a.transition <= *query.at;

@@ -227,6 +227,15 @@ void tst_ContextCli::executionsOfAPc()
     QCOMPARE(second.size(), 4);
     QCOMPARE(second[1].section(u',', 0, 0), QString::number(busy[3]));
     QCOMPARE(second[3].section(u',', 0, 0), QString::number(busy[5]));
+    // With --at too, both hold: the later of the two starts.
+    const auto firstExecution = [&](quint64 at, quint64 resume) {
+        const QStringList rows = lines(cliOutput({ QStringLiteral("query"), m_lackeyHistory, QStringLiteral("--pc"),
+            hex(busiest), QStringLiteral("--limit"), QStringLiteral("1"), QStringLiteral("--at"), QString::number(at),
+            QStringLiteral("--resume"), QString::number(resume), QStringLiteral("--format"), QStringLiteral("csv") }));
+        return rows.value(1).section(u',', 0, 0);
+    };
+    QCOMPARE(firstExecution(busy[4], busy[1]), QString::number(busy[4]));
+    QCOMPARE(firstExecution(busy[1], busy[2]), QString::number(busy[3]));
     const QStringList backward = lines(cliOutput(
         { QStringLiteral("query"), m_lackeyHistory, QStringLiteral("--pc"), hex(busiest), QStringLiteral("--backward"),
             QStringLiteral("--limit"), QStringLiteral("2"), QStringLiteral("--format"), QStringLiteral("csv") }));
@@ -270,8 +279,6 @@ void tst_ContextCli::executionQueryErrors_data()
         << "memhist query: --context does not apply to --pc or --function (they list transitions, not accesses)";
     QTest::newRow("--pc and --function") << strings({ "--pc", "0x1000", "--function", "bump" }) << 2
                                          << "memhist query: give --pc or --function, not both";
-    QTest::newRow("--resume with --at") << strings({ "--pc", "0x1000", "--resume", "5", "--at", "3" }) << 2
-                                        << "memhist query: --resume replaces --at: give only one of them";
     QTest::newRow("--pc not a number") << strings({ "--pc", "main" }) << 2
                                        << "memhist query: --pc: 'main' is not a number (decimal or 0x hex)";
     QTest::newRow("a function that never ran") << strings({ "--function", "printf" }) << 1

@@ -142,6 +142,9 @@ HalfAxisQuery randomQuery(std::mt19937_64 &random, const QList<Access> &stream)
     }
     query.operations = Operations::fromInt(int(below(7) + 1));
     query.limit = below(10) == 0 ? 0 : below(40) + 1;
+    // Sometimes a resume point too, before or after where `at` starts (both must hold).
+    if (below(4) == 0)
+        query.resumeAfter = stream[qsizetype(below(stream.size()))].rowId;
     return query;
 }
 

@@ -50,8 +50,6 @@ int runExecutionQuery(
                 QStringLiteral("--%1 does not apply to --pc or --function (they list transitions, not accesses)")
                     .arg(QLatin1String(option)));
     }
-    if (parser.isSet(QStringLiteral("resume")) && parser.isSet(QStringLiteral("at")))
-        return usageError(command, QStringLiteral("--resume replaces --at: give only one of them"));
 
     QString error;
     std::uint64_t number = 0;
@@ -63,23 +61,23 @@ int runExecutionQuery(
     }
     const Direction direction = parser.isSet(QStringLiteral("backward")) ? Direction::Backward : Direction::Forward;
     constexpr std::uint64_t lastStorable = signBoundary - 1;
-    std::uint64_t from = direction == Direction::Forward ? 0 : lastStorable;
-    for (const QString &option : { QStringLiteral("at"), QStringLiteral("resume") }) {
-        if (!parser.isSet(option))
-            continue;
-        if (!parseNumberOption(option, parser.value(option), &number, &error))
+    const bool forward = direction == Direction::Forward;
+    std::uint64_t from = forward ? 0 : lastStorable;
+    if (parser.isSet(QStringLiteral("at"))) {
+        if (!parseNumberOption(QStringLiteral("at"), parser.value(QStringLiteral("at")), &from, &error))
             return usageError(command, error);
-        from = number;
     }
-    // --resume T continues after T in the query's direction.
+    // --resume T continues after T in the query's direction; with --at too, both hold.
     bool nothingLeft = false;
     if (parser.isSet(QStringLiteral("resume"))) {
-        if (direction == Direction::Forward) {
-            nothingLeft = from >= lastStorable;
-            from += 1;
+        if (!parseNumberOption(QStringLiteral("resume"), parser.value(QStringLiteral("resume")), &number, &error))
+            return usageError(command, error);
+        if (forward) {
+            nothingLeft = number >= lastStorable;
+            from = std::max(from, number + 1);
         } else {
-            nothingLeft = from == 0;
-            from -= 1;
+            nothingLeft = number == 0;
+            from = std::min(from, number - 1);
         }
     }
     std::uint64_t limit = 100;
@@ -150,7 +148,7 @@ int runExecutionQuery(
             rightAligned.removeAt(1);
         }
         appendAlignedRows(&out, table, rightAligned);
-        out += "-- " + QByteArray::number(rows.size()) + " executions";
+        out += "-- " + QByteArray::number(rows.size()) + (rows.size() == 1 ? " execution" : " executions");
         if (limit > 0 && std::uint64_t(rows.size()) == limit)
             out += "; next page: --resume " + QByteArray::number(quint64(transitions.last().value));
         out += '\n';

@@ -42,7 +42,7 @@ void appendTable(QByteArray *out, const QueryPage &page, ContextColumns *context
     }
     appendAlignedRows(out, rows, rightAligned);
 
-    out->append("-- " + QByteArray::number(page.accesses.size()) + " rows");
+    out->append("-- " + QByteArray::number(page.accesses.size()) + (page.accesses.size() == 1 ? " row" : " rows"));
     if (const auto next = page.resumePoint())
         out->append("; next page: --resume " + QByteArray::number(qint64(next->value)));
     out->append('\n');

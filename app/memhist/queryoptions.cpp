@@ -36,7 +36,7 @@ void addQueryOptions(QCommandLineParser &parser, LimitDefault limitDefault)
                 ? QStringLiteral("Return at most N accesses (default 100).")
                 : QStringLiteral("Write at most N accesses (default: every match)."),
             QStringLiteral("N") },
-        { resume, QStringLiteral("Continue after row R in the query's direction (instead of --at)."),
+        { resume, QStringLiteral("Continue after row R in the query's direction (with --at too, both hold)."),
             QStringLiteral("ROWID") },
         { thread,
             QStringLiteral(
@@ -127,10 +127,6 @@ bool readQueryOptions(const QCommandLineParser &parser, HalfAxisQuery *query, QS
     HalfAxisQuery result;
     std::uint64_t number = 0;
 
-    if (parser.isSet(resume) && parser.isSet(at)) {
-        *error = QStringLiteral("--resume replaces --at: give only one of them");
-        return false;
-    }
     if (parser.isSet(at)) {
         if (!parseNumberOption(at, parser.value(at), &number, error))
             return false;

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace memhist {
@@ -552,27 +553,36 @@ bool HalfAxisQueryEngine::Private::startPoint(
 {
     const bool forward = query.direction == Direction::Forward;
     *found = true;
-    if (query.resumeAfter) {
-        const std::int64_t resume = query.resumeAfter->value;
-        // The row next to the resume point, in the query's direction, gives the transition to seek.
-        const auto next = forward ? rowids.rowAtOrAfter(resume == storedMax ? resume : resume + 1)
-                                  : rowids.rowAtOrBefore(resume == storedMin ? resume : resume - 1);
-        if (!rowidsOk())
-            return false;
-        if (!next || (forward ? next->rowId <= resume : next->rowId >= resume)) {
-            *found = false;
-            return true;
-        }
-        *transition = next->transition;
-        *rowBound = next->rowId;
-        return true;
-    }
+    // Where `at` alone starts: (transition, row) pairs compare in rowid order, since transitions
+    // never decrease with rowid.
     if (forward) {
         *transition = std::int64_t(std::min<std::uint64_t>(query.at.value_or(Transition { 0 }).value, storedMax));
         *rowBound = storedMin;
     } else {
         *transition = query.at ? std::int64_t(std::min<std::uint64_t>(query.at->value, storedMax)) : storedMax;
         *rowBound = storedMax;
+    }
+    if (!query.resumeAfter)
+        return true;
+
+    const std::int64_t resume = query.resumeAfter->value;
+    // The row next to the resume point, in the query's direction, gives the transition to seek.
+    const auto next = forward ? rowids.rowAtOrAfter(resume == storedMax ? resume : resume + 1)
+                              : rowids.rowAtOrBefore(resume == storedMin ? resume : resume - 1);
+    if (!rowidsOk())
+        return false;
+    if (!next || (forward ? next->rowId <= resume : next->rowId >= resume)) {
+        *found = false;
+        return true;
+    }
+    // With `at` too, both hold: the later start forward, the earlier backward. Without it, the
+    // resume point alone decides.
+    const std::pair resumeStart { next->transition, next->rowId };
+    const std::pair atStart { *transition, *rowBound };
+    const bool resumeDecides = !query.at || (forward ? resumeStart > atStart : resumeStart < atStart);
+    if (resumeDecides) {
+        *transition = next->transition;
+        *rowBound = next->rowId;
     }
     return true;
 }

@@ -16,9 +16,11 @@ struct HalfAxisQuery
 {
     Direction direction = Direction::Forward;
     // Forward: matches with transition >= at (default 0). Backward: transition <= at (default: the
-    // last transition of the history). Ignored when resumeAfter is set.
+    // last transition of the history).
     std::optional<Transition> at;
-    // Continue after this row in the query's own direction (forward: rowid > R, backward: < R).
+    // Continue after this row in the query's own direction (forward: rowid > R, backward: < R). With
+    // `at` too, a match satisfies both (so a page's resume point added to the query that gave it
+    // fetches the next page).
     std::optional<RowId> resumeAfter;
     // Inclusive byte range; an access matches when any of its bytes lies in it. first <= last.
     Address first { 0 };
