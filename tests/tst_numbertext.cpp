@@ -2,6 +2,7 @@
 // the viewer and the CSV form accept as a number and how they print an address.
 #include "core/model/numbertext.h"
 
+#include <QLocale>
 #include <QTest>
 
 using namespace memhist;
@@ -29,6 +30,9 @@ private slots:
     void parseTypedNumber_data();
     void parseTypedNumber();
     void bytesText();
+    void countText_data();
+    void countText();
+    void byteValuesText();
 };
 
 void TestNumberText::parseUnsigned_data()
@@ -174,6 +178,43 @@ void TestNumberText::bytesText()
     QCOMPARE(memhist::bytesText(1), QStringLiteral("1 byte"));
     QCOMPARE(memhist::bytesText(8), QStringLiteral("8 bytes"));
     QCOMPARE(memhist::bytesText(0), QStringLiteral("0 bytes"));
+}
+
+void TestNumberText::countText_data()
+{
+    QTest::addColumn<quint64>("value");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("zero") << quint64(0) << QStringLiteral("0");
+    QTest::newRow("three digits, no group") << quint64(999) << QStringLiteral("999");
+    QTest::newRow("first group") << quint64(1000) << QStringLiteral("1,000");
+    QTest::newRow("zeros inside a group kept") << quint64(34563) << QStringLiteral("34,563");
+    QTest::newRow("six digits") << quint64(309033) << QStringLiteral("309,033");
+    QTest::newRow("seven digits") << quint64(1000001) << QStringLiteral("1,000,001");
+    QTest::newRow("largest") << quint64(max64) << QStringLiteral("18,446,744,073,709,551,615");
+}
+
+// Grouped by three with ',' whatever the locale, and read back by parseTypedNumber().
+void TestNumberText::countText()
+{
+    QFETCH(quint64, value);
+    QFETCH(QString, text);
+    const QLocale before;
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    const QString written = memhist::countText(value);
+    QLocale::setDefault(before);
+    QCOMPARE(written, text);
+    std::uint64_t parsed = 0;
+    QVERIFY(memhist::parseTypedNumber(written, &parsed));
+    QCOMPARE(quint64(parsed), value);
+}
+
+// The bytes of a value as Detail and the results table show them: memory order, spaced.
+void TestNumberText::byteValuesText()
+{
+    QCOMPARE(
+        memhist::byteValuesText(QByteArray::fromHex("061f93a5fb7f0000")), QStringLiteral("06 1f 93 a5 fb 7f 00 00"));
+    QCOMPARE(memhist::byteValuesText(QByteArray::fromHex("ff")), QStringLiteral("ff"));
+    QCOMPARE(memhist::byteValuesText(QByteArray()), QString());
 }
 
 QTEST_GUILESS_MAIN(TestNumberText)

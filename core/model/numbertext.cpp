@@ -106,4 +106,27 @@ QString bytesText(std::uint64_t size)
     return size == 1 ? QStringLiteral("1 byte") : QStringLiteral("%1 bytes").arg(size);
 }
 
+QString countText(std::uint64_t value)
+{
+    char digits[20];
+    int count = 0;
+    do {
+        digits[count++] = char('0' + value % 10);
+        value /= 10;
+    } while (value != 0);
+    QString text;
+    text.reserve(count + (count - 1) / 3);
+    for (int i = count - 1; i >= 0; --i) {
+        text += QLatin1Char(digits[i]);
+        if (i > 0 && i % 3 == 0)
+            text += u',';
+    }
+    return text;
+}
+
+QString byteValuesText(QByteArrayView bytes)
+{
+    return QString::fromLatin1(bytes.toByteArray().toHex(' '));
+}
+
 } // namespace memhist

@@ -65,4 +65,13 @@ QByteArray hexBytes(std::uint64_t value);
 // An access's size as the viewer writes it: "1 byte", "8 bytes".
 QString bytesText(std::uint64_t size);
 
+// A count or a transition in the viewer's prose and tables: decimal, grouped by three with ','
+// ("12,345,678"), whatever the system locale, so that every pane writes a number the same way and
+// parseTypedNumber() reads it back. The viewer's only grouping formatter.
+QString countText(std::uint64_t value);
+
+// Bytes as the viewer shows them: two lower-case hex digits each, in memory order, separated by
+// spaces ("06 1f 93"), so that they do not read as one big-endian number.
+QString byteValuesText(QByteArrayView bytes);
+
 } // namespace memhist
