@@ -812,13 +812,13 @@ private slots:
         auto *hover = window.findChild<ElidedLabel *>(QStringLiteral("hoverLabel"));
         QVERIFY(hover);
         QVERIFY(openAndWait(window, m_smallHistory));
-        const QString longText = QStringLiteral("transition 123,456 · address 0x7ffc'0000 · ") + QString(400, u'x');
+        const QString longText = QStringLiteral("transition 123,456 · address 0x7ffc0000 · ") + QString(400, u'x');
         QMetaObject::invokeMethod(window.plane(), "hoverTextChanged", Q_ARG(QString, longText));
         QCOMPARE(hover->text(), longText);
         QCOMPARE(window.hoverText(), longText);
         QVERIFY(hover->isElided());
         QVERIFY(hover->shownText().endsWith(u'…'));
-        QVERIFY(hover->shownText().startsWith(QStringLiteral("transition 123,456 · address 0x7ffc'0000 · ")));
+        QVERIFY(hover->shownText().startsWith(QStringLiteral("transition 123,456 · address 0x7ffc0000 · ")));
         QCOMPARE(hover->toolTip(), longText);
         // The hint is still there, whole, beside it.
         QCOMPARE(hint->text(), hintText);
@@ -826,7 +826,7 @@ private slots:
         QVERIFY(hint->width() >= hint->sizeHint().width());
         QCOMPARE(window.findChild<QLabel *>(QStringLiteral("summaryLabel"))->text(), smallSummary);
 
-        const QString shortText = QStringLiteral("transition 2 · address 0x7ffc'0003");
+        const QString shortText = QStringLiteral("transition 2 · address 0x7ffc0003");
         QMetaObject::invokeMethod(window.plane(), "hoverTextChanged", Q_ARG(QString, shortText));
         QVERIFY(!hover->isElided());
         QCOMPARE(hover->shownText(), shortText);

@@ -41,8 +41,8 @@ class TestPlaneAxes : public QObject
 private slots:
     void plotLeavesRoomForTheLabels()
     {
-        // "0x7fff'ffff'ffff": 12 digits and 2 separators after "0x", each 7 pixels.
-        QCOMPARE(addressLabelWidth(0x7fff'ffff'ffffull, sevenPerCharacter), 112);
+        // "0x7fffffffffff": 12 digits after "0x", each 7 pixels (the labels have no digit groups).
+        QCOMPARE(addressLabelWidth(0x7fff'ffff'ffffull, sevenPerCharacter), 98);
         QCOMPARE(addressLabelWidth(0x1fff, sevenPerCharacter), 42);
         const auto widest = [](const QString &text) { return text == QLatin1String("f") ? 9 : 7 * int(text.size()); };
         QCOMPARE(addressLabelWidth(0x1fff, widest), 14 + 4 * 9); // every digit as wide as the widest

@@ -202,7 +202,7 @@ private slots:
         const QString plain = plane->hoverText();
         QTest::qWait(300); // the (empty) context has come back meanwhile: nothing is added
         QCOMPARE(plane->hoverText(), plain);
-        QVERIFY(plain.endsWith(QStringLiteral("read of 8 bytes at 0x60'1050, transition 10 (row 19)")));
+        QVERIFY(plain.endsWith(QStringLiteral("read of 8 bytes at 0x601050, transition 10 (row 19)")));
     }
 };
 

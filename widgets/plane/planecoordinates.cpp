@@ -1,5 +1,7 @@
 #include "widgets/plane/planecoordinates.h"
 
+#include "core/model/numbertext.h"
+
 #include <QStringBuilder>
 #include <cmath>
 #include <limits>
@@ -162,27 +164,12 @@ std::uint64_t addressTickStep(double minStep)
 
 QString formatAddress(std::uint64_t address)
 {
-    const QString digits = QString::number(address, 16);
-    QString grouped;
-    grouped.reserve(digits.size() + digits.size() / 4 + 2);
-    for (qsizetype i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 4 == 0)
-            grouped += u'\'';
-        grouped += digits.at(i);
-    }
-    return QStringLiteral("0x") + grouped;
+    return hexText(address);
 }
 
 QString formatTransition(std::uint64_t transition)
 {
-    const QString digits = QString::number(transition);
-    QString grouped;
-    for (qsizetype i = 0; i < digits.size(); ++i) {
-        if (i > 0 && (digits.size() - i) % 3 == 0)
-            grouped += u',';
-        grouped += digits.at(i);
-    }
-    return grouped;
+    return countText(transition);
 }
 
 QString formatByteCount(double bytes)
