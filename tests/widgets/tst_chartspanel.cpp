@@ -10,6 +10,7 @@
 #include <QFile>
 #include <QHorizontalBarSeries>
 #include <QLineSeries>
+#include <QLocale>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -109,6 +110,7 @@ private slots:
     void degenerateRangesAreShown();
     void shortPanelKeepsItsLabels_data();
     void shortPanelKeepsItsLabels();
+    void footerWritesNumbersAsTheViewerDoes();
 
 private:
     QTemporaryDir m_dir;
@@ -541,6 +543,34 @@ void TestChartsPanel::shortPanelKeepsItsLabels()
     const QString shots = qEnvironmentVariable("MEMHIST_CHART_SHOTS");
     if (!shots.isEmpty())
         panel.grab().save(QStringLiteral("%1/charts-%2x%3.png").arg(shots).arg(size.width()).arg(size.height()));
+}
+
+// The footer's counts and transitions grouped as on the status line, its addresses as hexText()
+// writes them, whatever the system locale.
+void TestChartsPanel::footerWritesNumbersAsTheViewerDoes()
+{
+    const QLocale before;
+    QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+    ChartData data;
+    data.range
+        = ViewRange { Transition { 1000 }, Transition { 2345678 }, Address { 0x1fff000000 }, Address { 0x1fff00ffff } };
+    data.reads = { 1200, 34 };
+    data.writes = { 5, 1000 };
+    data.accessesInRange = 104680;
+    data.rowsRead = 104680;
+    const QString exact = ChartsPanel::footerText(data, 12);
+    data.estimated = true;
+    data.rowsRead = 2000;
+    const QString estimated = ChartsPanel::footerText(data, 7);
+    QLocale::setDefault(before);
+    QCOMPARE(exact,
+        QStringLiteral("Transitions 1,000–2,345,678 · addresses 0x1fff000000–0x1fff00ffff · plotted 1,234 reads and "
+                       "1,005 writes of the visible addresses, counted exactly in the 104,680 accesses of these "
+                       "transitions · 12 ms"));
+    QCOMPARE(estimated,
+        QStringLiteral("Transitions 1,000–2,345,678 · addresses 0x1fff000000–0x1fff00ffff · plotted about 1,234 reads "
+                       "and 1,005 writes of the visible addresses, estimated from 2,000 of the 104,680 accesses of "
+                       "these transitions · 7 ms"));
 }
 
 QTEST_MAIN(TestChartsPanel)

@@ -3,6 +3,7 @@
 // address; the marked lines' columns where the others' are; the file missing from disk; a history without context; a
 // history with threads; the query panel's selection driving it.
 #include "core/context/contextreader.h"
+#include "core/model/numbertext.h"
 #include "core/storage/historydatabase.h"
 #include "core/writer/historywriter.h"
 #include "programhistory.h"
@@ -44,6 +45,7 @@ private slots:
     void sourceFileNotOnThisMachine();
     void markedLinesLineUpWithTheOthers();
     void historyWithoutContext();
+    void countsAreGroupedAsOnTheStatusLine();
     void historyWithThreads();
     void selectionInTheResultsDrivesIt();
 
@@ -108,7 +110,7 @@ void TestDetailPane::writeOfAGlobal()
     QCOMPARE(lines.value(1),
         QStringLiteral("Write of 4 bytes at %1 · transition %2 · row 1")
             .arg(hex(m_counter.counterAddress))
-            .arg(m_counter.storeTransition));
+            .arg(countText(m_counter.storeTransition)));
     QCOMPARE(lines.value(2), QStringLiteral("Value 11 11 11 11 (the bytes in memory order)"));
     QCOMPARE(lines.value(3), QStringLiteral("Instruction"));
     QCOMPARE(lines.value(4),
@@ -259,6 +261,26 @@ void TestDetailPane::historyWithoutContext()
                        "Nothing is known about 0x601004 in this history."));
 }
 
+// Transitions and rows as the status line writes them ("34,563"), addresses as hexText() does.
+void TestDetailPane::countsAreGroupedAsOnTheStatusLine()
+{
+    const QString history = m_dir.filePath(QStringLiteral("small.memhist"));
+    if (!QFile::exists(history))
+        QVERIFY(!cliOutput(
+            { QStringLiteral("import"), QFINDTESTDATA("../data/csv/small.csv"), QStringLiteral("-o"), history })
+                     .isEmpty());
+    Access access;
+    access.rowId = RowId { 6804 };
+    access.transition = Transition { 34563 };
+    access.operation = Operation::Write;
+    access.physical = Address { 0x4033e06 };
+    access.size = 8;
+    const QStringList lines = shown(history, access).split(u'\n');
+    QCOMPARE(lines.value(1), QStringLiteral("Write of 8 bytes at 0x4033e06 · transition 34,563 · row 6,804"));
+    QCOMPARE(
+        lines.value(3), QStringLiteral("Unknown: this history does not record the instruction at transition 34,563"));
+}
+
 void TestDetailPane::historyWithThreads()
 {
     const QString history = m_dir.filePath(QStringLiteral("threads.memhist"));
@@ -306,7 +328,7 @@ void TestDetailPane::selectionInTheResultsDrivesIt()
     QCOMPARE(lines.value(1),
         QStringLiteral("Write of 8 bytes at %1 · transition %2 · row 4")
             .arg(hex(m_counter.heapAddress))
-            .arg(m_counter.storeTransition));
+            .arg(countText(m_counter.storeTransition)));
     QCOMPARE(lines.value(2), QStringLiteral("Value 44 44 44 44 44 44 44 44 (the bytes in memory order)"));
     QCOMPARE(lines.last(), QStringLiteral("Region: [heap]"));
     // A new query: no row is current, the pane says so.

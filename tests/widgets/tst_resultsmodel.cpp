@@ -361,6 +361,11 @@ void TestResultsModel::threadColumn()
     QCOMPARE(model.index(1499, ResultsModel::ThreadColumn).data().toString(), QStringLiteral("101"));
     QCOMPARE(model.index(1500, ResultsModel::ThreadColumn).data().toString(), QStringLiteral("202"));
     QCOMPARE(model.index(2999, ResultsModel::ThreadColumn).data().toString(), QStringLiteral("202"));
+    // Row ids shown grouped as on the status line; copy and export (CsvRole) keep the plain number.
+    QCOMPARE(model.index(2999, 0).data(ResultsModel::AccessRole).value<Access>().rowId, RowId { 3000 });
+    QCOMPARE(model.index(2999, ResultsModel::RowIdColumn).data().toString(), QStringLiteral("3,000"));
+    QCOMPARE(model.index(2999, ResultsModel::RowIdColumn).data(ResultsModel::CsvRole).toByteArray(), "3000");
+    QCOMPARE(model.rowsAsCsv({ 2999 }, { ResultsModel::RowIdColumn }), QByteArray("rowid\n3000\n"));
 }
 
 void TestResultsModel::missingHistoryFails()

@@ -33,15 +33,16 @@ bool waitForThreads(ThreadFilter *filter)
     return !filter->isLoading() || spy.wait(10000);
 }
 
-// The model's rows as the command line's CSV.
+// The model's rows as the command line's CSV, through the cells' copy form (CsvRole: the display
+// groups the digits of row ids and transitions).
 QByteArray rowsAsCsv(const ResultsModel &model, int rows)
 {
     QByteArray text = "rowid,transition,operation,address,linear,size\n";
     for (int row = 0; row < std::min(rows, model.rowCount()); ++row) {
-        QStringList fields;
+        QByteArrayList fields;
         for (int column = ResultsModel::RowIdColumn; column <= ResultsModel::SizeColumn; ++column)
-            fields << model.index(row, column).data().toString();
-        text += fields.join(u',').toLatin1() + '\n';
+            fields << model.index(row, column).data(ResultsModel::CsvRole).toByteArray();
+        text += fields.join(',') + '\n';
     }
     return text;
 }

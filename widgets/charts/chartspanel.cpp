@@ -108,6 +108,10 @@ void ChartsPanel::buildCharts()
         series->attachAxis(m_countAxis);
     }
     m_timeChart->legend()->setAlignment(Qt::AlignTop);
+    // Axis numbers grouped by three with ',' as countText() writes counts and transitions everywhere
+    // else, whatever the system locale.
+    m_timeChart->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
+    m_timeChart->setLocalizeNumbers(true);
     // Animations would replay on every range change while the user zooms.
     m_timeChart->setAnimationOptions(QChart::NoAnimation);
 
@@ -124,6 +128,8 @@ void ChartsPanel::buildCharts()
     m_regionSeries->attachAxis(m_regionAxis);
     m_regionSeries->attachAxis(m_regionCountAxis);
     m_regionChart->legend()->hide();
+    m_regionChart->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
+    m_regionChart->setLocalizeNumbers(true);
     // Addresses are the point of this chart: the axis makes room for them rather than eliding.
     m_regionAxis->setTruncateLabels(false);
     m_regionChart->setAnimationOptions(QChart::NoAnimation);
@@ -337,7 +343,7 @@ void ChartsPanel::updateTimeAxis()
     }
     // Room for each label and as much again between labels.
     const QFontMetrics metrics(m_timeAxis->labelsFont());
-    const int labelWidth = metrics.horizontalAdvance(QString::number(qulonglong(m_data.buckets.last.value))) + 8;
+    const int labelWidth = metrics.horizontalAdvance(countText(m_data.buckets.last.value)) + 8;
     const int plotWidth = std::max(0, m_timeView->width() - 100);
     const int ticks = std::clamp(plotWidth / (2 * labelWidth) + 1, 2, maxTimeTicks);
     const TimeAxisTicks axis = timeAxisTicks(m_data.buckets.first, m_data.buckets.last, ticks);
@@ -350,7 +356,6 @@ void ChartsPanel::updateTimeAxis()
 void ChartsPanel::showData()
 {
     const ChartData &data = m_data;
-    const QLocale locale;
     const bool hasData = !data.reads.isEmpty();
 
     QList<QPointF> reads;
@@ -381,7 +386,7 @@ void ChartsPanel::showData()
     if (hasData)
         perBucket = data.buckets.width == 1
             ? tr(" (one transition per bucket%1)").arg(estimate)
-            : tr(" (%1 transitions per bucket%2)").arg(locale.toString(qulonglong(data.buckets.width)), estimate);
+            : tr(" (%1 transitions per bucket%2)").arg(countText(data.buckets.width), estimate);
     m_timeChart->setTitle(tr("Reads and writes over transitions") + perBucket);
 
     // Busiest at the top: a horizontal bar series draws its first category at the bottom.
@@ -419,21 +424,19 @@ QString ChartsPanel::footerText(const ChartData &data, qint64 milliseconds)
 {
     // What the charts plotted: the reads and writes of the visible addresses (not every access of
     // these transitions, which is what was read to count them).
-    const QLocale locale;
     const auto sum = [](const QList<double> &values) { return std::accumulate(values.cbegin(), values.cend(), 0.0); };
-    const auto count = [&](double value) { return locale.toString(qlonglong(std::llround(value))); };
+    const auto count = [](double value) { return countText(quint64(std::max<long long>(0, std::llround(value)))); };
     const QString plotted = data.estimated
         ? tr("plotted about %1 reads and %2 writes of the visible addresses, estimated from %3 of the %4 accesses "
              "of these transitions")
-              .arg(count(sum(data.reads)), count(sum(data.writes)), locale.toString(data.rowsRead),
-                  locale.toString(data.accessesInRange))
+              .arg(count(sum(data.reads)), count(sum(data.writes)), countText(quint64(data.rowsRead)),
+                  countText(quint64(data.accessesInRange)))
         : tr("plotted %1 reads and %2 writes of the visible addresses, counted exactly in the %3 accesses of these "
              "transitions")
-              .arg(count(sum(data.reads)), count(sum(data.writes)), locale.toString(data.accessesInRange));
+              .arg(count(sum(data.reads)), count(sum(data.writes)), countText(quint64(data.accessesInRange)));
     return tr("Transitions %1–%2 · addresses %3–%4 · %5 · %6 ms")
-        .arg(locale.toString(qulonglong(data.range.firstTransition.value)),
-            locale.toString(qulonglong(data.range.lastTransition.value)), hexText(data.range.firstAddress.value),
-            hexText(data.range.lastAddress.value), plotted)
+        .arg(countText(data.range.firstTransition.value), countText(data.range.lastTransition.value),
+            hexText(data.range.firstAddress.value), hexText(data.range.lastAddress.value), plotted)
         .arg(milliseconds);
 }
 

@@ -42,12 +42,6 @@ QString paragraph(const QString &text)
     return QStringLiteral("<p>") + escaped(text) + QStringLiteral("</p>");
 }
 
-// "11 22 33": the bytes in memory order.
-QString spacedHex(const QByteArray &bytes)
-{
-    return QString::fromLatin1(bytes.toHex(' '));
-}
-
 // The marker of the current line in a code table's gutter.
 const QString currentMarker = QStringLiteral("▶ ");
 
@@ -81,7 +75,7 @@ QString instructionSection(const AccessDetail &detail)
     if (!detail.pc)
         return html
             + paragraph(DetailPane::tr("Unknown: this history does not record the instruction at transition %1")
-                            .arg(detail.access.transition.value));
+                            .arg(countText(detail.access.transition.value)));
     const CodeDescription &code = detail.code;
     html += paragraph(DetailPane::tr("PC %1 · %2")
                           .arg(hexText(detail.pc->value),
@@ -111,7 +105,7 @@ QString instructionSection(const AccessDetail &detail)
         if (instruction.pc == *detail.pc)
             current = rows.size();
         rows << QStringList { hexText(instruction.pc.value) + QStringLiteral("  "),
-            instruction.text + QStringLiteral("  "), spacedHex(instruction.bytes) };
+            instruction.text + QStringLiteral("  "), byteValuesText(instruction.bytes) };
     }
     html += codeTable(rows, current);
     html += paragraph(DetailPane::tr("Around it: the instructions of this history's instructions table (those "
@@ -249,12 +243,12 @@ QString DetailPane::html(const AccessDetail &detail)
     QString html = heading(tr("Access"));
     html += paragraph(tr("%1 of %2 at %3 · transition %4 · row %5")
                           .arg(operationName(access.operation), bytesText(access.size), hexText(access.physical.value),
-                              QString::number(access.transition.value), QString::number(access.rowId.value)));
+                              countText(access.transition.value), countText(quint64(access.rowId.value))));
     if (detail.threadsKnown)
         html += paragraph(detail.thread ? tr("Thread %1").arg(*detail.thread)
                                         : tr("Thread unknown (no thread span covers this transition)"));
     if (detail.value)
-        html += paragraph(tr("Value %1 (the bytes in memory order)").arg(spacedHex(*detail.value)));
+        html += paragraph(tr("Value %1 (the bytes in memory order)").arg(byteValuesText(*detail.value)));
     html += instructionSection(detail);
     html += sourceSection(detail);
     html += addressSection(detail);

@@ -23,7 +23,6 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
-#include <QLocale>
 #include <QMenu>
 #include <QMimeData>
 #include <QPainter>
@@ -47,10 +46,10 @@ const QString hiddenColumnsKey = QStringLiteral("results/hiddenColumns");
 
 // Empty text is the default; otherwise decimal or 0x hex over the full 64-bit range, as on the
 // command line.
-// "1 row" / "41,797 rows", grouped as the user's locale writes numbers.
+// "1 row" / "41,797 rows", grouped as everywhere in the viewer (countText).
 QString rowsText(qint64 rows)
 {
-    return rows == 1 ? QueryPanel::tr("1 row") : QueryPanel::tr("%1 rows").arg(QLocale().toString(rows));
+    return rows == 1 ? QueryPanel::tr("1 row") : QueryPanel::tr("%1 rows").arg(countText(quint64(rows)));
 }
 
 bool parseField(const QLineEdit *edit, const QString &name, std::optional<std::uint64_t> *value, QString *error)
@@ -146,9 +145,10 @@ QueryPanel::QueryPanel(QWidget *parent)
             // Once per query, on its first page: later pages must not make the columns jump while
             // the user scrolls.
             m_view->resizeColumnsToContents();
-            // Row ids and transitions grow as the user scrolls: room for ten digits from the start.
+            // Row ids and transitions grow as the user scrolls: room for ten digits, grouped as
+            // shown, from the start.
             const int digits = QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont))
-                                   .horizontalAdvance(QStringLiteral("0000000000"));
+                                   .horizontalAdvance(countText(9'999'999'999));
             const int padding = 2 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 8;
             for (const int column : { ResultsModel::RowIdColumn, ResultsModel::TransitionColumn })
                 m_view->setColumnWidth(column, std::max(m_view->columnWidth(column), digits + padding));
@@ -459,8 +459,8 @@ void QueryPanel::updateResumeLabel()
 {
     if (m_inputsResumeAfter) {
         m_resumeLabel->setText(tr("starting at row %1")
-                                   .arg(QLocale().toString(firstRowAfter(
-                                       *m_inputsResumeAfter, Direction(m_directionCombo->currentData().toInt())))));
+                                   .arg(countText(quint64(firstRowAfter(
+                                       *m_inputsResumeAfter, Direction(m_directionCombo->currentData().toInt()))))));
     }
     m_resumeLabel->setVisible(m_inputsResumeAfter.has_value());
 }
@@ -568,15 +568,15 @@ QString QueryPanel::noRowsText() const
         text += tr(" at %1").arg(hexText(query.first.value));
     } else if (span % 2 == 0) {
         // What a click where no access is under the cursor asks: a window around the clicked point.
-        text += tr(" within ± %1 B of %2").arg(QLocale().toString(span / 2), hexText(query.first.value + span / 2));
+        text += tr(" within ± %1 B of %2").arg(countText(span / 2), hexText(query.first.value + span / 2));
     } else {
         text += tr(" in %1 to %2").arg(hexText(query.first.value), hexText(query.last.value));
     }
 
     const bool forward = query.direction == Direction::Forward;
-    const QString transition = query.at ? QLocale().toString(quint64(query.at->value)) : QString();
+    const QString transition = query.at ? countText(query.at->value) : QString();
     if (query.resumeAfter) {
-        const QString row = QLocale().toString(firstRowAfter(*query.resumeAfter, query.direction));
+        const QString row = countText(quint64(firstRowAfter(*query.resumeAfter, query.direction)));
         if (query.at)
             text += forward ? tr(" from transition %1 (row %2) on").arg(transition, row)
                             : tr(" up to transition %1 (row %2)").arg(transition, row);

@@ -140,10 +140,25 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
 
     switch (role) {
     case Qt::DisplayRole:
-        // The export's texts: the context columns unquoted, the others as csvCell() writes them.
-        if (column >= PcColumn && column <= ValueColumn)
+        // The export's texts, except where the viewer writes a number its own way: row ids and
+        // transitions grouped as on the status line ("34,563"), a value's bytes spaced as in the
+        // Detail pane ("06 1f 93"). Copy and the export take csvCell(), the plain numbers.
+        switch (column) {
+        case RowIdColumn:
+            return countText(quint64(access.rowId.value));
+        case TransitionColumn:
+            return countText(access.transition.value);
+        case ValueColumn:
+            return byteValuesText(QByteArray::fromHex(contextCell(index.row(), column).toLatin1()));
+        case PcColumn:
+        case FunctionColumn:
+        case SourceColumn:
+        case InstructionColumn:
+        case RegionColumn:
             return contextCell(index.row(), column);
-        return QString::fromLatin1(csvCell(index.row(), column));
+        default:
+            return QString::fromLatin1(csvCell(index.row(), column));
+        }
     case Qt::ToolTipRole:
         if (column == OperationColumn)
             return operationName(access.operation);
