@@ -1,5 +1,6 @@
 #include "jobcontroller.h"
 
+#include "core/model/numbertext.h"
 #include "importjob.h"
 #include "importoutput.h"
 #include "jobprogresswidget.h"
@@ -8,18 +9,18 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <cmath>
 
 namespace memhist::viewer {
 
 namespace {
 
+// "826,213 accesses/s": a count per second, grouped as every count of the viewer (and whole, as
+// `memhist import` prints it), not "826 k" beside "1.5 M".
 QString rateText(double accessesPerSecond)
 {
-    if (accessesPerSecond >= 1e6)
-        return QString::number(accessesPerSecond / 1e6, 'f', 1) + QStringLiteral(" M accesses/s");
-    if (accessesPerSecond >= 1e3)
-        return QString::number(accessesPerSecond / 1e3, 'f', 0) + QStringLiteral(" k accesses/s");
-    return QString::number(accessesPerSecond, 'f', 0) + QStringLiteral(" accesses/s");
+    const double rate = std::isfinite(accessesPerSecond) ? std::max(0.0, std::round(accessesPerSecond)) : 0.0;
+    return JobController::tr("%1 accesses/s").arg(countText(rate < 0x1p64 ? std::uint64_t(rate) : ~std::uint64_t(0)));
 }
 
 // What a history's summary read gives.

@@ -1,5 +1,7 @@
 #include "recordjob.h"
 
+#include "core/model/numbertext.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -38,7 +40,35 @@ bool catchesSigint(qint64 pid)
     return true;
 }
 
+// Groups the stand-alone counts of `text`: a run of four digits or more with no letter, digit,
+// '_', '/' or '-' beside it, no single '.' before it (a decimal's fraction; "1..306084", a range,
+// is grouped) and no fraction after it.
+QString groupCounts(const QString &text)
+{
+    static const QRegularExpression count(
+        QStringLiteral(R"((?<![\w/\-])(?<![^.]\.)(?<!^\.)(\d{4,})(?![\w/\-])(?!\.\d))"));
+    QString grouped;
+    qsizetype done = 0;
+    for (QRegularExpressionMatchIterator it = count.globalMatch(text); it.hasNext();) {
+        const QRegularExpressionMatch match = it.next();
+        bool ok = false;
+        const quint64 value = match.captured(1).toULongLong(&ok);
+        grouped += text.mid(done, match.capturedStart(1) - done);
+        grouped += ok ? countText(value) : match.captured(1);
+        done = match.capturedEnd(1);
+    }
+    return grouped + text.mid(done);
+}
+
 } // namespace
+
+QString viewerRecordSummary(const QString &line, const QString &outputPath)
+{
+    const qsizetype at = outputPath.isEmpty() ? -1 : line.indexOf(outputPath);
+    if (at < 0)
+        return groupCounts(line);
+    return groupCounts(line.left(at)) + outputPath + groupCounts(line.mid(at + outputPath.size()));
+}
 
 QString findMemhistCli()
 {
@@ -183,7 +213,7 @@ void RecordJob::onFinished(int exitCode, QProcess::ExitStatus status)
             if (it->startsWith(contextPrefix)) {
                 context = it->mid(prefix.size()).trimmed();
             } else if (it->startsWith(prefix) && !it->startsWith(QLatin1String("memhist record: warning: "))) {
-                message = it->mid(prefix.size()).trimmed();
+                message = viewerRecordSummary(it->mid(prefix.size()).trimmed(), m_request.outputPath);
                 break;
             }
         }

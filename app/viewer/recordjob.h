@@ -29,6 +29,11 @@ QString findMemhistCli();
 // The arguments of `memhist record` for `request`.
 QStringList recordArguments(const RecordRequest &request);
 
+// memhist record's summary line as the viewer shows it: its counts of four digits or more grouped
+// as everywhere in the viewer ("recorded 309,033 instructions, 104,680 accesses"); `outputPath`
+// (where the line names it), decimals ("1.702 s") and digits inside words are left as they are.
+QString viewerRecordSummary(const QString &line, const QString &outputPath);
+
 class RecordJob : public QObject
 {
     Q_OBJECT

@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -161,7 +162,11 @@ private slots:
         } else {
             QTRY_COMPARE(imported.count(), 1);
             QVERIFY2(imported.first().at(0).toBool(), qPrintable(imported.first().at(1).toString()));
-            QVERIFY(imported.first().at(1).toString().startsWith(QStringLiteral("Imported 20 accesses into ")));
+            const QString message = imported.first().at(1).toString();
+            QVERIFY(message.startsWith(QStringLiteral("Imported 20 accesses into ")));
+            // The rate a whole count, grouped as every count ("826,213 accesses/s"), never "826 k" or "1.5 M".
+            static const QRegularExpression rate(QStringLiteral(R"( s \(\d{1,3}(,\d{3})* accesses/s\)$)"));
+            QVERIFY2(rate.match(message).hasMatch(), qPrintable(message));
             QTRY_COMPARE(ready.count(), 1); // then opened, with the import's summary as its status
             QCOMPARE(ready.first().at(2).toString(), imported.first().at(1).toString());
         }

@@ -7,6 +7,7 @@
 #include "core/checker/historychecker.h"
 #include "core/importers/importsession.h"
 #include "core/importers/traceformats.h"
+#include "core/model/numbertext.h"
 #include "core/storage/historydatabase.h"
 #include "elidedlabel.h"
 #include "filefilters.h"
@@ -123,7 +124,8 @@ QStringList entries(const QTemporaryDir &directory)
     return QDir(directory.path()).entryList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
 }
 
-// The counts in memhist record's summary line ("...; recorded N instructions, M accesses (...").
+// The counts in memhist record's summary line ("...; recorded N instructions, M accesses (..."),
+// grouped or not ("309,033").
 struct RecordedCounts
 {
     qint64 instructions = -1;
@@ -132,11 +134,12 @@ struct RecordedCounts
 
 RecordedCounts recordedCounts(const QString &summary)
 {
-    static const QRegularExpression pattern(QStringLiteral("recorded (\\d+) instructions, (\\d+) accesses"));
+    static const QRegularExpression pattern(QStringLiteral("recorded ([\\d,]+) instructions, ([\\d,]+) accesses"));
     const QRegularExpressionMatch match = pattern.match(summary);
     if (!match.hasMatch())
         return {};
-    return { match.captured(1).toLongLong(), match.captured(2).toLongLong() };
+    const auto number = [&](int group) { return match.captured(group).remove(u',').toLongLong(); };
+    return { number(1), number(2) };
 }
 
 CheckReport checkHistory(const QString &path)
@@ -520,6 +523,39 @@ private slots:
         QCOMPARE(ok, closed);
     }
 
+    void recordSummaryGroupsItsCounts_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("output");
+        QTest::addColumn<QString>("shown");
+        QTest::newRow("a finished recording")
+            << QStringLiteral("program exited with status 0; recorded 309033 instructions, 104680 accesses (72157 "
+                              "reads, 31707 writes, 0 executes; transitions 1..306084) into /tmp/run1234/echo.memhist: "
+                              "2 slices, 3688 chunks, 1.7025 s")
+            << QStringLiteral("/tmp/run1234/echo.memhist")
+            << QStringLiteral(
+                   "program exited with status 0; recorded 309,033 instructions, 104,680 accesses (72,157 "
+                   "reads, 31,707 writes, 0 executes; transitions 1..306,084) into /tmp/run1234/echo.memhist: "
+                   "2 slices, 3,688 chunks, 1.7025 s");
+        QTest::newRow("the output path is left as it is, however named")
+            << QStringLiteral("stopped the program after 50000 instructions (--max-instructions); recorded 50000 "
+                              "instructions, 1234 accesses into /tmp/ 5000 .memhist: 1 slices")
+            << QStringLiteral("/tmp/ 5000 .memhist")
+            << QStringLiteral("stopped the program after 50,000 instructions (--max-instructions); recorded 50,000 "
+                              "instructions, 1,234 accesses into /tmp/ 5000 .memhist: 1 slices");
+        QTest::newRow("digits in words, short counts and decimals stay")
+            << QStringLiteral("x86_64 v2024 12345x 999 0.12345 s -12345") << QString()
+            << QStringLiteral("x86_64 v2024 12345x 999 0.12345 s -12345");
+    }
+
+    void recordSummaryGroupsItsCounts()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, output);
+        QFETCH(QString, shown);
+        QCOMPARE(viewerRecordSummary(line, output), shown);
+    }
+
     void recordJobMatchesTheCommandLine()
     {
         QTemporaryDir directory;
@@ -544,10 +580,11 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
         const QString message = finished.first().at(1).toString();
         QVERIFY2(finished.first().at(0).toBool(), qPrintable(message));
-        // The CLI's own summary, without its "memhist record: " prefix.
-        QVERIFY2(message.startsWith(QStringLiteral("stopped the program after 50000 instructions (--max-instructions); "
-                                                   "recorded 50000 instructions, %1 accesses")
-                                        .arg(expected.accesses)),
+        // The CLI's own summary, without its "memhist record: " prefix, its counts grouped.
+        QVERIFY2(
+            message.startsWith(QStringLiteral("stopped the program after 50,000 instructions (--max-instructions); "
+                                              "recorded 50,000 instructions, %1 accesses")
+                                   .arg(countText(quint64(expected.accesses)))),
             qPrintable(message));
         // ... followed by the CLI's line on what context the history holds.
         QVERIFY2(message.contains(QStringLiteral("; context: ")), qPrintable(message));
