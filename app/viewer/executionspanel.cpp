@@ -6,13 +6,20 @@
 #include "historyinfo.h"
 
 #include <QFontDatabase>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QListView>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <utility>
 
 namespace memhist::viewer {
 
 namespace {
+
+// The first page stops growing past this many executions even short of the current one: a list of
+// a million transitions is no list to read, and each costs 8 bytes.
+constexpr qsizetype maxFirstPage = 1 << 20;
 
 QString describe(const CodeDescription &code)
 {
@@ -69,8 +76,12 @@ void ExecutionsModel::requestPage()
     const Transition resume
         = m_transitions.isEmpty() ? Transition { 0 } : Transition { m_transitions.constLast().value + 1 };
     const int limit = m_pageSize;
+    // The first page reaches the execution the user came from (`at`), so that the list can open on
+    // it: pages of doubling size (each executionsOf() call reads every code run once) until one
+    // passes it.
+    const bool reachAt = m_transitions.isEmpty();
     m_jobs.start(
-        [path, at, knownPc, resume, limit](const JobTicket &) {
+        [path, at, knownPc, resume, limit, reachAt](const JobTicket &ticket) {
             Page page;
             const std::unique_ptr<HistoryDatabase> database = HistoryDatabase::open(path, &page.error);
             if (!database)
@@ -85,6 +96,15 @@ void ExecutionsModel::requestPage()
             if (!knownPc)
                 page.description = describe(reader.describeCode(*page.pc, at));
             page.transitions = reader.executionsOf({ *page.pc }, resume, Direction::Forward, limit);
+            page.exhausted = page.transitions.size() < limit;
+            for (int next = limit; reachAt && !page.exhausted && page.transitions.constLast().value < at.value
+                 && page.transitions.size() < maxFirstPage && !ticket.cancelled();) {
+                next *= 2;
+                const QList<Transition> more = reader.executionsOf(
+                    { *page.pc }, Transition { page.transitions.constLast().value + 1 }, Direction::Forward, next);
+                page.exhausted = more.size() < next;
+                page.transitions << more;
+            }
             return page;
         },
         [this](const Page &page) { receivePage(page); });
@@ -103,7 +123,7 @@ void ExecutionsModel::receivePage(const Page &page)
         m_description = page.description;
         emit pcFound(*m_pc, m_description);
     }
-    m_exhausted = page.transitions.size() < m_pageSize;
+    m_exhausted = page.exhausted;
     if (!page.transitions.isEmpty()) {
         const int first = int(m_transitions.size());
         beginInsertRows({}, first, first + int(page.transitions.size()) - 1);
@@ -168,11 +188,15 @@ ExecutionsPanel::ExecutionsPanel(QWidget *parent)
     connect(m_view, &QAbstractItemView::activated, this, [this](const QModelIndex &index) { activate(index.row()); });
     connect(
         m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &current) {
-            if (current.isValid())
+            if (current.isValid() && !m_selecting)
                 activate(current.row());
         });
     connect(m_model, &ExecutionsModel::pcFound, this, &ExecutionsPanel::updateHeader);
     connect(m_model, &ExecutionsModel::pageLoaded, this, &ExecutionsPanel::updateHeader);
+    connect(m_model, &ExecutionsModel::pageLoaded, this, [this] {
+        if (std::exchange(m_selectPending, false))
+            selectCurrentExecution();
+    });
     connect(m_model, &ExecutionsModel::failed, this, [this](const QString &message) {
         m_message = message;
         updateHeader();
@@ -184,14 +208,36 @@ void ExecutionsPanel::showInstructionAt(const QString &historyPath, Transition a
 {
     m_message.clear();
     m_model->showInstructionAt(historyPath, at);
+    m_selectPending = true;
     updateHeader();
 }
 
 void ExecutionsPanel::clear()
 {
     m_message.clear();
+    m_selectPending = false;
     m_model->clear();
     updateHeader();
+}
+
+int ExecutionsPanel::currentRow() const
+{
+    const QModelIndex current = m_view->selectionModel()->currentIndex();
+    return current.isValid() && m_view->selectionModel()->isSelected(current) ? current.row() : -1;
+}
+
+void ExecutionsPanel::selectCurrentExecution()
+{
+    const QList<Transition> &transitions = m_model->transitions();
+    const auto found = std::lower_bound(transitions.cbegin(), transitions.cend(), m_model->at());
+    if (found == transitions.cend() || *found != m_model->at())
+        return; // past the first page's cap
+    const QModelIndex index = m_model->index(int(found - transitions.cbegin()));
+    m_selecting = true;
+    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect);
+    m_selecting = false;
+    // Also while its tab is hidden: the view scrolls there once it is laid out.
+    m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
 }
 
 void ExecutionsPanel::activate(int row)

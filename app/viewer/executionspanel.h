@@ -35,6 +35,8 @@ public:
 
     void setPageSize(int transitions) { m_pageSize = transitions; }
     std::optional<Address> pc() const { return m_pc; }
+    // The transition showInstructionAt() was given: the execution the user came from.
+    Transition at() const { return m_at; }
     QString description() const { return m_description; }
     bool isLoading() const { return m_loading; }
     bool isExhausted() const { return m_exhausted; }
@@ -56,6 +58,7 @@ private:
         std::optional<Address> pc;
         QString description;
         QList<Transition> transitions;
+        bool exhausted = false; // the history has no more
         QString error;
     };
     void requestPage();
@@ -84,17 +87,25 @@ public:
     void clear();
     // Emits transitionActivated for `row`.
     void activate(int row);
+    // The row selected: the execution the user came from once the first page is in, else the one
+    // picked since; -1 for none.
+    int currentRow() const;
 
 signals:
     void transitionActivated(memhist::Transition transition);
 
 private:
     void updateHeader();
+    // Selects and scrolls to the execution the user came from, without activating it (it is where
+    // the viewer is already).
+    void selectCurrentExecution();
 
     ExecutionsModel *m_model = nullptr;
     QLabel *m_header = nullptr;
     QListView *m_view = nullptr;
     QString m_message;
+    bool m_selectPending = false; // until the first page is in
+    bool m_selecting = false; // a selection of ours: no transitionActivated
 };
 
 } // namespace memhist::viewer

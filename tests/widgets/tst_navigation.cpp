@@ -25,7 +25,9 @@
 #include <QHash>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -482,12 +484,11 @@ private slots:
             if (busiest.isEmpty() || it.value() > runs.value(busiest))
                 busiest = it.key();
         }
+        // Its last access among them: an execution well down the list, past the first page of 7.
         QStringList chosen;
         for (const QString &row : rows.mid(1)) {
-            if (row.section(u',', 6, 6) == busiest) {
+            if (row.section(u',', 6, 6) == busiest)
                 chosen = row.split(u',');
-                break;
-            }
         }
         std::uint64_t address = 0;
         QVERIFY(parseUnsigned(chosen.at(3).toLatin1(), &address));
@@ -509,9 +510,23 @@ private slots:
         QTRY_VERIFY(navigator->selectedAccess() && navigator->selectedAccess()->rowId == access.rowId);
         ExecutionsModel *model = navigator->executionsPanel()->model();
         model->setPageSize(7); // pages of 7, resumed after the last
+        ExecutionsPanel *panel = navigator->executionsPanel();
+        QSignalSpy activated(panel, &ExecutionsPanel::transitionActivated);
         navigator->action(Navigator::Action::Executions)->trigger();
         QTRY_VERIFY(model->pc().has_value() && !model->isLoading());
         QCOMPARE(hexText(model->pc()->value), busiest);
+        // The list opens on the execution the user came from, selected (and not picked: the viewer
+        // is there already): the first page runs to it.
+        const int current = int(expected.indexOf(access.transition.value));
+        QVERIFY2(current > 7, qPrintable(QString::number(current)));
+        QVERIFY(model->rowCount() > current);
+        QCOMPARE(model->transitions().at(current), access.transition);
+        QCOMPARE(panel->currentRow(), current);
+        QCOMPARE(activated.size(), 0);
+        auto *view = panel->findChild<QListView *>(QStringLiteral("executionsView"));
+        QVERIFY(view && view->isVisible()); // its tab raised
+        QVERIFY(view->verticalScrollBar()->value() > 0); // not left at the top
+        QVERIFY(view->viewport()->rect().contains(view->visualRect(model->index(current))));
         while (!model->isExhausted()) {
             QVERIFY(model->canFetchMore({}));
             const int before = model->rowCount();
@@ -537,6 +552,20 @@ private slots:
         const ViewRange centred = window->plane()->visibleRange();
         QCOMPARE(centred.firstTransition.value + (centred.lastTransition.value - centred.firstTransition.value) / 2,
             expected.constLast());
+
+        // A list filled while hidden opens on the same execution when it is shown.
+        ExecutionsPanel hidden;
+        hidden.resize(300, 120);
+        hidden.model()->setPageSize(7);
+        QSignalSpy loaded(hidden.model(), &ExecutionsModel::pageLoaded);
+        hidden.showInstructionAt(history, access.transition);
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(hidden.currentRow(), current);
+        hidden.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&hidden));
+        auto *hiddenView = hidden.findChild<QListView *>(QStringLiteral("executionsView"));
+        QVERIFY(hiddenView->verticalScrollBar()->value() > 0);
+        QVERIFY(hiddenView->viewport()->rect().contains(hiddenView->visualRect(hidden.model()->index(current))));
     }
 
     void bookmarksPersistOutsideTheHistory()
