@@ -60,6 +60,19 @@ void JobController::cancel()
         m_recordJob->cancel();
 }
 
+bool JobController::refusesToReplace(const QString &title, const QString &output, bool replaceConfirmed)
+{
+    // Only the user replaces a history, in the Import or Record dialog's question (see
+    // replaceQuestion()): a caller that did not ask (or a file that appeared meanwhile) gets a
+    // refusal, not a silent overwrite.
+    if (!QFileInfo::exists(output) || replaceConfirmed)
+        return false;
+    emit failed(title,
+        tr("%1 exists and was not replaced; choose another name, or confirm that it should be replaced.")
+            .arg(QDir::toNativeSeparators(output)));
+    return true;
+}
+
 // --- Opening -------------------------------------------------------------------------------------
 
 void JobController::openPath(const QString &path)
@@ -129,14 +142,8 @@ void JobController::importTraces(const QStringList &traces, bool askForOutput)
             return;
         }
     }
-    // Only the user replaces a history, in the import dialog's question: a chooser that did not ask
-    // (or a file that appeared meanwhile) gets a refusal, not a silent overwrite.
-    if (QFileInfo::exists(output) && !choice.replaceConfirmed) {
-        emit failed(tr("Cannot import"),
-            tr("%1 exists and was not replaced; choose another name, or confirm that it should be replaced.")
-                .arg(QDir::toNativeSeparators(output)));
+    if (refusesToReplace(tr("Cannot import"), output, choice.replaceConfirmed))
         return;
-    }
 
     auto *job = new ImportJob(inputs, output, choice.options, this);
     m_importJob = job;
@@ -197,7 +204,7 @@ void JobController::importDone(const ImportResult &result)
 
 // --- Recording -----------------------------------------------------------------------------------
 
-void JobController::record(const RecordRequest &request)
+void JobController::record(const RecordRequest &request, bool replaceConfirmed)
 {
     if (isBusy()) {
         emit failed(tr("Cannot record now"), tr("Another import or recording is running; wait for it or cancel it."));
@@ -209,6 +216,8 @@ void JobController::record(const RecordRequest &request)
             tr("Recording runs the memhist command line, found neither beside memhist-viewer nor in PATH."));
         return;
     }
+    if (refusesToReplace(tr("Cannot record"), request.outputPath, replaceConfirmed))
+        return;
     auto *job = new RecordJob(cli, request, this);
     m_recordJob = job;
     const QString name = QFileInfo(request.program).fileName();

@@ -52,8 +52,10 @@ public:
     // then opens it. With `askForOutput` the output chooser picks where it goes, else it goes
     // beside the first trace (see importoutput.h).
     void importTraces(const QStringList &traces, bool askForOutput);
-    // Runs `memhist record` in the background, then opens what it recorded.
-    void record(const RecordRequest &request);
+    // Runs `memhist record` in the background, then opens what it recorded. As an import, it
+    // replaces an existing file only with `replaceConfirmed` (the Record dialog asked the user);
+    // without it, an existing output is refused (failed()) and nothing runs.
+    void record(const RecordRequest &request, bool replaceConfirmed = false);
 
     // An import or a recording is running.
     bool isBusy() const;
@@ -75,6 +77,8 @@ signals:
     void logged(const QString &heading, const QString &text);
 
 private:
+    // True, after failed(title, …), when `output` exists and replacing it was not confirmed.
+    bool refusesToReplace(const QString &title, const QString &output, bool replaceConfirmed);
     void importDone(const ImportResult &result);
     void recordDone(bool ok, const QString &message);
 

@@ -622,12 +622,12 @@ void MainWindow::recordInteractively()
     dialog.setOpenHistory(m_historyPath);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    record(dialog.request());
+    record(dialog.request(), dialog.replaceConfirmed());
 }
 
-void MainWindow::record(const RecordRequest &request)
+void MainWindow::record(const RecordRequest &request, bool replaceConfirmed)
 {
-    m_jobs->record(request);
+    m_jobs->record(request, replaceConfirmed);
 }
 
 // --- Messages ------------------------------------------------------------------------------------

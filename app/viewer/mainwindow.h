@@ -58,8 +58,9 @@ public:
     // then opens it. Asks for the output path first when `askForOutput` (and the window is
     // interactive), else writes beside the first trace (see importoutput.h).
     void importTraces(const QStringList &traces, bool askForOutput);
-    // Runs `memhist record` in the background, then opens what it recorded.
-    void record(const RecordRequest &request);
+    // Runs `memhist record` in the background, then opens what it recorded. An existing output is
+    // replaced only with `replaceConfirmed` (see JobController::record()).
+    void record(const RecordRequest &request, bool replaceConfirmed = false);
     // The `memhist` command line that record() runs. Empty (the default) means findMemhistCli():
     // beside memhist-viewer or in PATH; tests name the one in their build tree.
     void setMemhistCli(const QString &path);

@@ -199,14 +199,22 @@ RecordRequest RecordDialog::request() const
     return request;
 }
 
+bool RecordDialog::replaceConfirmed() const
+{
+    return !m_confirmedOutput.isEmpty() && request().outputPath == m_confirmedOutput;
+}
+
 void RecordDialog::accept()
 {
     const QString output = request().outputPath;
     const QString question = replaceQuestion(output, m_openHistory, tr("this recording"));
-    if (!question.isEmpty() && (!m_confirmReplace || !m_confirmReplace(this, question))) {
-        m_output->setFocus();
-        m_output->selectAll();
-        return;
+    if (!question.isEmpty()) {
+        if (!m_confirmReplace || !m_confirmReplace(this, question)) {
+            m_output->setFocus();
+            m_output->selectAll();
+            return;
+        }
+        m_confirmedOutput = output;
     }
     QDialog::accept();
 }

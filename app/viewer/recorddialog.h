@@ -28,6 +28,9 @@ public:
     explicit RecordDialog(QWidget *parent = nullptr);
 
     RecordRequest request() const;
+    // The user was asked whether the request's output, which exists, should be replaced, and said
+    // yes (as ImportChoice::replaceConfirmed). Without it JobController::record() refuses the file.
+    bool replaceConfirmed() const;
 
     // As the Import dialog: the history open in the window is named as such when the recording
     // would replace it, and the question is asked by `confirmer` (a message box by default).
@@ -53,6 +56,7 @@ private:
     QDialogButtonBox *m_buttons;
     bool m_outputEdited = false;
     QString m_openHistory;
+    QString m_confirmedOutput; // the output the user agreed to replace
     ReplaceConfirmer m_confirmReplace;
 };
 

@@ -1,7 +1,8 @@
 // The viewer's job controller without its window: a newer open replaces an older one, a missing
 // history says why, the output chooser decides where an import goes (and may not overwrite the
-// trace), Cancel in the status bar stops an import and leaves nothing behind, and one import or
-// recording runs at a time (the recording is the real `memhist record`, ended by Cancel).
+// trace), an import or a recording replaces an existing history only when confirmed, Cancel in the
+// status bar stops an import and leaves nothing behind, and one import or recording runs at a time
+// (the recording is the real `memhist record`, ended by Cancel).
 #include "core/storage/sqlite.h"
 #include "historyinfo.h"
 #include "jobcontroller.h"
@@ -279,6 +280,49 @@ private slots:
         QCOMPARE(entries(directory),
             (QStringList {
                 QStringLiteral("small-2.memhist"), QStringLiteral("small.csv"), QStringLiteral("small.memhist") }));
+    }
+
+    // A recording is held to the import's rule: an existing output is replaced only when the user
+    // confirmed it (the Record dialog asked); unconfirmed, nothing runs and the file is kept.
+    void aRecordingReplacesAnExistingHistoryOnlyWhenConfirmed()
+    {
+        QTemporaryDir directory;
+        const QString existing = directory.filePath(QStringLiteral("true.memhist"));
+        {
+            QFile file(existing);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QCOMPARE(file.write("the older history"), 17);
+        }
+        JobProgressWidget progress;
+        JobController jobs(&progress);
+        jobs.setMemhistCli(QStringLiteral(MEMHIST_CLI_PATH));
+        QSignalSpy failed(&jobs, &JobController::failed);
+        QSignalSpy recorded(&jobs, &JobController::recordFinished);
+        RecordRequest request;
+        request.program = QStringLiteral("/bin/true");
+        request.outputPath = existing;
+
+        jobs.record(request);
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.first(),
+            (QList<QVariant> { QStringLiteral("Cannot record"),
+                QStringLiteral(
+                    "%1 exists and was not replaced; choose another name, or confirm that it should be replaced.")
+                    .arg(QDir::toNativeSeparators(existing)) }));
+        QVERIFY(!jobs.isBusy());
+        QCOMPARE(recorded.count(), 0);
+        QCOMPARE(QFileInfo(existing).size(), 17);
+        QCOMPARE(entries(directory), QStringList { QStringLiteral("true.memhist") });
+
+        if (QStandardPaths::findExecutable(QStringLiteral("valgrind")).isEmpty())
+            QSKIP("valgrind is not installed: the confirmed recording cannot run");
+        jobs.record(request, true);
+        QVERIFY(jobs.isBusy());
+        QTRY_COMPARE_WITH_TIMEOUT(recorded.count(), 1, 60000);
+        QVERIFY2(recorded.first().at(0).toBool(), qPrintable(recorded.first().at(1).toString()));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(isSqliteDatabase(existing));
+        QCOMPARE(entries(directory), QStringList { QStringLiteral("true.memhist") });
     }
 
     void cancelStopsAnImportAndLeavesNothing()
