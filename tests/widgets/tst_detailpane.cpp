@@ -1,7 +1,8 @@
 // The detail pane of the selected access: on counter.c compiled here (a global written in bump at a
 // marked line), its access line, value, instruction among its neighbours, source excerpt and
 // address; the marked lines' columns where the others' are; the file missing from disk; a history without context; a
-// history with threads; the query panel's selection driving it.
+// history with threads; the query panel's selection driving it; a narrow pane breaking its lines
+// between tokens only, and copying the text as written.
 #include "core/context/contextreader.h"
 #include "core/model/numbertext.h"
 #include "core/storage/historydatabase.h"
@@ -13,12 +14,16 @@
 #include "widgets/query/querypanel.h"
 #include "widgets/query/resultsmodel.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextLayout>
 #include <QTextTable>
 
 using namespace memhist;
@@ -48,6 +53,7 @@ private slots:
     void countsAreGroupedAsOnTheStatusLine();
     void historyWithThreads();
     void selectionInTheResultsDrivesIt();
+    void aNarrowPaneBreaksOnlyBetweenTokens();
 
 private:
     // Shows `access` of `history` in a new pane and returns its text.
@@ -338,4 +344,54 @@ void TestDetailPane::selectionInTheResultsDrivesIt()
 }
 
 QTEST_MAIN(TestDetailPane)
+// In a pane as narrow as the Detail pane in a 1024 px wide window, the module line ("Module counter+0x…
+// (/tmp/…/counter)") wraps, but only at a space, before a '/' of the path or after the '+': never inside a name
+// (Unicode line breaking would break after any '-', or after a '.' before a digit: "ld-linux-x86-64.so.⏎2"). The text
+// and a copy read as written, without the marks that steer the breaking.
+void TestDetailPane::aNarrowPaneBreaksOnlyBetweenTokens()
+{
+    DetailPane pane;
+    pane.resize(240, 600);
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    pane.setHistory(m_history);
+    QSignalSpy shownSpy(&pane, &DetailPane::detailShown);
+    pane.showAccess(counterWrite(0));
+    QVERIFY(shownSpy.wait(10000));
+    auto *browser = pane.findChild<QTextBrowser *>(QStringLiteral("detailText"));
+    QVERIFY(browser);
+    QTextDocument *document = browser->document();
+    document->setTextWidth(browser->viewport()->width());
+    const QString expected = pane.text().split(u'\n').value(5);
+    QVERIFY2(expected.startsWith(QStringLiteral("Module counter+0x")), qPrintable(expected));
+    // Where the breaks may go: after a space, or after the zero-width space that marks the others.
+    const QString allowedBefore = QStringLiteral(" \u200b");
+    QStringList pieces;
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        if (!block.text().startsWith(u'M'))
+            continue;
+        const QTextLayout *layout = block.layout();
+        for (int i = 0; i < layout->lineCount(); ++i) {
+            const QTextLine line = layout->lineAt(i);
+            if (i > 0)
+                QVERIFY2(allowedBefore.contains(block.text().at(line.textStart() - 1)),
+                    qPrintable(QStringLiteral("broken inside a token before: ") + block.text().mid(line.textStart())));
+            pieces << block.text().mid(line.textStart(), line.textLength()).remove(QChar(0x2060)).remove(QChar(0x200b));
+        }
+    }
+    QVERIFY2(pieces.size() >= 2, qPrintable(pieces.join(u'|')));
+    QCOMPARE(pieces.join(QString()), expected);
+    QVERIFY(pieces.first().startsWith(QStringLiteral("Module ")));
+    // The path broke before one of its '/'.
+    QVERIFY2(pieces.last().startsWith(u'/') && pieces.last().endsWith(QStringLiteral("/counter)")),
+        qPrintable(pieces.join(u'|')));
+
+    browser->selectAll();
+    browser->copy();
+    const QString copied = QApplication::clipboard()->text();
+    QVERIFY2(copied.contains(expected), qPrintable(copied));
+    QVERIFY(!copied.contains(QChar(0x2060)));
+    QVERIFY(!copied.contains(QChar(0x200b)));
+}
+
 #include "tst_detailpane.moc"

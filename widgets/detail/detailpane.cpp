@@ -5,6 +5,7 @@
 
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QMimeData>
 #include <QTextBrowser>
 #include <QTextCursor>
 #include <QTextTable>
@@ -37,10 +38,61 @@ QString heading(const QString &title)
     return QStringLiteral("<h4>") + escaped(title) + QStringLiteral("</h4>");
 }
 
+// Invisible marks that steer the line breaking of a paragraph: no break here, a break may go here.
+constexpr QChar wordJoiner(0x2060);
+constexpr QChar zeroWidthSpace(0x200B);
+
+// `text` breakable at token boundaries only. Unicode line breaking would break a module or a path
+// after any '-' and even after a '.' before a digit ("ld-linux-x86-64.so.⏎2+0x9043"); here a token
+// breaks only before a '/' that follows a name ("/usr/lib⏎/x86_64-linux-gnu") and after a '+'
+// ("do_lookup_x+⏎0x2e3"), and stays whole everywhere else. DetailPane::text() and copying drop the
+// marks again.
+QString breakingAtTokens(const QString &text)
+{
+    QString marked;
+    marked.reserve(text.size() * 2);
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        marked += c;
+        if (i + 1 == text.size() || c.isSpace() || text[i + 1].isSpace())
+            continue;
+        const QChar next = text[i + 1];
+        const bool beforeSlash = next == u'/' && (c.isLetterOrNumber() || c == u'.' || c == u'-' || c == u'_');
+        marked += beforeSlash || c == u'+' ? zeroWidthSpace : wordJoiner;
+    }
+    return marked;
+}
+
+// The text as written: without breakingAtTokens()'s marks.
+QString withoutBreakMarks(QString text)
+{
+    text.remove(wordJoiner);
+    text.remove(zeroWidthSpace);
+    return text;
+}
+
 QString paragraph(const QString &text)
 {
-    return QStringLiteral("<p>") + escaped(text) + QStringLiteral("</p>");
+    return QStringLiteral("<p>") + escaped(breakingAtTokens(text)) + QStringLiteral("</p>");
 }
+
+// Copies the text as written, without the marks that steer the line breaking.
+class DetailBrowser : public QTextBrowser
+{
+public:
+    using QTextBrowser::QTextBrowser;
+
+protected:
+    QMimeData *createMimeDataFromSelection() const override
+    {
+        QMimeData *data = QTextBrowser::createMimeDataFromSelection();
+        if (data && data->hasText())
+            data->setText(withoutBreakMarks(data->text()));
+        if (data && data->hasHtml())
+            data->setHtml(withoutBreakMarks(data->html()));
+        return data;
+    }
+};
 
 // The marker of the current line in a code table's gutter.
 const QString currentMarker = QStringLiteral("▶ ");
@@ -153,7 +205,7 @@ QString addressSection(const AccessDetail &detail)
 DetailPane::DetailPane(QWidget *parent)
     : QWidget(parent)
     , m_thread(std::make_unique<ConnectionThread<DetailWorker>>(this, QStringLiteral("memhist detail")))
-    , m_browser(new QTextBrowser(this))
+    , m_browser(new DetailBrowser(this))
 {
     m_browser->setObjectName(QStringLiteral("detailText"));
     m_browser->setOpenLinks(false);
@@ -225,7 +277,7 @@ QString DetailPane::text() const
             lines << it.currentBlock().text();
         }
     }
-    QString text = lines.join(u'\n');
+    QString text = withoutBreakMarks(lines.join(u'\n'));
     text.replace(QChar::Nbsp, u' ');
     text.replace(QChar::LineSeparator, u'\n');
     text.replace(QChar::ParagraphSeparator, u'\n');
