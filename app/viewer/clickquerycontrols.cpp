@@ -106,14 +106,23 @@ void ClickQueryControls::restoreSettings()
 
 void ClickQueryControls::addTo(QToolBar *bar)
 {
-    auto *clickLabel = new QLabel(tr("Click queries "), bar);
+    // Short labels: the whole section stays in sight in a 1024 px wide window (the tooltips and the
+    // status tip say what a click does).
+    auto *clickLabel = new QLabel(tr("Click: "), bar);
+    clickLabel->setToolTip(tr("What a click on the plane queries"));
     clickLabel->setStatusTip(m_bothAction->statusTip());
     bar->addWidget(clickLabel);
     bar->addActions(m_operationsGroup->actions());
     bar->addAction(m_executesAction);
-    auto *windowLabel = new QLabel(tr("  within "), bar);
+    auto *windowLabel = new QLabel(tr("within "), bar);
     windowLabel->setBuddy(m_windowSpin);
     bar->addWidget(windowLabel);
+    // As wide as "± 999999 B" rather than the maximum's 8 digits (16 MiB, rarely wanted: it
+    // scrolls in its field), for the 1024 px wide window's toolbar.
+    const QFontMetrics metrics(m_windowSpin->font());
+    m_windowSpin->setMaximumWidth(m_windowSpin->sizeHint().width()
+        - metrics.horizontalAdvance(m_windowSpin->locale().toString(m_windowSpin->maximum()))
+        + metrics.horizontalAdvance(m_windowSpin->locale().toString(999999)));
     bar->addWidget(m_windowSpin);
 }
 

@@ -27,7 +27,7 @@ public:
     // The settings the user left last time (or the defaults: reads and writes, 64 bytes).
     void restoreSettings();
 
-    // "Click queries" Reads | Writes | Reads + Writes, Executes (a toggle that adds them) "within"
+    // "Click:" Reads | Writes | Reads + Writes, Executes (a toggle that adds them) "within"
     // ± N B, at the end of `bar`.
     void addTo(QToolBar *bar);
 

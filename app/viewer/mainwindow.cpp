@@ -34,6 +34,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStatusTipEvent>
@@ -41,6 +43,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 
 namespace memhist::viewer {
 
@@ -51,8 +54,10 @@ constexpr auto stateKey = "window/state";
 constexpr auto lastDirectoryKey = "lastDirectory";
 // Bumped when the docks change, so a saved layout of an older version is not restored over them.
 constexpr int windowStateVersion = 4;
-// Rows of the results table in the first layout.
-constexpr int firstLayoutRows = 12;
+// Rows of the results table in the first layout, and the most of the window's height its dock may
+// take: the plane is the main view and keeps the larger share, even in a 700 px high window.
+constexpr int firstLayoutRows = 8;
+constexpr int firstLayoutMaxPercent = 40;
 
 QIcon applicationIcon()
 {
@@ -109,9 +114,10 @@ void MainWindow::createPanels()
     m_sqlConsole = new SqlConsole(this);
     m_detailPane = new DetailPane(this);
     m_detailPane->setObjectName(QStringLiteral("detailPane"));
-    // Room for a line of disassembly and a source line: the results table, whose columns grow with
-    // their texts, would otherwise squeeze it to a word per line.
-    m_detailPane->setMinimumWidth(fontMetrics().averageCharWidth() * 34);
+    // Room for a few words per line: the results table, whose columns grow with their texts, would
+    // otherwise squeeze it to a word per line. No more, so that the window still fits a 1024 px
+    // wide screen beside the query panel (its code scrolls sideways, its lines break between names).
+    m_detailPane->setMinimumWidth(fontMetrics().averageCharWidth() * 26);
 
     const auto makeDock = [this](QWidget *widget, const QString &title, const QString &name) {
         auto *dock = new QDockWidget(title, this);
@@ -124,10 +130,21 @@ void MainWindow::createPanels()
         // take a line from the plane. View shows and hides them.
         dock->setTitleBarWidget(new QWidget(dock));
         addDockWidget(Qt::BottomDockWidgetArea, dock);
+        // Moved or floated by the user once shown: the layout is theirs (see resizeEvent()).
+        const auto adjusted = [this] { m_layoutAdjusted = m_layoutAdjusted || m_firstLayoutDone; };
+        connect(dock, &QDockWidget::dockLocationChanged, this, adjusted);
+        connect(dock, &QDockWidget::topLevelChanged, this, adjusted);
         return dock;
     };
     m_resultsDock = makeDock(m_queryPanel, tr("Results"), QStringLiteral("resultsDock"));
-    m_chartsDock = makeDock(m_chartsPanel, tr("Charts"), QStringLiteral("chartsDock"));
+    // The two charts need about 340 px of height: in a scroll area, so that the tabs' dock (whose
+    // least height is its tallest panel's) can leave the plane most of a 700 px high window.
+    auto *chartsScroll = new QScrollArea(this);
+    chartsScroll->setObjectName(QStringLiteral("chartsScroll"));
+    chartsScroll->setWidget(m_chartsPanel);
+    chartsScroll->setWidgetResizable(true);
+    chartsScroll->setFrameShape(QFrame::NoFrame);
+    m_chartsDock = makeDock(chartsScroll, tr("Charts"), QStringLiteral("chartsDock"));
     m_sqlDock = makeDock(m_sqlConsole, tr("SQL Console"), QStringLiteral("sqlDock"));
     // Beside the results (split before they are tabbed), so that the selected row and its detail
     // are seen together; not a tab, it keeps its title bar.
@@ -301,6 +318,13 @@ void MainWindow::createToolBar()
     m_clickControls->addTo(bar);
     bar->addSeparator();
     bar->addAction(m_queryPanel->exportAction());
+    // Open, Back and Forward have an icon everywhere (the style's when the theme has none): they
+    // show only it, so that every control fits in a 1024 px wide window, the click-query section
+    // included, rather than going into the » overflow. Their tooltips name them.
+    for (QAction *action : { m_openAction, m_backAction, m_forwardAction }) {
+        if (auto *button = qobject_cast<QToolButton *>(bar->widgetForAction(action)))
+            button->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    }
 
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(bar->toggleViewAction());
@@ -356,8 +380,11 @@ void MainWindow::restoreSettings()
 {
     m_clickControls->restoreSettings();
     const QSettings settings;
-    if (!restoreGeometry(settings.value(QLatin1String(geometryKey)).toByteArray()))
-        resize(1280, 820);
+    if (!restoreGeometry(settings.value(QLatin1String(geometryKey)).toByteArray())) {
+        // No larger than the screen (a 1024x768 laptop): the first layout is fitted to this size.
+        const QRect available = screen()->availableGeometry();
+        resize(std::min(1280, available.width()), std::min(820, available.height()));
+    }
     m_layoutRestored = restoreState(settings.value(QLatin1String(stateKey)).toByteArray(), windowStateVersion);
 }
 
@@ -372,16 +399,38 @@ void MainWindow::showEvent(QShowEvent *event)
     }
 }
 
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    // A window manager sizes a new window after it is shown (to the screen, maximized): the first
+    // layout follows, until the user has sized the docks themselves.
+    if (m_firstLayoutDone && !m_layoutRestored && !m_layoutAdjusted) {
+        if (!m_refitTimer) {
+            m_refitTimer = new QTimer(this);
+            m_refitTimer->setSingleShot(true);
+            m_refitTimer->setInterval(0);
+            connect(m_refitTimer, &QTimer::timeout, this, [this] {
+                if (!m_layoutAdjusted)
+                    fitFirstLayout(0);
+            });
+        }
+        m_refitTimer->start();
+    }
+}
+
 void MainWindow::fitFirstLayout(int pass)
 {
-    // The results table gets firstLayoutRows rows, no more: the plane gets the rest of the height,
-    // but at least half of the window.
-    // The detail pane beside the results gets about a third of the width.
+    // The results table gets firstLayoutRows rows, no more, and its dock at most
+    // firstLayoutMaxPercent of the window's height: the plane gets the rest.
+    // The detail pane beside the results gets about a third of the width: at 1600 px, room for a
+    // line of disassembly with its address and the bytes of a 7-byte instruction (wider code
+    // scrolls sideways).
     if (pass == 0)
-        resizeDocks({ m_resultsDock, m_detailDock }, { width() * 70 / 100, width() * 30 / 100 }, Qt::Horizontal);
+        resizeDocks({ m_resultsDock, m_detailDock }, { width() * 64 / 100, width() * 36 / 100 }, Qt::Horizontal);
+    const int maxHeight = std::max(200, height() * firstLayoutMaxPercent / 100);
     const auto *table = m_queryPanel->findChild<QTableView *>(QStringLiteral("resultsView"));
     if (!table || !table->isVisible()) {
-        resizeDocks({ m_resultsDock }, { std::max(240, height() * 40 / 100) }, Qt::Vertical);
+        resizeDocks({ m_resultsDock }, { maxHeight }, Qt::Vertical);
         return;
     }
     // The height resizeDocks() is given and the table's differ by what the dock area holds besides
@@ -389,7 +438,7 @@ void MainWindow::fitFirstLayout(int pass)
     // it; the second, after the layout has applied the first, corrects by what is still missing.
     const int missing = firstLayoutRows * table->verticalHeader()->defaultSectionSize() - table->viewport()->height();
     const int request = (pass == 0 ? m_resultsDock->height() : m_firstLayoutRequest) + missing;
-    m_firstLayoutRequest = std::min(request, height() / 2);
+    m_firstLayoutRequest = std::min(request, maxHeight);
     resizeDocks({ m_resultsDock }, { m_firstLayoutRequest }, Qt::Vertical);
     if (pass == 0 && missing != 0)
         QMetaObject::invokeMethod(
@@ -684,6 +733,11 @@ bool MainWindow::event(QEvent *event)
         if (m_status)
             m_status->showStatusTip(static_cast<QStatusTipEvent *>(event)->tip());
         return true;
+    case QEvent::MouseButtonPress:
+        // Only a press on the window itself comes here, not one on a panel: one on a separator
+        // between the plane and the docks (or between two docks), whose size the user now chooses.
+        m_layoutAdjusted = true;
+        break;
     case QEvent::ChildPolished:
         // Watched for when it closes (see eventFilter()).
         if (auto *dialog = qobject_cast<QDialog *>(static_cast<QChildEvent *>(event)->child()))

@@ -12,6 +12,7 @@
 #include <optional>
 
 class QDockWidget;
+class QTimer;
 
 namespace memhist {
 class ChartsPanel;
@@ -118,6 +119,7 @@ protected:
     void dropEvent(QDropEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
     void showEvent(QShowEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void createPanels();
@@ -129,7 +131,9 @@ private:
     void createStatusBar();
     void connectPanels();
     void restoreSettings();
-    // The first layout (no saved one): the results table shows 12 rows, the plane gets the rest.
+    // The first layout (no saved one): the results table shows up to 8 rows in at most 40 % of the
+    // window's height, the plane gets the rest. Fitted again when the window is resized, until the
+    // user moves a dock separator.
     void fitFirstLayout(int pass);
 
     void openInteractively();
@@ -191,6 +195,9 @@ private:
     bool m_layoutRestored = false;
     bool m_firstLayoutDone = false;
     int m_firstLayoutRequest = 0;
+    // The user pressed on a dock separator: the layout is theirs, no longer refitted on resize.
+    bool m_layoutAdjusted = false;
+    QTimer *m_refitTimer = nullptr;
 };
 
 } // namespace memhist::viewer

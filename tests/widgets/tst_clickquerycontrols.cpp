@@ -181,8 +181,8 @@ private slots:
                 texts << action->text();
         }
         QCOMPARE(texts,
-            (QStringList { QStringLiteral("Click queries "), QStringLiteral("Reads"), QStringLiteral("Writes"),
-                QStringLiteral("Reads + Writes"), QStringLiteral("Executes"), QStringLiteral("  within "),
+            (QStringList { QStringLiteral("Click: "), QStringLiteral("Reads"), QStringLiteral("Writes"),
+                QStringLiteral("Reads + Writes"), QStringLiteral("Executes"), QStringLiteral("within "),
                 QStringLiteral("queryWindow") }));
     }
 };
