@@ -1336,6 +1336,18 @@ private slots:
         QTRY_VERIFY2(results->height() <= 700 * 40 / 100, qPrintable(QString::number(results->height())));
         QVERIFY(results->height() < tall);
         QTRY_VERIFY(window.plane()->height() > 700 * 45 / 100);
+
+        // A press on the separator between the plane and the docks: the layout is the user's now,
+        // a larger window only gives the plane more.
+        const int separatorY = window.plane()->geometry().bottom() + 2;
+        QCOMPARE(window.childAt(QPoint(window.width() / 2, separatorY)), nullptr);
+        QTest::mousePress(&window, Qt::LeftButton, {}, QPoint(window.width() / 2, separatorY));
+        QTest::mouseRelease(&window, Qt::LeftButton, {}, QPoint(window.width() / 2, separatorY));
+        const int chosen = results->height();
+        window.resize(1600, 1000);
+        QTRY_VERIFY(window.plane()->height() > 1000 / 2);
+        QTest::qWait(50);
+        QCOMPARE(results->height(), chosen);
     }
 
     // 4n: the first layout gives the plane the larger share and the results table 8 rows; a
