@@ -35,6 +35,7 @@
 #include <QDockWidget>
 #include <QDropEvent>
 #include <QFile>
+#include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -1380,6 +1381,16 @@ private slots:
         QVERIFY(results.first().first().value<QList<Access>>().isEmpty());
         // The rest is the plane's: more than half of the window.
         QVERIFY2(planeShare >= 0.5, qPrintable(QString::number(planeShare)));
+        // Beside the results, the Detail pane has room for a line of disassembly with its bytes
+        // ("  0x400905f  mov rax, qword ptr [rbx + 0x320]  48 8b 83 20 03 00 00": 67 characters),
+        // its margins and its scroll bar.
+        auto *detail = window.findChild<QTextBrowser *>(QStringLiteral("detailText"));
+        QVERIFY(detail);
+        const QFontMetrics fixed(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        QVERIFY2(detail->viewport()->width() >= fixed.horizontalAdvance(QString(67, u'0')) + 2 * 4 + 16,
+            qPrintable(QStringLiteral("%1 < %2")
+                           .arg(detail->viewport()->width())
+                           .arg(fixed.horizontalAdvance(QString(67, u'0')) + 2 * 4 + 16)));
     }
 
     void chartsFooterSaysWhatWasPlotted()
