@@ -385,7 +385,7 @@ bool Navigator::goToAddressText(const QString &text, QString *error)
     }
     *error = m_symbols.isEmpty()
         ? tr("“%1” is not an address, and this history names no functions or data objects: type an address "
-             "(0x4a1'b140).")
+             "(0x4a1b140).")
               .arg(text)
         : tr("“%1” is neither an address nor a function or data object of this history.").arg(text);
     return false;
@@ -401,7 +401,7 @@ void Navigator::askAndGo(Action which)
         transition ? tr("Transition (decimal, 0x hex, or as the viewer shows it):")
                    : tr("Address, function or data object (name or name+offset):"),
         transition ? (m_transitions ? transitionPlaceholder(m_transitions->first, m_transitions->second) : QString())
-                   : QStringLiteral("0x4a1'b140 · main · counter"),
+                   : QStringLiteral("0x4a1b140 · main · counter"),
         [this, transition](const QString &text, QString *error) {
             return transition ? goToTransitionText(text, error) : goToAddressText(text, error);
         },

@@ -430,7 +430,7 @@ private slots:
         QVERIFY(!window->navigator()->goToAddressText(QStringLiteral("main"), &error));
         QCOMPARE(error,
             QStringLiteral("“main” is not an address, and this history names no functions or data objects: type an "
-                           "address (0x4a1'b140)."));
+                           "address (0x4a1b140)."));
     }
 
     void goesToASymbolWithCompletion()

@@ -1,9 +1,8 @@
 #include "widgets/query/threadfilter.h"
 
+#include "core/model/numbertext.h"
 #include "core/query/threadaccesscounts.h"
 #include "core/storage/historydatabase.h"
-
-#include <QLocale>
 
 namespace memhist {
 
@@ -77,7 +76,7 @@ void ThreadFilter::showLoaded(const Loaded &loaded)
     }
     for (const ThreadAccessCount &count : loaded.counts) {
         const QString accesses
-            = count.accesses == 1 ? tr("1 access") : tr("%1 accesses").arg(QLocale().toString(count.accesses));
+            = count.accesses == 1 ? tr("1 access") : tr("%1 accesses").arg(countText(quint64(count.accesses)));
         addItem(tr("Thread %1 (%2)").arg(count.threadId).arg(accesses),
             QVariant::fromValue(QList<qint64> { count.threadId }));
     }

@@ -1,5 +1,6 @@
 #include "widgets/sql/sqlconsole.h"
 
+#include "core/model/numbertext.h"
 #include "widgets/sql/sqlexamples.h"
 #include "widgets/sql/sqlresultsmodel.h"
 #include "widgets/sql/sqlworker.h"
@@ -354,7 +355,7 @@ void SqlConsole::updateRowStatus()
         m_statusLabel->setText(tr("Statement done, no result rows"));
         return;
     }
-    const QString count = rows == 1 ? tr("1 row") : tr("%1 rows").arg(QLocale().toString(rows));
+    const QString count = rows == 1 ? tr("1 row") : tr("%1 rows").arg(countText(quint64(rows)));
     if (m_model->isFetching())
         m_statusLabel->setText(tr("%1 shown, fetching more…").arg(count));
     else if (m_model->hasMore())
