@@ -3,7 +3,6 @@
 #include "core/csv/csvaccessformat.h"
 #include "core/model/numbertext.h"
 #include "core/summary/fileidentity.h"
-#include "historyinfo.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -219,7 +218,7 @@ QVariant BookmarksModel::data(const QModelIndex &index, int role) const
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
         case TransitionColumn:
-            return role == Qt::DisplayRole ? formatCount(qint64(bookmark.transition.value))
+            return role == Qt::DisplayRole ? countText(bookmark.transition.value)
                                            : QString::number(bookmark.transition.value);
         case AddressColumn:
             return hexText(bookmark.address.value);

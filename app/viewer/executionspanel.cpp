@@ -3,7 +3,6 @@
 #include "core/context/contextreader.h"
 #include "core/model/numbertext.h"
 #include "core/storage/historydatabase.h"
-#include "historyinfo.h"
 
 #include <QFontDatabase>
 #include <QItemSelectionModel>
@@ -89,8 +88,8 @@ void ExecutionsModel::requestPage()
             ContextReader reader(*database);
             page.pc = knownPc ? knownPc : reader.pcAt(at);
             if (!page.pc) {
-                page.error = tr("The history does not know which instruction ran at transition %1.")
-                                 .arg(formatCount(qint64(at.value)));
+                page.error
+                    = tr("The history does not know which instruction ran at transition %1.").arg(countText(at.value));
                 return page;
             }
             if (!knownPc)
@@ -145,7 +144,7 @@ QVariant ExecutionsModel::data(const QModelIndex &index, int role) const
     const Transition transition = m_transitions.at(index.row());
     switch (role) {
     case Qt::DisplayRole:
-        return tr("transition %1").arg(formatCount(qint64(transition.value)));
+        return tr("transition %1").arg(countText(transition.value));
     case Qt::FontRole:
         return QFontDatabase::systemFont(QFontDatabase::FixedFont);
     case TransitionRole:
@@ -261,8 +260,8 @@ void ExecutionsPanel::updateHeader()
     }
     const int rows = m_model->rowCount();
     const QString count = m_model->isExhausted()
-        ? (rows == 1 ? tr("1 execution") : tr("%1 executions").arg(formatCount(rows)))
-        : tr("%1 executions so far (scroll for more)").arg(formatCount(rows));
+        ? (rows == 1 ? tr("1 execution") : tr("%1 executions").arg(countText(quint64(rows))))
+        : tr("%1 executions so far (scroll for more)").arg(countText(quint64(rows)));
     m_header->setText(tr("%1 — %2").arg(m_model->description(), count));
 }
 

@@ -1,6 +1,6 @@
 #include "gotodialog.h"
 
-#include "historyinfo.h"
+#include "core/model/numbertext.h"
 
 #include <QCompleter>
 #include <QDialogButtonBox>
@@ -9,27 +9,22 @@
 #include <QLineEdit>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <limits>
 
 namespace memhist::viewer {
 
 QString transitionOutOfRange(std::uint64_t value, Transition first, Transition last)
 {
-    // formatCount() takes a qint64: a value past its range is past any history's last transition.
-    const auto shown = [](std::uint64_t v) {
-        return v > std::uint64_t(std::numeric_limits<qint64>::max()) ? QString::number(v) : formatCount(qint64(v));
-    };
     if (value > last.value)
-        return GoToDialog::tr("%1 is after the last transition (%2).").arg(shown(value), shown(last.value));
+        return GoToDialog::tr("%1 is after the last transition (%2).").arg(countText(value), countText(last.value));
     if (value < first.value)
-        return GoToDialog::tr("%1 is before the first transition (%2).").arg(shown(value), shown(first.value));
+        return GoToDialog::tr("%1 is before the first transition (%2).").arg(countText(value), countText(first.value));
     return {};
 }
 
 QString transitionPlaceholder(Transition first, Transition last)
 {
     const std::uint64_t middle = first.value + (last.value - std::min(first.value, last.value)) / 2;
-    return formatCount(qint64(std::min<std::uint64_t>(middle, std::numeric_limits<qint64>::max())));
+    return countText(middle);
 }
 
 GoToDialog::GoToDialog(const QString &title, const QString &label, const QString &placeholder, Go go, QWidget *parent)

@@ -1,12 +1,12 @@
 #include "historyinfo.h"
 
+#include "core/model/numbertext.h"
 #include "core/storage/historysources.h"
 #include "core/storage/schema.h"
 #include "core/storage/threadspans.h"
 
 #include <QFile>
 #include <QFileInfo>
-#include <QLocale>
 
 namespace memhist::viewer {
 
@@ -14,7 +14,7 @@ namespace {
 
 QString plural(qint64 count, const char *singular, const char *pluralForm)
 {
-    return formatCount(count) + u' ' + QLatin1String(count == 1 ? singular : pluralForm);
+    return countText(quint64(count)) + u' ' + QLatin1String(count == 1 ? singular : pluralForm);
 }
 
 // memhist record's meta key for the valgrind command line it ran: only recordings have it.
@@ -58,12 +58,6 @@ QString sourceLabel(const SourceDescription &source, bool recorded)
     return source.format.isEmpty() ? name : name + QStringLiteral(" (") + source.format + u')';
 }
 
-QString formatCount(qint64 value)
-{
-    static const QLocale english(QLocale::English, QLocale::UnitedStates);
-    return english.toString(value);
-}
-
 bool readHistoryInfo(const QString &path, HistoryInfo *info, QString *error)
 {
     const auto database = HistoryDatabase::open(path, error);
@@ -88,8 +82,8 @@ QString describeHistory(const HistoryInfo &info)
     QStringList parts;
     if (s.firstTransition) {
         parts << QStringLiteral("transitions %1..%2 (%3)")
-                     .arg(formatCount(qint64(s.firstTransition->value)), formatCount(qint64(s.lastTransition->value)),
-                         formatCount(qint64(s.lastTransition->value - s.firstTransition->value + 1)));
+                     .arg(countText(s.firstTransition->value), countText(s.lastTransition->value),
+                         countText(s.lastTransition->value - s.firstTransition->value + 1));
     } else {
         parts << QStringLiteral("no transitions");
     }

@@ -34,10 +34,6 @@ bool readHistoryInfo(const QString &path, HistoryInfo *info, QString *error);
 // 11,770 writes) · 1 slice · 2,349 chunks · source true.csv (csv) · threads not recorded".
 QString describeHistory(const HistoryInfo &info);
 
-// Numbers with thousands separators, the same in every locale (the status line is also read by
-// tests and screenshots).
-QString formatCount(qint64 value);
-
 // True when `path` starts with the SQLite magic ("SQLite format 3\0"): a history to open rather than
 // a trace to import.
 bool isSqliteDatabase(const QString &path);

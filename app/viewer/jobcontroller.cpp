@@ -153,7 +153,7 @@ void JobController::importTraces(const QStringList &traces, bool askForOutput)
     connect(job, &ImportJob::progressChanged, this,
         [this, what](double fraction, qint64 accesses, double rate, const QString &) {
             m_progress->setProgress(
-                fraction, tr("Importing %1: %2 accesses, %3").arg(what, formatCount(accesses), rateText(rate)));
+                fraction, tr("Importing %1: %2 accesses, %3").arg(what, countText(quint64(accesses)), rateText(rate)));
         });
     // Every trace read: the bar turns busy and says what the wait is for (indexes, summaries and
     // context: a third of the time at 10^8 accesses), instead of resting at 100 % with a stale rate.
@@ -161,7 +161,7 @@ void JobController::importTraces(const QStringList &traces, bool askForOutput)
         m_progress->setProgress(-1, tr("Finishing %1: writing indexes and summaries…").arg(what));
         m_progress->setToolTip(tr("Every trace is read (%1 accesses); the history's indexes, display summary and "
                                   "program context are being written. Cancel still leaves nothing behind.")
-                                   .arg(formatCount(accesses)));
+                                   .arg(countText(quint64(accesses))));
     });
     connect(job, &ImportJob::importFinished, this, &JobController::importDone);
     job->start();
@@ -180,7 +180,7 @@ void JobController::importDone(const ImportResult &result)
     if (result.ok) {
         const WriterStats &stats = result.summary.stats;
         message = tr("Imported %1 accesses into %2 in %3 s (%4)")
-                      .arg(formatCount(stats.accesses), QDir::toNativeSeparators(output),
+                      .arg(countText(quint64(stats.accesses)), QDir::toNativeSeparators(output),
                           QString::number(result.seconds, 'f', 1),
                           rateText(result.seconds > 0 ? double(stats.accesses) / result.seconds : 0));
         for (const QString &warning : result.summary.warnings)

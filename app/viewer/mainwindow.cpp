@@ -2,6 +2,7 @@
 
 #include "bookmarkspanel.h"
 #include "clickquerycontrols.h"
+#include "core/model/numbertext.h"
 #include "executionspanel.h"
 #include "filefilters.h"
 #include "jobcontroller.h"
@@ -537,7 +538,7 @@ void MainWindow::historyReady(const QString &path, const HistoryInfo &info, cons
     else
         m_navigator->setTransitionRange(std::nullopt);
     m_status->setSummary(describeHistory(info),
-        QDir::toNativeSeparators(m_historyPath) + QStringLiteral("\n") + formatCount(info.summary.fileBytes)
+        QDir::toNativeSeparators(m_historyPath) + QStringLiteral("\n") + countText(quint64(info.summary.fileBytes))
             + tr(" bytes") + QStringLiteral("\n") + info.sourcePaths.join(u'\n'));
     setWindowTitle(tr("%1 — memhist viewer").arg(QFileInfo(path).fileName()));
     setWindowFilePath(m_historyPath);

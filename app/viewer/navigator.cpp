@@ -295,8 +295,8 @@ void Navigator::step(Operation operation, Direction direction)
                 emit statusMessage(
                     tr("%1 %2 %3 (%4) at transition %5, row %6")
                         .arg(direction == Direction::Backward ? tr("Previous") : tr("Next"), operationNoun(operation),
-                            hexText(found.physical.value), bytesText(found.size),
-                            formatCount(qint64(found.transition.value)), formatCount(found.rowId.value)));
+                            hexText(found.physical.value), bytesText(found.size), countText(found.transition.value),
+                            countText(quint64(found.rowId.value))));
                 selectAccess(found, direction);
             }
             emit stepFinished(result.found);
@@ -321,7 +321,7 @@ void Navigator::goToTransition(Transition t)
 {
     m_plane->setVisibleRange(centredOnTransition(m_plane->visibleRange(), t));
     m_plane->setCurrentTransition(t);
-    emit statusMessage(tr("Transition %1").arg(formatCount(qint64(t.value))));
+    emit statusMessage(tr("Transition %1").arg(countText(t.value)));
 }
 
 void Navigator::goToAddress(Address a)
@@ -442,7 +442,7 @@ void Navigator::addBookmark()
         bool ok = false;
         bookmark.note = QInputDialog::getText(m_window, tr("Add Bookmark"),
             tr("Note for transition %1, address %2:")
-                .arg(formatCount(qint64(bookmark.transition.value)), hexText(bookmark.address.value)),
+                .arg(countText(bookmark.transition.value), hexText(bookmark.address.value)),
             QLineEdit::Normal, {}, &ok);
         if (!ok)
             return;
@@ -450,7 +450,7 @@ void Navigator::addBookmark()
     m_bookmarks->add(bookmark);
     raisePanel(m_bookmarks);
     emit statusMessage(tr("Bookmarked transition %1, address %2")
-                           .arg(formatCount(qint64(bookmark.transition.value)), hexText(bookmark.address.value)));
+                           .arg(countText(bookmark.transition.value), hexText(bookmark.address.value)));
 }
 
 void Navigator::goToBookmark(const Bookmark &bookmark)
@@ -462,8 +462,8 @@ void Navigator::goToBookmark(const Bookmark &bookmark)
     }
     m_plane->setVisibleRange(centredOnAddress(centredOnTransition(m_plane->visibleRange(), bookmark.transition),
         bookmark.address, m_plane->occupiedRegions()));
-    emit statusMessage(tr("Transition %1, address %2")
-                           .arg(formatCount(qint64(bookmark.transition.value)), hexText(bookmark.address.value)));
+    emit statusMessage(
+        tr("Transition %1, address %2").arg(countText(bookmark.transition.value), hexText(bookmark.address.value)));
 }
 
 } // namespace memhist::viewer

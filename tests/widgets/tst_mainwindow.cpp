@@ -1535,7 +1535,7 @@ private slots:
         QCOMPARE(transitionOutOfRange(0, Transition { 1 }, Transition { 149092 }),
             QStringLiteral("0 is before the first transition (1)."));
         QCOMPARE(transitionOutOfRange(~std::uint64_t(0), Transition { 1 }, Transition { 149092 }),
-            QStringLiteral("18446744073709551615 is after the last transition (149,092)."));
+            QStringLiteral("18,446,744,073,709,551,615 is after the last transition (149,092)."));
         QCOMPARE(transitionOutOfRange(1, Transition { 1 }, Transition { 149092 }), QString());
         QCOMPARE(transitionOutOfRange(149092, Transition { 1 }, Transition { 149092 }), QString());
         QCOMPARE(transitionPlaceholder(Transition { 1 }, Transition { 149092 }), QStringLiteral("74,546"));

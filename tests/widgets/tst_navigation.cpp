@@ -542,7 +542,7 @@ private slots:
                      ->findChild<QLabel *>(QStringLiteral("executionsHeader"))
                      ->text()
                      .section(QStringLiteral(" — "), 1),
-            QStringLiteral("%1 executions").arg(formatCount(expected.size())));
+            QStringLiteral("%1 executions").arg(countText(quint64(expected.size()))));
 
         // Picking one centres the plane on it.
         const ViewRange before = window->plane()->visibleRange();
