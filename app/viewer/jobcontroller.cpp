@@ -204,7 +204,7 @@ void JobController::importDone(const ImportResult &result)
 
 // --- Recording -----------------------------------------------------------------------------------
 
-void JobController::record(const RecordRequest &request, bool replaceConfirmed)
+void JobController::record(const RecordRequest &request)
 {
     if (isBusy()) {
         emit failed(tr("Cannot record now"), tr("Another import or recording is running; wait for it or cancel it."));
@@ -216,7 +216,7 @@ void JobController::record(const RecordRequest &request, bool replaceConfirmed)
             tr("Recording runs the memhist command line, found neither beside memhist-viewer nor in PATH."));
         return;
     }
-    if (refusesToReplace(tr("Cannot record"), request.outputPath, replaceConfirmed))
+    if (refusesToReplace(tr("Cannot record"), request.outputPath, request.replaceConfirmed))
         return;
     auto *job = new RecordJob(cli, request, this);
     m_recordJob = job;

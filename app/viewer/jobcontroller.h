@@ -53,9 +53,9 @@ public:
     // beside the first trace (see importoutput.h).
     void importTraces(const QStringList &traces, bool askForOutput);
     // Runs `memhist record` in the background, then opens what it recorded. As an import, it
-    // replaces an existing file only with `replaceConfirmed` (the Record dialog asked the user);
-    // without it, an existing output is refused (failed()) and nothing runs.
-    void record(const RecordRequest &request, bool replaceConfirmed = false);
+    // replaces an existing file only with `request.replaceConfirmed` (the Record dialog asked the
+    // user); without it, an existing output is refused (failed()) and nothing runs.
+    void record(const RecordRequest &request);
 
     // An import or a recording is running.
     bool isBusy() const;

@@ -672,12 +672,12 @@ void MainWindow::recordInteractively()
     dialog.setOpenHistory(m_historyPath);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    record(dialog.request(), dialog.replaceConfirmed());
+    record(dialog.request());
 }
 
-void MainWindow::record(const RecordRequest &request, bool replaceConfirmed)
+void MainWindow::record(const RecordRequest &request)
 {
-    m_jobs->record(request, replaceConfirmed);
+    m_jobs->record(request);
 }
 
 // --- Messages ------------------------------------------------------------------------------------

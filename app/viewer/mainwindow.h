@@ -60,8 +60,8 @@ public:
     // interactive), else writes beside the first trace (see importoutput.h).
     void importTraces(const QStringList &traces, bool askForOutput);
     // Runs `memhist record` in the background, then opens what it recorded. An existing output is
-    // replaced only with `replaceConfirmed` (see JobController::record()).
-    void record(const RecordRequest &request, bool replaceConfirmed = false);
+    // replaced only with `request.replaceConfirmed` (see JobController::record()).
+    void record(const RecordRequest &request);
     // The `memhist` command line that record() runs. Empty (the default) means findMemhistCli():
     // beside memhist-viewer or in PATH; tests name the one in their build tree.
     void setMemhistCli(const QString &path);

@@ -196,12 +196,8 @@ RecordRequest RecordDialog::request() const
         request.maxInstructions = quint64(m_maxMillions->value()) * 1000000u;
     request.withExecute = m_withExecute->isChecked();
     request.outputPath = m_output->text().trimmed();
+    request.replaceConfirmed = !m_confirmedOutput.isEmpty() && request.outputPath == m_confirmedOutput;
     return request;
-}
-
-bool RecordDialog::replaceConfirmed() const
-{
-    return !m_confirmedOutput.isEmpty() && request().outputPath == m_confirmedOutput;
 }
 
 void RecordDialog::accept()

@@ -27,10 +27,8 @@ class RecordDialog : public QDialog
 public:
     explicit RecordDialog(QWidget *parent = nullptr);
 
+    // With replaceConfirmed set when accept() asked about this output and the user said yes.
     RecordRequest request() const;
-    // The user was asked whether the request's output, which exists, should be replaced, and said
-    // yes (as ImportChoice::replaceConfirmed). Without it JobController::record() refuses the file.
-    bool replaceConfirmed() const;
 
     // As the Import dialog: the history open in the window is named as such when the recording
     // would replace it, and the question is asked by `confirmer` (a message box by default).

@@ -20,6 +20,10 @@ struct RecordRequest
     // Also store instruction fetches as executes (--with-exec).
     bool withExecute = false;
     QString outputPath;
+    // The user was told that `outputPath` exists and chose to replace it (as
+    // ImportChoice::replaceConfirmed). Without it a recording never replaces a file (JobController
+    // refuses).
+    bool replaceConfirmed = false;
 };
 
 // The `memhist` command line the viewer runs: beside memhist-viewer (an installed package), in the

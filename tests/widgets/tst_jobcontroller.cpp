@@ -316,7 +316,8 @@ private slots:
 
         if (QStandardPaths::findExecutable(QStringLiteral("valgrind")).isEmpty())
             QSKIP("valgrind is not installed: the confirmed recording cannot run");
-        jobs.record(request, true);
+        request.replaceConfirmed = true;
+        jobs.record(request);
         QVERIFY(jobs.isBusy());
         QTRY_COMPARE_WITH_TIMEOUT(recorded.count(), 1, 60000);
         QVERIFY2(recorded.first().at(0).toBool(), qPrintable(recorded.first().at(1).toString()));

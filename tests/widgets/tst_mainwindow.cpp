@@ -1218,16 +1218,16 @@ private slots:
             QStringList { QStringLiteral("echo.memhist is the history open in this window — Replace it with "
                                          "this recording?") });
         QVERIFY(dialog.isVisible()); // "no": the dialog stays, to choose another name
-        QVERIFY(!dialog.replaceConfirmed());
+        QVERIFY(!dialog.request().replaceConfirmed);
         answer = true;
         dialog.accept();
         QVERIFY(!dialog.isVisible());
         QCOMPARE(dialog.request().outputPath, taken.fileName());
         // The window hands the confirmation to JobController::record(), which refuses without it.
-        QVERIFY(dialog.replaceConfirmed());
+        QVERIFY(dialog.request().replaceConfirmed);
         // It holds for the output that was asked about only.
         output->setText(directory.filePath(QStringLiteral("other.memhist")));
-        QVERIFY(!dialog.replaceConfirmed());
+        QVERIFY(!dialog.request().replaceConfirmed);
         QVERIFY(QDir::setCurrent(QDir::tempPath()));
     }
 
