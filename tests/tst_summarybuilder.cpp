@@ -171,7 +171,13 @@ private slots:
         for (const SummaryRows::Row &chunk : rows.chunks)
             regionsBuilder.add(chunk.first, chunk.last);
         QCOMPARE(info->regions, regionsBuilder.finish());
-        QCOMPARE(int(info->regions.size()), regions);
+        // The gaps between the stream's areas (256 MiB apart) are all folded, and so, up to the cap
+        // on regions, are the holes between the accesses scattered in an area that are larger than
+        // the few KiB the chunks cover (FoldOptions).
+        QVERIFY2(int(info->regions.size()) >= regions, qPrintable(QString::number(info->regions.size())));
+        QVERIFY(int(info->regions.size()) <= FoldOptions {}.maxRegions);
+        for (const AddressInterval &region : info->regions)
+            QCOMPARE(region.first >> 28, region.last >> 28);
 
         // Every stored block holds exactly the cells of its tile in its bins.
         const AddressFold fold = info->fold();

@@ -84,6 +84,39 @@ private slots:
         const std::uint64_t gib = std::uint64_t(1) << 30;
         QTest::newRow("gap under the fraction threshold merged") << Intervals { { 0, 50 * gib - 1 },
             { 51 * gib, 101 * gib - 1 } } << 32 << 1024 << Intervals { { 0, 101 * gib - 1 } };
+        // The gap threshold is the footprint (the bytes in chunks) within [4 KiB, 64 KiB], or 2 % of
+        // it when that is more. An 8 KiB footprint: its 8 KiB gaps are folded, its 1 KiB gap is not.
+        QTest::newRow("8 KiB footprint: 8 KiB gaps folded, 1 KiB gap merged") << Intervals {
+            { 0x600000, 0x6007ff }, { 0x600c00, 0x6013ff }, { 0x603400, 0x603bff }, { 0x605c00, 0x6063ff }
+        } << 32 << 1024 << Intervals { { 0x600000, 0x6013ff }, { 0x603400, 0x603bff }, { 0x605c00, 0x6063ff } };
+        QTest::newRow("8 KiB footprint: a gap one byte under it merged") << Intervals {
+            { 0x600000, 0x6007ff }, { 0x600c00, 0x6013ff }, { 0x603400, 0x603bff }, { 0x605bff, 0x6063fe }
+        } << 32 << 1024 << Intervals { { 0x600000, 0x6013ff }, { 0x603400, 0x6063fe } };
+        // A 2 KiB footprint in 3 KiB-apart pieces: the floor of a page decides.
+        QTest::newRow("2 KiB footprint: a gap of one page folded") << Intervals {
+            { 0x600000, 0x6001ff }, { 0x600e00, 0x600fff }, { 0x601c00, 0x601dff }, { 0x602e00, 0x602fff }
+        } << 32 << 1024 << Intervals { { 0x600000, 0x601dff }, { 0x602e00, 0x602fff } };
+        QTest::newRow("2 KiB footprint: a gap one byte under a page merged") << Intervals {
+            { 0x600000, 0x6001ff }, { 0x600e00, 0x600fff }, { 0x601c00, 0x601dff }, { 0x602dff, 0x602ffe }
+        } << 32 << 1024 << Intervals { { 0x600000, 0x602ffe } };
+        // Regions that would hold under 8 KiB fold only gaps of 64 KiB and more.
+        QTest::newRow("under 8 KiB of regions: a 62 KiB gap merged") << Intervals { { 0x600000, 0x6003ff },
+            { 0x60fc00, 0x60ffff } } << 32 << 1024 << Intervals { { 0x600000, 0x60ffff } };
+        QTest::newRow("under 8 KiB of regions: a 64 KiB gap folded, an 8 KiB one merged")
+            << Intervals { { 0x600000, 0x600fff }, { 0x603000, 0x6037ff }, { 0x613800, 0x613bff } } << 32 << 1024
+            << Intervals { { 0x600000, 0x6037ff }, { 0x613800, 0x613bff } };
+        QTest::newRow("exactly 8 KiB of regions: both gaps folded")
+            << Intervals { { 0x600000, 0x600fff }, { 0x603000, 0x6037ff }, { 0x613800, 0x613fff } } << 32 << 1024
+            << Intervals { { 0x600000, 0x600fff }, { 0x603000, 0x6037ff }, { 0x613800, 0x613fff } };
+        // 4,000 KiB of chunks (2 MiB, 1 MiB and 928 KiB): the threshold is 2 % of it, 80 KiB.
+        QTest::newRow("4000 KiB footprint: 80 KiB gap folded, 80 KiB - 1 merged")
+            << Intervals { { 0, 0x1fffff }, { 0x214000, 0x313fff }, { 0x327fff, 0x40fffe } } << 32 << 1024
+            << Intervals { { 0, 0x1fffff }, { 0x214000, 0x40fffe } };
+        // A 1 MiB heap in blocks 8 KiB apart is one region (2 % of 1 MiB is 20,971 bytes).
+        const Intervals heapBlocks { { 0x10000000, 0x1007dfff }, { 0x10080000, 0x100fdfff },
+            { 0x10100000, 0x10107fff } };
+        QTest::newRow("large footprint keeps its 8 KiB gaps")
+            << heapBlocks << 32 << 1024 << Intervals { { 0x10000000, 0x10107fff } };
         QTest::newRow("regions at 0 and 2^64-1")
             << Intervals { { 0, 0xfff }, { maxAddress - 0xfff, maxAddress } } << 32 << 1024
             << Intervals { { 0, 0xfff }, { maxAddress - 0xfff, maxAddress } };
