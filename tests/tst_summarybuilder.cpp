@@ -106,6 +106,8 @@ QByteArray deflated(const QByteArray &raw)
 } // namespace
 
 Q_DECLARE_METATYPE(memhist::test::SummaryRows)
+using Intervals = std::vector<AddressInterval>;
+Q_DECLARE_METATYPE(Intervals)
 
 class TestSummaryBuilder : public QObject
 {
@@ -288,6 +290,40 @@ private slots:
         // The pyramid stores less than a copy of the finest level per level would.
         QVERIFY(storedTiles.size() < std::size_t(levels.topTimeLevel() + 1)
                 * std::size_t(levels.maxAddressLevel - levels.minAddressLevel + 1) * std::size_t(rows.slices.size()));
+    }
+
+    // The regions a written history stores: four blocks of 8-byte accesses, one block after the
+    // other in time, 8 KiB apart. Folded when the blocks cover 8 KiB in all (the gap floor is the
+    // footprint), not when they cover 128 KiB (the floor is then 64 KiB).
+    void storesTheFoldOfItsFootprint_data()
+    {
+        QTest::addColumn<quint64>("blockBytes");
+        QTest::addColumn<Intervals>("expected");
+        QTest::newRow("8 KiB footprint: 8 KiB gaps folded")
+            << quint64(0x800)
+            << Intervals { { 0x600000, 0x6007ff }, { 0x602800, 0x602fff }, { 0x605000, 0x6057ff },
+                   { 0x607800, 0x607fff } };
+        QTest::newRow("128 KiB footprint: 8 KiB gaps kept") << quint64(0x8000) << Intervals { { 0x600000, 0x625fff } };
+    }
+    void storesTheFoldOfItsFootprint()
+    {
+        QFETCH(quint64, blockBytes);
+        QFETCH(Intervals, expected);
+        QList<Access> stream;
+        std::uint64_t transition = 0;
+        for (std::uint64_t block = 0; block < 4; ++block) {
+            const std::uint64_t base = 0x600000 + block * (blockBytes + 0x2000);
+            for (std::uint64_t offset = 0; offset < blockBytes; offset += 8)
+                stream << userAccess(transition++, Operation::Read, base + offset, 8);
+        }
+        const QString path = m_dir.filePath(QStringLiteral("fold-%1.memhist").arg(blockBytes));
+        QVERIFY(writeHistory(path, stream, {}));
+        sqlite::Connection db;
+        QVERIFY(db.open(path, sqlite::Connection::Mode::ReadOnly));
+        QString why;
+        const std::optional<SummaryInfo> info = readSummaryInfo(db, &why);
+        QVERIFY2(info, qPrintable(why));
+        QCOMPARE(info->regions, expected);
     }
 
     void emptyHistory()
