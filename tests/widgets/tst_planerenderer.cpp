@@ -13,6 +13,7 @@
 #include "widgets/plane/planepainting.h"
 #include "widgets/plane/planereads.h"
 #include "widgets/plane/planerenderer.h"
+#include "widgets/plane/planesummaryraster.h"
 
 #include <QPainter>
 #include <QTemporaryDir>
@@ -138,6 +139,17 @@ std::vector<Access> inWindows(const QList<Access> &stream, const DetailPlan &pla
     return shown;
 }
 
+// `count` reads of `size` bytes, one a transition, sweeping `footprint` bytes of the heap in order:
+// every read aligned, the whole footprint read count * size / footprint times.
+QList<Access> sweepingReads(int count, std::uint32_t size, std::uint64_t footprint)
+{
+    QList<Access> stream;
+    for (int i = 0; i < count; ++i)
+        stream << userAccess(
+            std::uint64_t(i), Operation::Read, planeHeapBase + (std::uint64_t(i) * size) % footprint, size);
+    return stream;
+}
+
 // Two slices of 100 transitions over one region of 4096 bytes, with 256 coverage bins (16 bytes
 // each): each slice has `chunksPerSlice` read chunks, all in the lowest coarse bin (bins 0..63).
 HistoryOverview handMadeOverview(quint32 chunksPerSlice, double accessesPerChunk, bool coverage)
@@ -252,6 +264,7 @@ private:
     Fixture m_smallSummary; // m_small's history drawn from its display summary (openOverview())
     Fixture m_mostlyRead; // mostlyReadStream(), drawn from the scanned coverage
     Fixture m_mostlyReadSummary; // the same drawn from its display summary
+    int m_sweeps = 0; // the histories of smallFoldsShowTheirAccesses()
 
 private slots:
     void initTestCase()
@@ -425,6 +438,9 @@ private slots:
         row("no coverage, the scan over budget: chunk rows only")
             << 100 << 3.0 << false << 200.0 << 4096.0 << 300 << 400001.0 << defaults << 2 << 0.0 << 0.0 << 0.0
             << ChunkSource::ChunkRows << AccessSource::None;
+        row("more accesses per chunk than rows: the rows")
+            << 100 << 3.0 << true << 200.0 << 4096.0 << 300 << 500.0 << defaults << 2 << 200.0 << 500.0 << ppb
+            << ChunkSource::ChunkRows << AccessSource::RowScan;
         row("a lowered chunk limit under a scan: coverage")
             << 100 << 3.0 << true << 200.0 << 4096.0 << 300 << 600.0 << lowChunkLimit << 2 << 200.0 << 600.0 << ppb
             << ChunkSource::Coverage << AccessSource::RowScan;
@@ -466,6 +482,115 @@ private slots:
         QCOMPARE(chunkAlpha(plan), chunkAlphaBehindAccesses);
     }
 
+    void planCapsTheSummaryEstimateAtTheRows()
+    {
+        // The display summary's estimate is at most the rows of the visible transitions: 160,000
+        // accesses estimated over 10,000 rows are drawn one by one; over 160,000 rows they are not.
+        const HistoryOverview overview = handMadeOverview(100, 3, false);
+        const PlaneViewport view { 0, 200, 0, 4096 };
+        const SummaryEstimate estimate { 200, 160000 };
+        const DetailPlan few = planDetail(overview, view, 10000, estimate, 1.0, defaults);
+        QCOMPARE(few.estimatedChunks, 200.0);
+        QCOMPARE(few.estimatedAccesses, 10000.0);
+        QCOMPARE(few.accesses, AccessSource::RowScan);
+        const DetailPlan many = planDetail(overview, view, 160000, estimate, 1.0, defaults);
+        QCOMPARE(many.estimatedAccesses, 160000.0);
+        QCOMPARE(many.accesses, AccessSource::None);
+    }
+
+    void summaryEstimateCountsAnAccessOnceABinPerByte_data()
+    {
+        QTest::addColumn<quint64>("footprint"); // one region of this many bytes
+        QTest::addColumn<int>("addressLevel");
+        QTest::addColumn<quint64>("offset"); // of the access in the region
+        QTest::addColumn<quint32>("size");
+        QTest::addColumn<int>("bins"); // the bins the access touches
+        QTest::addColumn<double>("accesses"); // what the estimate makes of them
+        // A byte is at least one display unit tall: on bins narrower than that, every access touches
+        // at least 1 / (bin height) of them, and counts that many times less.
+        QTest::newRow("a byte on bins of half a byte: once") << quint64(512) << 10 << quint64(0) << 1u << 2 << 1.0;
+        QTest::newRow("a byte on bins of an eighth of a byte: once")
+            << quint64(512) << 12 << quint64(5) << 1u << 8 << 1.0;
+        QTest::newRow("8 bytes on bins of half a byte: 8 times") << quint64(512) << 10 << quint64(8) << 8u << 16 << 8.0;
+        QTest::newRow("8 bytes on bins of 4 bytes, unaligned: in each of its 3 bins")
+            << quint64(4096) << 10 << quint64(2) << 8u << 3 << 3.0;
+    }
+    void summaryEstimateCountsAnAccessOnceABinPerByte()
+    {
+        QFETCH(quint64, footprint);
+        QFETCH(int, addressLevel);
+        QFETCH(quint64, offset);
+        QFETCH(quint32, size);
+        HistoryOverview overview;
+        overview.slices = { { 1, 0, 99 } };
+        overview.fold = AddressFold(std::vector<AddressInterval> { { 0x1000, 0x1000 + footprint - 1 } });
+        QCOMPARE(overview.fold.displayLength(), double(footprint));
+        auto info = std::make_shared<summary::SummaryInfo>();
+        info->levels.slices = 1;
+        overview.summaryInfo = info;
+
+        const summary::BinRange range
+            = summary::binsOf(overview.fold, 0x1000 + offset, 0x1000 + offset + size - 1, addressLevel);
+        QTEST(int(range.last - range.first + 1), "bins");
+        std::vector<summary::Cell> cells;
+        for (std::uint32_t bin = range.first; bin <= range.last; ++bin) {
+            summary::Cell cell;
+            cell.bin = bin;
+            cell.accesses[summary::operationSlot(4)] = 1;
+            cell.chunks[summary::operationSlot(4)] = bin == range.first;
+            cells.push_back(cell);
+        }
+        SummaryRaster raster(overview, PixelMapping({ 0, 100, 0, overview.fold.displayLength() }, QSizeF(100, 100)));
+        raster.add({ 0, addressLevel, 0, 0 }, cells);
+        QTEST(raster.estimate().accesses, "accesses");
+        QCOMPARE(raster.estimate().chunks, 1.0);
+    }
+
+    void smallFoldsShowTheirAccesses_data()
+    {
+        QTest::addColumn<int>("count");
+        QTest::addColumn<quint32>("size");
+        QTest::addColumn<quint64>("footprint");
+        QTest::addColumn<double>("accessDetailLimit");
+        QTest::addColumn<double>("estimatedAccesses");
+        QTest::addColumn<AccessSource>("accesses");
+        // The display summary's bins are half a byte tall on 512 bytes and 2 bytes on 2 KiB: it counts
+        // these reads 16 and 2 times over (160,000 and 200,000), beyond the 150,000 accesses drawn
+        // one by one; the rows of the view are the estimate.
+        const double limit = defaults.accessDetailLimit;
+        QTest::newRow("10,000 reads of 8 bytes in 512 bytes: one by one")
+            << 10000 << 8u << quint64(512) << limit << 10000.0 << AccessSource::RowScan;
+        QTest::newRow("100,000 reads of 4 bytes in 2 KiB: one by one")
+            << 100000 << 4u << quint64(2048) << limit << 100000.0 << AccessSource::RowScan;
+        QTest::newRow("10,000 reads of 8 bytes in 512 bytes, a limit of 9,999: chunks")
+            << 10000 << 8u << quint64(512) << 9999.0 << 10000.0 << AccessSource::None;
+        QTest::newRow("160,000 reads of 8 bytes in 512 bytes: chunks")
+            << 160000 << 8u << quint64(512) << limit << 160000.0 << AccessSource::None;
+    }
+    void smallFoldsShowTheirAccesses()
+    {
+        QFETCH(int, count);
+        QFETCH(quint32, size);
+        QFETCH(quint64, footprint);
+        QFETCH(double, accessDetailLimit);
+        const QString path = m_dir.filePath(QStringLiteral("sweep%1.memhist").arg(++m_sweeps));
+        Fixture f;
+        QVERIFY(writeFixture(path, sweepingReads(count, size, footprint), {}, &f));
+        f.overview = openOverview(path, QString()); // drawn from the display summary
+        QVERIFY(f.overview && f.overview->summaryInfo);
+        QCOMPARE(f.overview->summary.accesses, qint64(count));
+        QCOMPARE(f.overview->fold.regions(),
+            (std::vector<AddressInterval> { { planeHeapBase, planeHeapBase + footprint - 1 } }));
+
+        const auto result = f.render(
+            f.whole(), QSize(400, 300), limitsWith(accessDetailLimit, defaults.chunkReadLimit, defaults.perQueryCost));
+        QVERIFY(result);
+        QTEST(result->plan.estimatedAccesses, "estimatedAccesses");
+        QTEST(result->plan.accesses, "accesses");
+        QCOMPARE(result->accessesRead, result->plan.accessDetail() ? qint64(count) : 0);
+        QCOMPARE(qint64(result->accesses.size()), result->plan.accessDetail() ? qint64(count) : 0);
+    }
+
     // --- Every way of drawing, on real histories --------------------------------------------------
 
     void everyPathDraws_data()
@@ -491,11 +616,9 @@ private slots:
                 << limitsWith(defaults.accessDetailLimit, 0, defaults.perQueryCost) << false << ChunkSource::Coverage
                 << AccessSource::RowScan << fromSummary;
             // The stack's few chunks cost less than the 170 rows of all transitions when a query is free.
-            // The display summary counts an access in every bin it touches: bins far narrower than
-            // the stack's 8-byte accesses overestimate them beyond the 170 rows, so the scan wins.
             QTest::newRow(name("chunk rows under per-chunk queries").constData())
                 << limitsWith(defaults.accessDetailLimit, defaults.chunkReadLimit, 0) << true << ChunkSource::ChunkRows
-                << (fromSummary ? AccessSource::RowScan : AccessSource::ChunkQueries) << fromSummary;
+                << AccessSource::ChunkQueries << fromSummary;
         }
     }
     void everyPathDraws()

@@ -54,6 +54,11 @@ namespace {
 // coverage is there to stand in for chunk rows).
 void decide(DetailPlan &plan, bool coverage, double rowsInRange, const DetailLimits &limits)
 {
+    // A view holds at most the accesses of its transitions. The display summary's estimate can
+    // exceed them many times over: it counts an access once in every bin its bytes touch, and on a
+    // fold of a few KiB its bins are narrower than a byte (10,000 reads in 512 bytes would count as
+    // more than 150,000 and be drawn as chunks).
+    plan.estimatedAccesses = std::min(plan.estimatedAccesses, rowsInRange);
     // What each way of drawing would read, in row-equivalents.
     const double chunkCost = coverage ? plan.estimatedChunks : std::numeric_limits<double>::infinity();
     const double accessByChunkCost = chunkCost * limits.perQueryCost + plan.estimatedAccesses;

@@ -83,6 +83,7 @@ struct DetailPlan
     TransitionWindow transitions;
     AddressWindow addresses;
     // Both 0 when the overview has no coverage (then chunk rows are read for every visible slice).
+    // The accesses never exceed the rows of the visible transitions.
     double estimatedChunks = 0;
     double estimatedAccesses = 0;
     // The height of one coverage bin in pixels (0 without coverage).

@@ -78,7 +78,12 @@ void SummaryRaster::add(const summary::TileKey &key, std::span<const summary::Ce
         const int y1 = std::max(y0 + 1, clampedPixel(std::ceil((viewTop - bottom) * pixelsPerDisplay), height));
         m_rows.add(y0, y1, weights);
     }
-    m_estimate.accesses += accesses * timeShare;
+    // An access counts in every bin its bytes touch (summarylevels.h), and a byte of an occupied
+    // region is at least one display unit tall (addressfold.h): on bins narrower than that, every
+    // access touches at least floor(1 / displayPerBin) of them, so the sum divided by that still
+    // bounds the accesses from above (planDetail() caps it at the rows of the visible transitions).
+    const double binsPerAccess = displayPerBin < 1 ? std::floor(1 / displayPerBin) : 1;
+    m_estimate.accesses += accesses * timeShare / binsPerAccess;
     m_estimate.chunks += chunks * timeShare;
     if (drawn)
         m_raster.add(x0, x1, m_rows);

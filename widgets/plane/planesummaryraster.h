@@ -27,7 +27,8 @@ public:
     void add(const summary::TileKey &key, std::span<const summary::Cell> cells);
 
     // Chunks and accesses of the blocks inside the view, each tile's share scaled by the share of
-    // its transitions in view.
+    // its transitions in view. The accesses are an upper bound: a cell counts an access in every bin
+    // it touches, divided only by the bins a byte covers at least (add()).
     SummaryEstimate estimate() const { return m_estimate; }
     qint64 cellsAdded() const { return m_cells; }
 
