@@ -140,8 +140,6 @@ std::vector<AddressInterval> OccupiedRegionsBuilder::finish()
     const double gapHigh = std::max(gapLow, double(m_options.minFoldedGapHigh));
     std::vector<AddressInterval> regions
         = regionsFoldingFrom(std::max(fractionThreshold, std::clamp(footprint, gapLow, gapHigh)));
-    if (regions.size() > 1 && bytesOf(regions) < double(m_options.minFoldedFootprint))
-        regions = regionsFoldingFrom(std::max(fractionThreshold, gapHigh));
     m_merged.clear();
     return regions;
 }

@@ -27,21 +27,17 @@ struct AddressInterval
 struct FoldOptions
 {
     // A gap is folded only when it is at least as large as the footprint, but at least
-    // minFoldedGapLow (a page: a hole inside a page is part of the picture) and at most
-    // minFoldedGapHigh: a gap smaller than all the bytes a small history touches is part of its
-    // picture, a larger one is mostly empty space. (A fixed 64 KiB gave the tenet example, 719
-    // bytes in chunks, more than half of the plane for a 24 KiB range holding a few hundred of
-    // them; the lackey examples, 47 and 65 KiB in chunks, keep the regions they had.) ...
-    std::uint64_t minFoldedGapLow = 4 * 1024;
+    // minFoldedGapLow (a smaller hole is part of the picture) and at most minFoldedGapHigh: a gap
+    // smaller than all the bytes a small history touches is part of its picture, a larger one is
+    // mostly empty space. (A fixed 64 KiB gave the tenet example, 719 bytes in chunks, more than
+    // half of the plane for a 24 KiB range holding a few hundred of them; a floor of a page, 4 KiB,
+    // still gave a third of it to 6 KiB of stack whose accesses are in its lowest 1.4 KiB. The
+    // lackey examples, 47 and 65 KiB in chunks, keep the regions they had: the floor only decides
+    // under its own size in chunks.) ...
+    std::uint64_t minFoldedGapLow = 1024;
     std::uint64_t minFoldedGapHigh = 64 * 1024;
     // ... and at least this fraction of the footprint (a 1 MiB hole in a 16 GiB heap is not folded).
     double minFoldedGapFraction = 0.02;
-    // When the regions would hold fewer bytes than this, the first threshold is minFoldedGapHigh.
-    // The display summary bins the fold in at least 2^10 bins (SummaryLevels::minAddressLevel): on
-    // a shorter fold its bins are narrower than 8-byte accesses, which then count once in each bin
-    // they touch, and the viewer, whose estimate of the accesses in view sums the bins, would take a
-    // history of 10,000 accesses in 512 bytes for one too large to draw access by access.
-    std::uint64_t minFoldedFootprint = 8 * 1024;
     // At most this many occupied regions: the smallest remaining gaps are merged first. Keeps the
     // axis readable and the fold bands few whatever the address layout.
     int maxRegions = 32;
