@@ -243,7 +243,11 @@ bool ChartsPanel::eventFilter(QObject *watched, QEvent *event)
 
 void ChartsPanel::updateLayoutMode()
 {
-    const int chartsHeight = std::max(0, height() - m_statusLabel->sizeHint().height() - 8);
+    // The height in sight: in a scroll area (the viewer's Charts tab) the panel is at least as tall
+    // as its least size, which depends on the mode chosen here; deciding from the viewport's
+    // height keeps a tall, non-compact mode from holding itself in place behind a scroll bar.
+    const int visibleHeight = parentWidget() ? std::min(height(), parentWidget()->height()) : height();
+    const int chartsHeight = std::max(0, visibleHeight - m_statusLabel->sizeHint().height() - 8);
     const bool sideBySide = chartsHeight + 8 < sideBySideBelowHeight && width() >= sideBySideMinimumWidth;
     const QBoxLayout::Direction direction = sideBySide ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
     if (m_chartsLayout->direction() != direction)
