@@ -17,6 +17,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
+#include <QMimeData>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -390,8 +391,13 @@ void TestDetailPane::aNarrowPaneBreaksOnlyBetweenTokens()
     browser->copy();
     const QString copied = QApplication::clipboard()->text();
     QVERIFY2(copied.contains(expected), qPrintable(copied));
-    QVERIFY(!copied.contains(QChar(0x2060)));
-    QVERIFY(!copied.contains(QChar(0x200b)));
+    // No form of the copy holds a mark (QTextEdit's Markdown form kept them: it is not offered).
+    const QMimeData *clipboard = QApplication::clipboard()->mimeData();
+    QCOMPARE(clipboard->formats(), QStringList({ QStringLiteral("text/html"), QStringLiteral("text/plain") }));
+    for (const QString &format : clipboard->formats()) {
+        const QString form = QString::fromUtf8(clipboard->data(format));
+        QVERIFY2(!form.contains(QChar(0x2060)) && !form.contains(QChar(0x200b)), qPrintable(format));
+    }
 }
 
 #include "tst_detailpane.moc"

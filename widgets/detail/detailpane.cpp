@@ -10,6 +10,7 @@
 #include <QTextCursor>
 #include <QTextTable>
 #include <QVBoxLayout>
+#include <memory>
 
 namespace memhist {
 
@@ -76,7 +77,9 @@ QString paragraph(const QString &text)
     return QStringLiteral("<p>") + escaped(breakingAtTokens(text)) + QStringLiteral("</p>");
 }
 
-// Copies the text as written, without the marks that steer the line breaking.
+// Copies the text as written, without the marks that steer the line breaking: plain text and HTML
+// only. QTextEdit also offers Markdown, whose writer wraps lines itself and keeps the marks (and
+// loses characters where it wraps), so that form is left out.
 class DetailBrowser : public QTextBrowser
 {
 public:
@@ -85,11 +88,12 @@ public:
 protected:
     QMimeData *createMimeDataFromSelection() const override
     {
-        QMimeData *data = QTextBrowser::createMimeDataFromSelection();
-        if (data && data->hasText())
-            data->setText(withoutBreakMarks(data->text()));
-        if (data && data->hasHtml())
-            data->setHtml(withoutBreakMarks(data->html()));
+        const std::unique_ptr<QMimeData> selection(QTextBrowser::createMimeDataFromSelection());
+        auto *data = new QMimeData;
+        if (selection && selection->hasHtml())
+            data->setHtml(withoutBreakMarks(selection->html()));
+        if (selection && selection->hasText())
+            data->setText(withoutBreakMarks(selection->text()));
         return data;
     }
 };
