@@ -29,7 +29,8 @@ StatusPanel::StatusPanel(QWidget *parent)
     , m_hint(new QLabel(clickHintText(), this))
     , m_warningsBox(new QWidget(this))
     , m_warningsText(new ElidedLabel(m_warningsBox))
-    , m_summary(new QLabel(tr("No history open: File ▸ Open, or drop a .memhist or a trace here"), this))
+    , m_summary(new QLabel(this))
+    , m_summaryText(tr("No history open: File ▸ Open, or drop a .memhist or a trace here"))
     , m_tipCheck(new QTimer(this))
 {
     setObjectName(QStringLiteral("statusPanel"));
@@ -69,6 +70,7 @@ StatusPanel::StatusPanel(QWidget *parent)
     lines->setSpacing(1);
     lines->addLayout(firstLine);
     lines->addLayout(secondLine);
+    fitSummary();
 }
 
 void StatusPanel::setHoverText(const QString &text)
@@ -107,14 +109,37 @@ QString StatusPanel::hoverText() const
 
 void StatusPanel::setSummary(const QString &text, const QString &toolTip)
 {
-    m_summary->setText(text);
-    m_summary->setToolTip(toolTip);
+    m_summaryText = text;
+    m_summaryToolTip = toolTip;
+    fitSummary();
+}
+
+void StatusPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitSummary();
+}
+
+void StatusPanel::fitSummary()
+{
+    // The line's width less its margins, the gap before the summary and the warnings beside it.
+    const QMargins margins = layout()->contentsMargins();
+    int room = width() - margins.left() - margins.right() - 12;
+    if (!m_warningsBox->isHidden())
+        room -= m_warningsBox->minimumSizeHint().width();
+    const QString shown = m_summary->fontMetrics().elidedText(m_summaryText, Qt::ElideRight, std::max(room, 0));
+    m_summary->setText(shown);
+    const bool elided = shown != m_summaryText;
+    m_summary->setToolTip(elided && !m_summaryText.isEmpty()
+            ? m_summaryText + (m_summaryToolTip.isEmpty() ? QString() : QStringLiteral("\n\n") + m_summaryToolTip)
+            : m_summaryToolTip);
 }
 
 void StatusPanel::setImportWarnings(const QStringList &warnings)
 {
     m_warnings = warnings;
     m_warningsBox->setVisible(!warnings.isEmpty());
+    fitSummary();
     if (warnings.isEmpty())
         return;
     const QString &first = warnings.constFirst();

@@ -30,6 +30,8 @@ public:
     // (the button was disabled or hidden under it), goes within a fraction of a second.
     void showStatusTip(const QString &tip);
     QString statusTip() const { return m_tip; }
+    // The summary line; where the window is too narrow for it, it ends in "…" and its tooltip
+    // starts with the whole text.
     void setSummary(const QString &text, const QString &toolTip);
     // The warnings of the import that made the open history; none hides them.
     void setImportWarnings(const QStringList &warnings);
@@ -38,7 +40,12 @@ public:
     static QString defaultHoverText();
     static QString clickHintText();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    // Shows as much of the summary as the line has room for.
+    void fitSummary();
     // Ends the tip when no widget under the mouse has it (a menu's items keep theirs).
     void checkStatusTip();
 
@@ -47,6 +54,8 @@ private:
     QWidget *m_warningsBox;
     ElidedLabel *m_warningsText;
     QLabel *m_summary;
+    QString m_summaryText; // as set
+    QString m_summaryToolTip;
     QStringList m_warnings;
     QString m_hoverText; // as set, the default when empty
     QString m_tip;

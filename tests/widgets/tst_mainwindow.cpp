@@ -1614,6 +1614,28 @@ private slots:
         QVERIFY(dialog.height() > heightBefore);
     }
 
+    // A summary wider than the window ends in "…" (not cut inside a word), the whole of it in the
+    // tooltip; with room again it is whole, and the tooltip is the one given.
+    void summaryTooLongForTheLineIsElided()
+    {
+        StatusPanel panel;
+        const QString text = QStringLiteral("transitions 1..10,000,000 (10,000,000) · 100,000,000 accesses · "
+                                            "4,735 slices · source memhist-bench seed 1 (synthetic)");
+        panel.setSummary(text, QStringLiteral("the file"));
+        panel.resize(400, panel.sizeHint().height());
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        auto *summary = panel.findChild<QLabel *>(QStringLiteral("summaryLabel"));
+        QVERIFY(summary);
+        QTRY_VERIFY(summary->text().endsWith(QStringLiteral("…")));
+        QVERIFY(text.startsWith(summary->text().chopped(1)));
+        QVERIFY(summary->geometry().right() <= panel.width());
+        QCOMPARE(summary->toolTip(), text + QStringLiteral("\n\nthe file"));
+        panel.resize(1600, panel.height());
+        QTRY_COMPARE(summary->text(), text);
+        QCOMPARE(summary->toolTip(), QStringLiteral("the file"));
+    }
+
     // Audit #10: a status tip shows in the hover line; both lines of the status area stay, and the
     // tip goes when the mouse leaves, or is found elsewhere when the leave was missed.
     void statusTipsKeepTheSummary()
