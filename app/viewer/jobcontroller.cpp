@@ -23,6 +23,14 @@ QString rateText(double accessesPerSecond)
     return JobController::tr("%1 accesses/s").arg(countText(rate < 0x1p64 ? std::uint64_t(rate) : ~std::uint64_t(0)));
 }
 
+// "41 ms" under a second (a small trace: "0.0 s" would say nothing), else "2.3 s".
+QString durationText(double seconds)
+{
+    if (seconds < 1.0)
+        return JobController::tr("%1 ms").arg(std::lround(std::max(0.0, seconds) * 1000.0));
+    return JobController::tr("%1 s").arg(QString::number(seconds, 'f', 1));
+}
+
 // What a history's summary read gives.
 struct InfoRead
 {
@@ -179,9 +187,9 @@ void JobController::importDone(const ImportResult &result)
     QString message;
     if (result.ok) {
         const WriterStats &stats = result.summary.stats;
-        message = tr("Imported %1 accesses into %2 in %3 s (%4)")
+        message = tr("Imported %1 accesses into %2 in %3 (%4)")
                       .arg(countText(quint64(stats.accesses)), QDir::toNativeSeparators(output),
-                          QString::number(result.seconds, 'f', 1),
+                          durationText(result.seconds),
                           rateText(result.seconds > 0 ? double(stats.accesses) / result.seconds : 0));
         for (const QString &warning : result.summary.warnings)
             message += QStringLiteral("\nwarning: ") + warning;
