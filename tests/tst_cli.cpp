@@ -439,7 +439,7 @@ void TestCli::batch()
         QCOMPARE(result.err, QByteArray());
         QCOMPARE(result.exitCode, 0);
 
-        static const QRegularExpression timing(QStringLiteral("^# query (\\d+): (\\d+) rows in \\d+\\.\\d{3} ms$"));
+        static const QRegularExpression timing(QStringLiteral("^# query (\\d+): (\\d+) rows? in \\d+\\.\\d{3} ms$"));
         QList<int> numbers;
         QList<int> counts;
         for (const QByteArray &line : result.out.split('\n')) {
@@ -823,6 +823,21 @@ void TestCli::errors_data()
     QTest::newRow("query: trailing junk in a number")
         << query({ QStringLiteral("--at"), QStringLiteral("12abc") }) << 2
         << usage(QStringLiteral("query"), QStringLiteral("--at: '12abc' is not a number (decimal or 0x hex)"))
+        << QString();
+    QTest::newRow("query: a transition grouped as the viewer shows it")
+        << query({ QStringLiteral("--at"), QStringLiteral("34,563") }) << 2
+        << usage(QStringLiteral("query"),
+               QStringLiteral("--at: '34,563' is not a number (decimal or 0x hex): write it without separators, 34563"))
+        << QString();
+    QTest::newRow("query: an address grouped as the viewer once showed it")
+        << query({ QStringLiteral("--from"), QStringLiteral("0x4a1'b140") }) << 2
+        << usage(QStringLiteral("query"),
+               QStringLiteral(
+                   "--from: '0x4a1'b140' is not a number (decimal or 0x hex): write it without separators, 0x4a1b140"))
+        << QString();
+    QTest::newRow("query: a list is not a grouped number")
+        << query({ QStringLiteral("--thread"), QStringLiteral("10506,10510") }) << 2
+        << usage(QStringLiteral("query"), QStringLiteral("--thread: '10506,10510' is not a number (decimal or 0x hex)"))
         << QString();
     QTest::newRow("query: negative number")
         << query({ QStringLiteral("--limit"), QStringLiteral("-1") }) << 2

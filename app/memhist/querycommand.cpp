@@ -109,9 +109,10 @@ int runQuery(const QStringList &arguments)
         QByteArray out;
         appendPage(&out, page, format, contextColumns ? &*contextColumns : nullptr);
         if (batch) {
-            out += QStringLiteral("# query %1: %2 rows in %3 ms\n")
+            out += QStringLiteral("# query %1: %2 %3 in %4 ms\n")
                        .arg(i + 1)
                        .arg(page.accesses.size())
+                       .arg(page.accesses.size() == 1 ? QStringLiteral("row") : QStringLiteral("rows"))
                        .arg(double(nanoseconds) / 1e6, 0, 'f', 3)
                        .toLatin1();
         }

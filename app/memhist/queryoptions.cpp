@@ -3,6 +3,7 @@
 #include "core/model/numbertext.h"
 #include "core/storage/threadspans.h"
 
+#include <QRegularExpression>
 #include <limits>
 
 namespace memhist::cli {
@@ -91,10 +92,19 @@ bool parseNumberOption(const QString &option, const QString &text, std::uint64_t
     const NumberStatus status = parseNumber(text.toLatin1(), value);
     if (status == NumberStatus::Ok)
         return true;
-    if (status == NumberStatus::TooLarge)
+    // A number as the viewer shows it, digits grouped ("34,563", "0x4a1'b140"): the message says
+    // what to type. It is not taken as it is, so that a list ("--thread 10506,10510") is never
+    // silently read as one large number.
+    static const QRegularExpression viewerGroups(
+        QStringLiteral("^(\\d{1,3}(,\\d{3})+|0[xX][0-9a-fA-F]{1,4}('[0-9a-fA-F]{4})+)$"));
+    if (status == NumberStatus::TooLarge) {
         *error = QStringLiteral("--%1: '%2' is out of range (more than 64 bits)").arg(option, text);
-    else
+    } else if (viewerGroups.match(text).hasMatch()) {
+        *error = QStringLiteral("--%1: '%2' is not a number (decimal or 0x hex): write it without separators, %3")
+                     .arg(option, text, QString(text).remove(u',').remove(u'\''));
+    } else {
         *error = QStringLiteral("--%1: '%2' is not a number (decimal or 0x hex)").arg(option, text);
+    }
     return false;
 }
 
