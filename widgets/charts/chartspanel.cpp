@@ -143,6 +143,10 @@ void ChartsPanel::buildCharts()
     };
     m_timeView = makeView(m_timeChart, QStringLiteral("timeChartView"));
     m_regionView = makeView(m_regionChart, QStringLiteral("regionChartView"));
+    // A line for each region's label, and room for the title and the count axis: shorter, the
+    // category axis drops every other label, the busiest region's first.
+    const int lineHeight = QFontMetrics(font()).height();
+    m_regionView->setMinimumHeight(std::max(160, ChartOptions {}.topRegions * (lineHeight + 2) + 4 * lineHeight));
 
     m_statusLabel = new QLabel(this);
     m_statusLabel->setObjectName(QStringLiteral("chartsStatusLabel"));
