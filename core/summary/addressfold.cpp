@@ -115,31 +115,24 @@ void OccupiedRegionsBuilder::flush()
 std::vector<AddressInterval> OccupiedRegionsBuilder::finish()
 {
     flush();
-    const auto bytesOf = [](const std::vector<AddressInterval> &intervals) {
-        double bytes = 0;
-        for (const auto &interval : intervals)
-            bytes += interval.bytes();
-        return bytes;
-    };
-    const auto regionsFoldingFrom = [this](double threshold) {
-        std::vector<AddressInterval> regions;
-        for (const auto &interval : m_merged) {
-            if (!regions.empty() && double(gapBetween(regions.back(), interval)) < threshold)
-                regions.back().last = interval.last;
-            else
-                regions.push_back(interval);
-        }
-        const std::size_t maxRegions = std::size_t(std::max(m_options.maxRegions, 1));
-        if (regions.size() > maxRegions)
-            regions = mergeSmallestGaps(regions, regions.size() - maxRegions);
-        return regions;
-    };
-    const double footprint = bytesOf(m_merged);
-    const double fractionThreshold = m_options.minFoldedGapFraction * footprint;
+    double footprint = 0;
+    for (const auto &interval : m_merged)
+        footprint += interval.bytes();
     const double gapLow = double(m_options.minFoldedGapLow);
     const double gapHigh = std::max(gapLow, double(m_options.minFoldedGapHigh));
-    std::vector<AddressInterval> regions
-        = regionsFoldingFrom(std::max(fractionThreshold, std::clamp(footprint, gapLow, gapHigh)));
+    const double threshold
+        = std::max(m_options.minFoldedGapFraction * footprint, std::clamp(footprint, gapLow, gapHigh));
+
+    std::vector<AddressInterval> regions;
+    for (const auto &interval : m_merged) {
+        if (!regions.empty() && double(gapBetween(regions.back(), interval)) < threshold)
+            regions.back().last = interval.last;
+        else
+            regions.push_back(interval);
+    }
+    const std::size_t maxRegions = std::size_t(std::max(m_options.maxRegions, 1));
+    if (regions.size() > maxRegions)
+        regions = mergeSmallestGaps(regions, regions.size() - maxRegions);
     m_merged.clear();
     return regions;
 }
