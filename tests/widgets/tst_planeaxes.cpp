@@ -1,6 +1,7 @@
 // Where the plane's axes put their ticks and labels, the folded gaps their bands and the query
 // results their markers, computed without painting: text 7 pixels a character and 10 pixels a line,
 // so that every position is known exactly.
+#include "core/model/numbertext.h"
 #include "testsupport.h"
 #include "widgets/plane/planeaxes.h"
 
@@ -140,7 +141,7 @@ private slots:
             xs << tick.x;
             transitions << tick.transition;
             labelled << tick.labelled;
-            QCOMPARE(tick.labelWidth, textWidth(formatTransition(tick.transition)));
+            QCOMPARE(tick.labelWidth, textWidth(countText(tick.transition)));
             QVERIFY(tick.labelLeft >= 100 - 8 && tick.labelLeft + tick.labelWidth <= widgetWidth - 2);
         }
         QTEST(xs, "xs");

@@ -1,5 +1,6 @@
 // The plane's coordinate maths: the fold (occupied regions, address <-> display), zoom anchored at
 // the cursor, clamping to the history, view-range round trips, axis ticks and labels.
+#include "core/model/numbertext.h"
 #include "widgets/plane/planecoordinates.h"
 
 #include <QTest>
@@ -462,8 +463,8 @@ private slots:
         QFETCH(quint64, value);
         QFETCH(QString, address);
         QFETCH(QString, transition);
-        QCOMPARE(formatAddress(value), address);
-        QCOMPARE(formatTransition(value), transition);
+        QCOMPARE(hexText(value), address);
+        QCOMPARE(countText(value), transition);
     }
 
     void byteCounts()

@@ -1,5 +1,6 @@
 #include "widgets/plane/planeaxes.h"
 
+#include "core/model/numbertext.h"
 #include "widgets/plane/planehittest.h"
 
 #include <QCoreApplication>
@@ -41,13 +42,11 @@ QString tr(const char *text)
 int addressLabelWidth(std::uint64_t widestAddress, const std::function<int(const QString &)> &textWidth)
 {
     // As wide as the longest label can be: hex digits are not equally wide in most fonts.
-    const QString widest = formatAddress(widestAddress);
+    const int digits = int(hexText(widestAddress).size()) - 2;
     int digitWidth = 0;
     for (const QChar digit : QStringLiteral("0123456789abcdef"))
         digitWidth = std::max(digitWidth, textWidth(QString(digit)));
-    const int separators = int(widest.count(u'\''));
-    const int digits = int(widest.size()) - 2 - separators;
-    return textWidth(QStringLiteral("0x")) + digits * digitWidth + separators * textWidth(QStringLiteral("'"));
+    return textWidth(QStringLiteral("0x")) + digits * digitWidth;
 }
 
 QRect plotArea(QSize size, int labelWidth, int lineHeight)
@@ -112,8 +111,7 @@ std::vector<TransitionTick> transitionTicks(
 {
     const PixelMapping mapping(view, QSizeF(plot.size()));
     const double pixelsPerTransition = plot.width() / view.width();
-    const int labelWidth
-        = textWidth(formatTransition(std::uint64_t(std::max(0.0, view.right)))) + transitionLabelPadding;
+    const int labelWidth = textWidth(countText(std::uint64_t(std::max(0.0, view.right)))) + transitionLabelPadding;
     const double step = transitionTickStep(labelWidth / pixelsPerTransition);
     std::vector<TransitionTick> ticks;
     double tick = std::ceil((view.left - 0.5) / step) * step;
@@ -125,7 +123,7 @@ std::vector<TransitionTick> transitionTicks(
         TransitionTick placed;
         placed.x = x;
         placed.transition = std::uint64_t(tick);
-        placed.labelWidth = textWidth(formatTransition(placed.transition));
+        placed.labelWidth = textWidth(countText(placed.transition));
         placed.labelLeft = std::clamp(
             x - placed.labelWidth / 2, plot.left() - transitionLabelOverhang, widgetWidth - placed.labelWidth - 2);
         if (placed.labelLeft > lastRight + transitionLabelGap) {

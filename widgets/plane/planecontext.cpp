@@ -1,6 +1,7 @@
 #include "widgets/plane/planecontext.h"
 
 #include "core/context/contextreader.h"
+#include "core/model/numbertext.h"
 #include "core/storage/historydatabase.h"
 #include "widgets/plane/planecoordinates.h"
 #include "widgets/plane/planestatements.h"
@@ -93,7 +94,7 @@ QString accessContextText(ContextReader &reader, const ThreadSpans &threads, con
         if (!code.instruction.isEmpty())
             parts << tr("instruction %1").arg(code.instruction);
         else
-            parts << tr("pc %1").arg(formatAddress(pc->value));
+            parts << tr("pc %1").arg(hexText(pc->value));
         if (!code.functionText().isEmpty())
             parts << tr("in %1").arg(code.functionText());
         else if (code.hasModule())

@@ -1,7 +1,5 @@
 #include "widgets/plane/planecoordinates.h"
 
-#include "core/model/numbertext.h"
-
 #include <QStringBuilder>
 #include <cmath>
 #include <limits>
@@ -160,16 +158,6 @@ std::uint64_t addressTickStep(double minStep)
     while (double(step) < minStep)
         step <<= 1;
     return step;
-}
-
-QString formatAddress(std::uint64_t address)
-{
-    return hexText(address);
-}
-
-QString formatTransition(std::uint64_t transition)
-{
-    return countText(transition);
 }
 
 QString formatByteCount(double bytes)

@@ -132,11 +132,6 @@ double transitionTickStep(double minStep);
 // end in zeros), at least 1.
 std::uint64_t addressTickStep(double minStep);
 
-// "0x7ffd4c3ba000": hexText(), the one address form of the viewer (axis labels, hover and status
-// lines alike), that pastes into gdb, objdump and the memhist CLI.
-QString formatAddress(std::uint64_t address);
-// "12,345,678": countText().
-QString formatTransition(std::uint64_t transition);
 // "4 KiB", "1.5 GiB": a byte count for fold labels.
 QString formatByteCount(double bytes);
 

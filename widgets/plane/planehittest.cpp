@@ -116,22 +116,22 @@ QString hoverText(
     const int index = fold.segmentIndexAtDisplay(display);
     const FoldSegment &segment = fold.segments()[std::size_t(index)];
 
-    QString text = tr("transition %1").arg(formatTransition(t));
+    QString text = tr("transition %1").arg(countText(t));
     if (segment.folded) {
         text += tr(" · folded gap %1–%2 (%3 without chunks)")
-                    .arg(formatAddress(segment.addresses.first), formatAddress(segment.addresses.last),
+                    .arg(hexText(segment.addresses.first), hexText(segment.addresses.last),
                         formatByteCount(segment.addresses.bytes()));
     } else {
         text += tr(" · address %1 · region %2/%3 (%4–%5)")
-                    .arg(formatAddress(address))
+                    .arg(hexText(address))
                     .arg(index / 2 + 1)
                     .arg(fold.regionCount())
-                    .arg(formatAddress(segment.addresses.first), formatAddress(segment.addresses.last));
+                    .arg(hexText(segment.addresses.first), hexText(segment.addresses.last));
     }
     if (access) {
         text += tr(" · %1 of %2 at %3, transition %4 (row %5)")
-                    .arg(operationName(access->operation), bytesText(access->size),
-                        formatAddress(access->physical.value), formatTransition(access->transition.value))
+                    .arg(operationName(access->operation), bytesText(access->size), hexText(access->physical.value),
+                        countText(access->transition.value))
                     .arg(access->rowId.value);
     }
     return text;

@@ -1,5 +1,7 @@
 #include "widgets/plane/planeoverlays.h"
 
+#include "core/model/numbertext.h"
+
 #include <QCoreApplication>
 #include <QPainter>
 #include <QPolygon>
@@ -112,7 +114,7 @@ void paintAxes(QPainter &painter, const std::vector<AddressTick> &addressTicks,
         painter.setPen(text);
         painter.drawLine(plot.left() - length, tick.y, plot.left() - 1, tick.y);
         painter.drawText(QRect(0, tick.labelTop, plot.left() - length - 3, h), Qt::AlignRight | Qt::AlignVCenter,
-            formatAddress(tick.address));
+            hexText(tick.address));
         if (!tick.regionStart) {
             painter.setPen(grid);
             painter.drawLine(plot.left(), tick.y, plot.right(), tick.y);
@@ -124,7 +126,7 @@ void paintAxes(QPainter &painter, const std::vector<AddressTick> &addressTicks,
         painter.drawLine(tick.x, plot.bottom() + 1, tick.x, plot.bottom() + 5);
         if (tick.labelled)
             painter.drawText(QRect(tick.labelLeft, plot.bottom() + 6, tick.labelWidth, h), Qt::AlignCenter,
-                formatTransition(tick.transition));
+                countText(tick.transition));
         painter.setPen(grid);
         painter.drawLine(tick.x, plot.top(), tick.x, plot.bottom());
     }
@@ -171,7 +173,7 @@ void paintCurrentLine(QPainter &painter, int column, Transition transition, QSiz
 {
     const QColor highlight = palette.color(QPalette::Highlight);
     painter.fillRect(QRect(column, 0, 2, int(size.height())), highlight);
-    const QString text = formatTransition(transition.value);
+    const QString text = countText(transition.value);
     const int width = metrics.horizontalAdvance(text) + 8;
     const int left = std::clamp(column - width / 2, 0, std::max(0, int(size.width()) - width));
     const QRect tag(left, 0, width, metrics.height());
