@@ -54,7 +54,6 @@ ImportDialog::ImportDialog(const QStringList &traces, const QString &suggestedOu
     , m_atMost(new QLineEdit(this))
     , m_problem(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
-    , m_confirmReplace(askToReplace)
 {
     setWindowTitle(tr("Import Traces"));
     // Named for tests and screenshots, which fill the dialog as a user would.
@@ -115,7 +114,7 @@ ImportChoice ImportDialog::choice() const
     choice.output = m_output->text().trimmed();
     if (!choice.output.isEmpty() && !choice.output.endsWith(QLatin1String(".memhist")))
         choice.output += QStringLiteral(".memhist");
-    choice.replaceConfirmed = !m_confirmedOutput.isEmpty() && choice.output == m_confirmedOutput;
+    choice.replaceConfirmed = m_replace.confirmed(choice.output);
     choice.options.withExecute = m_withExecute->isChecked();
     QString ignored;
     parseImportWindow(m_skip->text(), m_atMost->text(), &choice.options, &ignored);
@@ -124,15 +123,10 @@ ImportChoice ImportDialog::choice() const
 
 void ImportDialog::accept()
 {
-    const QString output = choice().output;
-    const QString question = replaceQuestion(output, m_openHistory);
-    if (!question.isEmpty()) {
-        if (!m_confirmReplace || !m_confirmReplace(this, question)) {
-            m_output->setFocus();
-            m_output->selectAll();
-            return;
-        }
-        m_confirmedOutput = output;
+    if (!m_replace.ask(this, choice().output, tr("this import"))) {
+        m_output->setFocus();
+        m_output->selectAll();
+        return;
     }
     QDialog::accept();
 }

@@ -40,9 +40,9 @@ public:
     ImportChoice choice() const;
 
     // The history open in the window, named as such when the user is about to replace it.
-    void setOpenHistory(const QString &path) { m_openHistory = path; }
+    void setOpenHistory(const QString &path) { m_replace.setOpenHistory(path); }
     // Asks replaceQuestion()'s question (askToReplace() unless a test answers instead).
-    void setReplaceConfirmer(ReplaceConfirmer confirmer) { m_confirmReplace = std::move(confirmer); }
+    void setReplaceConfirmer(ReplaceConfirmer confirmer) { m_replace.setConfirmer(std::move(confirmer)); }
 
     // Import: when the output exists, asks first; a "no" keeps the dialog open to choose another name.
     void accept() override;
@@ -57,9 +57,7 @@ private:
     QLineEdit *m_atMost;
     QLabel *m_problem;
     QDialogButtonBox *m_buttons;
-    QString m_openHistory;
-    QString m_confirmedOutput; // the existing output the user agreed to replace
-    ReplaceConfirmer m_confirmReplace;
+    ReplaceConfirmation m_replace;
 };
 
 } // namespace memhist::viewer

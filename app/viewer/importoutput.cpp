@@ -89,4 +89,15 @@ bool askToReplace(QWidget *parent, const QString &question)
     return box.clickedButton() == replace;
 }
 
+bool ReplaceConfirmation::ask(QWidget *parent, const QString &output, const QString &replacement)
+{
+    const QString question = replaceQuestion(output, m_openHistory, replacement);
+    if (question.isEmpty())
+        return true;
+    if (!m_confirm || !m_confirm(parent, question))
+        return false;
+    m_confirmedOutput = output;
+    return true;
+}
+
 } // namespace memhist::viewer

@@ -40,4 +40,27 @@ using ReplaceConfirmer = std::function<bool(QWidget *parent, const QString &ques
 // Asks `question` in a message box with Replace and Cancel (Cancel the default); true: replace.
 bool askToReplace(QWidget *parent, const QString &question);
 
+// The Import and Record dialogs' side of replacing a history: when the user accepts and the output
+// exists, replaceQuestion()'s question is asked, and a yes is remembered for that output (the
+// dialog's choice carries it, and JobController refuses to replace a file without it).
+class ReplaceConfirmation
+{
+public:
+    // The history open in the window, named as such in the question.
+    void setOpenHistory(const QString &path) { m_openHistory = path; }
+    // Who answers the question: askToReplace() unless a test answers instead.
+    void setConfirmer(ReplaceConfirmer confirmer) { m_confirm = std::move(confirmer); }
+
+    // True when nothing is at `output`, or when the user agreed to replace it with `replacement`
+    // ("this import"); false when they did not.
+    bool ask(QWidget *parent, const QString &output, const QString &replacement);
+    // The user agreed to replace `output`.
+    bool confirmed(const QString &output) const { return !m_confirmedOutput.isEmpty() && output == m_confirmedOutput; }
+
+private:
+    QString m_openHistory;
+    QString m_confirmedOutput;
+    ReplaceConfirmer m_confirm = askToReplace;
+};
+
 } // namespace memhist::viewer

@@ -95,7 +95,6 @@ RecordDialog::RecordDialog(QWidget *parent)
     , m_output(new QLineEdit(this))
     , m_problem(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
-    , m_confirmReplace(askToReplace)
 {
     setWindowTitle(tr("Record Program"));
     // Named for tests and screenshots, which fill the dialog as a user would.
@@ -196,21 +195,16 @@ RecordRequest RecordDialog::request() const
         request.maxInstructions = quint64(m_maxMillions->value()) * 1000000u;
     request.withExecute = m_withExecute->isChecked();
     request.outputPath = m_output->text().trimmed();
-    request.replaceConfirmed = !m_confirmedOutput.isEmpty() && request.outputPath == m_confirmedOutput;
+    request.replaceConfirmed = m_replace.confirmed(request.outputPath);
     return request;
 }
 
 void RecordDialog::accept()
 {
-    const QString output = request().outputPath;
-    const QString question = replaceQuestion(output, m_openHistory, tr("this recording"));
-    if (!question.isEmpty()) {
-        if (!m_confirmReplace || !m_confirmReplace(this, question)) {
-            m_output->setFocus();
-            m_output->selectAll();
-            return;
-        }
-        m_confirmedOutput = output;
+    if (!m_replace.ask(this, request().outputPath, tr("this recording"))) {
+        m_output->setFocus();
+        m_output->selectAll();
+        return;
     }
     QDialog::accept();
 }

@@ -32,8 +32,8 @@ public:
 
     // As the Import dialog: the history open in the window is named as such when the recording
     // would replace it, and the question is asked by `confirmer` (a message box by default).
-    void setOpenHistory(const QString &path) { m_openHistory = path; }
-    void setReplaceConfirmer(ReplaceConfirmer confirmer) { m_confirmReplace = std::move(confirmer); }
+    void setOpenHistory(const QString &path) { m_replace.setOpenHistory(path); }
+    void setReplaceConfirmer(ReplaceConfirmer confirmer) { m_replace.setConfirmer(std::move(confirmer)); }
 
     // Record: when the output exists, asks first; a "no" keeps the dialog open to choose another name.
     void accept() override;
@@ -53,9 +53,7 @@ private:
     QLabel *m_problem;
     QDialogButtonBox *m_buttons;
     bool m_outputEdited = false;
-    QString m_openHistory;
-    QString m_confirmedOutput; // the output the user agreed to replace
-    ReplaceConfirmer m_confirmReplace;
+    ReplaceConfirmation m_replace;
 };
 
 } // namespace memhist::viewer
