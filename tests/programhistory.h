@@ -131,7 +131,7 @@ inline bool writeCounterHistory(
                     if (!writer.add(userAccess(transition, Operation::Write, address, size)))
                         return false;
                     history->values << QByteArray(qsizetype(size), fill);
-                    writer.addValue(history->values.last());
+                    writer.addValue({ history->values.last(), {}, std::nullopt });
                     fill = char(fill + 0x11);
                 }
             }

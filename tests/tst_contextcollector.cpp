@@ -205,23 +205,30 @@ void tst_ContextCollector::valuesByAccess()
     const QString output = path(QStringLiteral("values.memhist"));
     HistoryWriter writer(output);
     QVERIFY(writer.open());
-    writer.addValue("before any access: ignored");
+    writer.addValue({ "before any access: ignored", {}, std::nullopt });
     QVERIFY(writer.add(userAccess(0, Operation::Read, 0x1000, 4)));
-    writer.addValue(QByteArray::fromHex("01020304"));
-    writer.addValue("a second value of access 1: ignored");
+    const QByteArray first = QByteArray::fromHex("01020304");
+    writer.addValue({ first, {}, std::nullopt });
+    writer.addValue({ "a second value of access 1: ignored", {}, std::nullopt });
     QVERIFY(writer.add(userAccess(0, Operation::Write, 0x1000, 4)));
     QVERIFY(writer.add(userAccess(1, Operation::Write, 0x2000, 2)));
-    writer.addValue(QByteArray::fromHex("beef"));
+    const QByteArray beef = QByteArray::fromHex("beef");
+    const QByteArray cafe = QByteArray::fromHex("cafe");
+    writer.addValue({ beef, cafe, std::nullopt });
+    QVERIFY(writer.add(userAccess(2, Operation::Write, 0x3000, 2)));
+    writer.addValue({ cafe, {}, 0u }); // read()'s buffer, before unknown
     QVERIFY(writer.finish());
-    QCOMPARE(writer.stats().context.values, qint64(2));
+    QCOMPARE(writer.stats().context.values, qint64(3));
     QString error;
     const auto database = HistoryDatabase::open(output, &error);
     QVERIFY2(database, qPrintable(error));
     ContextReader reader(*database);
     QCOMPARE(reader.parts(), QStringList { QStringLiteral("values") });
-    QCOMPARE(reader.value(RowId { 1 }), std::optional<QByteArray>(QByteArray::fromHex("01020304")));
+    QCOMPARE(reader.value(RowId { 1 }), std::optional(AccessValue { first, {}, std::nullopt }));
     QCOMPARE(reader.value(RowId { 2 }), std::nullopt);
-    QCOMPARE(reader.value(RowId { 3 }), std::optional<QByteArray>(QByteArray::fromHex("beef")));
+    QCOMPARE(reader.value(RowId { 3 }), std::optional(AccessValue { beef, cafe, std::nullopt }));
+    QCOMPARE(reader.value(RowId { 4 }), std::optional(AccessValue { cafe, {}, 0u }));
+    QCOMPARE(reader.value(RowId { 5 }), std::nullopt);
 }
 
 void tst_ContextCollector::instructionsFromTheTraceBytes()

@@ -31,7 +31,6 @@ const char *const createStatements[] = {
     contextschema::createSourceLinesTable,
     contextschema::createSourceLinesIndex,
     contextschema::createInstructionsTable,
-    contextschema::createAccessValuesTable,
 };
 
 const char *const insertStatements[] = {
@@ -45,7 +44,6 @@ const char *const insertStatements[] = {
     contextschema::insertSourceFile,
     contextschema::insertSourceLine,
     contextschema::insertInstruction,
-    contextschema::insertAccessValue,
 };
 
 QStringList plan(std::initializer_list<const char *> details)
@@ -161,8 +159,6 @@ void tst_ContextSchema::readsUseTheirIndex_data()
         << QByteArray(allDataObjectNames) << plan({ "SCAN data_objects", "USE TEMP B-TREE FOR ORDER BY" });
     QTest::newRow("instruction of a PC, by rowid")
         << QByteArray(instructionAt) << plan({ "SEARCH instructions USING INTEGER PRIMARY KEY (rowid=?)" });
-    QTest::newRow("value of an access, by rowid")
-        << QByteArray(accessValue) << plan({ "SEARCH access_values USING INTEGER PRIMARY KEY (rowid=?)" });
 }
 
 void tst_ContextSchema::readsUseTheirIndex()

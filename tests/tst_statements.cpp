@@ -18,6 +18,7 @@
 #include "core/storage/sqlite.h"
 #include "core/storage/threadspanstatements.h"
 #include "core/summary/summarystatements.h"
+#include "core/values/valuestatements.h"
 #include "core/writer/historywriter.h"
 #include "testsupport.h"
 #include "widgets/plane/planestatements.h"
@@ -47,6 +48,7 @@ const StatementList statementLists[] = {
     { "check", check::sql::checkStatements },
     { "summary", summary::statements::summaryStatements },
     { "context", contextstatements::contextStatements },
+    { "values", valueschema::valueStatements },
     { "plane", plane::statements::planeStatements },
     { "charts", charts::statements::chartStatements },
 };
@@ -160,7 +162,10 @@ QList<Expected> expectedPlans()
         { QStringLiteral("context/instructionAt"), D::History, { QStringLiteral("SEARCH instructions USING INTEGER PRIMARY KEY (rowid=?)") } },
         { QStringLiteral("context/instructionsBefore"), D::History, { QStringLiteral("SEARCH instructions USING INTEGER PRIMARY KEY (rowid<?)") } },
         { QStringLiteral("context/instructionsAfter"), D::History, { QStringLiteral("SEARCH instructions USING INTEGER PRIMARY KEY (rowid>?)") } },
-        { QStringLiteral("context/accessValue"), D::History, { QStringLiteral("SEARCH access_values USING INTEGER PRIMARY KEY (rowid=?)") } },
+        // core/values/valuestatements.h
+        { QStringLiteral("values/blockAtOrBefore"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid<?)") } },
+        { QStringLiteral("values/blocksFrom"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid>?)") } },
+        { QStringLiteral("values/legacyValue"), D::History, { QStringLiteral("SEARCH access_values USING INTEGER PRIMARY KEY (rowid=?)") } },
         // widgets/plane/planestatements.h
         { QStringLiteral("plane/connectionPragmas"), D::History, {} },
         { QStringLiteral("plane/chunkRanges"), D::History, { QStringLiteral("SCAN chunks") } },
@@ -277,7 +282,8 @@ void tst_Statements::initTestCase()
         { "source_files", { contextschema::createSourceFilesTable } },
         { "source_lines", { contextschema::createSourceLinesTable, contextschema::createSourceLinesIndex } },
         { "instructions", { contextschema::createInstructionsTable } },
-        { "access_values", { contextschema::createAccessValuesTable } },
+        { "access_value_blocks", { valueschema::createBlocksTable } },
+        { "access_values", { valueschema::createLegacyTable } },
     };
     for (const auto &[table, creates] : optionalTables) {
         if (hasTable(table))

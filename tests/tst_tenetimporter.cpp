@@ -48,11 +48,11 @@ public:
         pcs << QList<quint64> { transition.value, pc.value, size };
         return true;
     }
-    void addValue(QByteArrayView bytes) override
+    void addValue(const AccessValueView &value) override
     {
-        if (values.isEmpty() || !values.last().isEmpty())
-            qFatal("a value without an access, or a second value for one");
-        values.last() = bytes.toByteArray();
+        if (values.isEmpty() || !values.last().isEmpty() || !value.before.isEmpty() || value.kernelSyscall)
+            qFatal("a value without an access, a second value for one, or a before or kernel mark from Tenet");
+        values.last() = value.bytes.toByteArray();
     }
 
     QList<Access> accesses;

@@ -114,20 +114,23 @@ int runAt(const QStringList &arguments)
     const bool withValues = reader.has(contextschema::part::values);
     QList<QList<QByteArray>> table { { "rowid", "op", "address", "size", "region" } };
     if (withValues)
-        table.first() << "value";
+        table.first() << "value"
+                      << "before";
     for (const Access &access : std::as_const(accesses)) {
         QList<QByteArray> cells { QByteArray::number(access.rowId.value),
             QByteArray(1, csv::operationLetter(access.operation)), hexBytes(access.physical.value),
             QByteArray::number(access.size), reader.describeAddress(access.physical, transition).text().toUtf8() };
-        if (withValues)
-            cells << reader.value(access.rowId).value_or(QByteArray()).toHex();
+        if (withValues) {
+            const AccessValue value = reader.value(access.rowId).value_or(AccessValue());
+            cells << value.bytes.toHex() << value.before.toHex();
+        }
         table << cells;
     }
     text += row("accesses", QString::number(accesses.size()));
     QByteArray out = text.toUtf8();
     if (!accesses.isEmpty()) {
         QByteArray rows;
-        appendAlignedRows(&rows, table, { true, false, true, true, false, false });
+        appendAlignedRows(&rows, table, { true, false, true, true, false, false, false });
         for (const QByteArray &line : rows.split('\n')) {
             if (!line.isEmpty())
                 out += "  " + line + '\n';

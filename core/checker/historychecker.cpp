@@ -6,6 +6,7 @@
 #include "core/checker/chunkcoverage.h"
 #include "core/checker/integritycheck.h"
 #include "core/checker/progressmeter.h"
+#include "core/values/valuecheck.h"
 #include "core/model/numbertext.h"
 #include "core/model/types.h"
 #include "core/query/querystatements.h"
@@ -101,6 +102,7 @@ public:
         , m_db(database.connection())
         , m_progress(progress, estimateWork())
         , m_summary(m_db)
+        , m_values(m_db, [this](const char *property, const QString &message) { report(property, [&] { return message; }); })
     { }
 
     CheckReport run()
@@ -530,6 +532,8 @@ private:
                 if (counts && chunk->checkable && !m_slices[std::size_t(chunk->slice)].finished)
                     cover(chunkId, *chunk, first, last);
             }
+            if (counts && isValidOperationCode(operation))
+                m_values.visit(rowId, transition, Operation(operation), first, size);
         }
         if (rc != SQLITE_DONE)
             reportReadError("accesses");
@@ -695,6 +699,7 @@ private:
 
     void addNotes()
     {
+        m_report.notes << m_values.notes();
         if (!m_summary.note().isEmpty())
             m_report.notes << m_summary.note();
         if (m_sharedBoundaries > 0) {
@@ -749,6 +754,7 @@ private:
     Leftovers m_emptyLeftovers;
     Leftovers m_uncoveredLeftovers;
     AddressSummaryCheck m_summary;
+    ValueCheck m_values;
 };
 
 } // namespace

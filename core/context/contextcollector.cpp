@@ -91,12 +91,16 @@ void ContextCollector::addInstructionBytes(Address pc, QByteArrayView bytes)
         m_instructionBytes.insert(pc.value, bytes.toByteArray());
 }
 
-void ContextCollector::addValue(RowId access, QByteArrayView bytes)
+void ContextCollector::addValue(RowId access, const AccessValueView &value)
 {
-    if (access.value <= m_lastValueAccess || bytes.isEmpty())
+    if (access.value <= m_lastValueAccess || value.bytes.isEmpty())
         return;
     m_lastValueAccess = access.value;
-    m_pending.values.append(access.value, bytes);
+    if (std::optional<ValueBlock> block = m_valueEncoder.add(access.value, value)) {
+        m_pendingValueBytes += block->layout.size() + block->bytes.size();
+        m_pending.values.push_back(std::move(*block));
+    }
+    m_pendingValueBytes += value.bytes.size() + value.before.size();
     ++m_values;
 }
 
@@ -104,8 +108,11 @@ ContextBatch ContextCollector::takeBatch()
 {
     ContextBatch batch;
     batch.codeTrace = m_codeTrace.takeRows();
+    if (std::optional<ValueBlock> block = m_valueEncoder.take())
+        m_pending.values.push_back(std::move(*block));
     batch.values = std::move(m_pending.values);
     m_pending.values = {};
+    m_pendingValueBytes = 0;
     if (m_earlyRowsWaiting.load(std::memory_order_relaxed) > 0)
         batch.code = takeEarlyRows();
     return batch;

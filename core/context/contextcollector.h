@@ -74,14 +74,14 @@ public:
     void setInstructionSet(InstructionSet set) { m_options.instructionSet = set; }
     // The bytes access `access` read or wrote; one value per access (a second one is ignored, and
     // so is an empty one), accesses in rowid order.
-    void addValue(RowId access, QByteArrayView bytes);
+    void addValue(RowId access, const AccessValueView &value);
 
     // True when enough rows are waiting that they should be stored now rather than with the next
     // slice (a long stretch of instructions without memory accesses).
     bool needsFlush() const
     {
         return m_codeTrace.completedRowCount() >= maxPendingCodeRows
-            || std::size_t(m_pending.values.bytes.size()) + 16 * m_pending.values.size() >= maxPendingValueBytes
+            || m_pendingValueBytes >= maxPendingValueBytes
             || m_earlyRowsWaiting.load(std::memory_order_relaxed) >= maxPendingEarlyRows;
     }
     ContextBatch takeBatch();
@@ -128,6 +128,8 @@ private:
     MemoryMapHistory m_map;
     QHash<std::uint64_t, QByteArray> m_instructionBytes;
     ContextBatch m_pending; // values only; code rows wait in the encoder
+    ValueBlockEncoder m_valueEncoder; // the value block being filled
+    std::size_t m_pendingValueBytes = 0; // in m_pending.values and the block being filled
     qint64 m_lastValueAccess = 0;
     qint64 m_values = 0;
     ResolvedContext m_resolved; // from resolve() to writeResolved()

@@ -13,7 +13,8 @@ ContextColumns::ContextColumns(ContextReader &reader)
     , m_values(reader.has(contextschema::part::values))
 {
     if (m_values)
-        m_names << "value";
+        m_names << "value"
+                << "before";
 }
 
 QList<QByteArray> ContextColumns::cells(const Access &access)
@@ -28,8 +29,10 @@ QList<QByteArray> ContextColumns::cells(const Access &access)
         cells << QByteArray() << QByteArray() << QByteArray() << QByteArray();
     }
     cells << m_reader.describeAddress(access.physical, access.transition).text().toUtf8();
-    if (m_values)
-        cells << m_reader.value(access.rowId).value_or(QByteArray()).toHex();
+    if (m_values) {
+        const AccessValue value = m_reader.value(access.rowId).value_or(AccessValue());
+        cells << value.bytes.toHex() << value.before.toHex();
+    }
     return cells;
 }
 

@@ -1,7 +1,8 @@
 // The context columns of an access, as `memhist query --context` and `memhist export --context`
 // print them after the six columns of DESIGN.md §3: pc (0x hex), function ("name+0xoff"), source
-// ("file:line"), instruction (disassembly), region (the data object or region accessed), and value
-// (the bytes moved, in hex, memory order) when the history has values. Unknown is an empty cell.
+// ("file:line"), instruction (disassembly), region (the data object or region accessed), and, when
+// the history has values, value (the bytes moved, in hex, memory order) and before (the bytes a
+// write overwrote, when known). Unknown is an empty cell.
 #pragma once
 
 #include "core/model/types.h"

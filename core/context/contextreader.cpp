@@ -52,6 +52,7 @@ QString AddressDescription::text() const
 
 ContextReader::ContextReader(HistoryDatabase &database)
     : m_connection(database.connection())
+    , m_values(database.connection())
 {
     QSet<QString> tables;
     sqlite::Statement names = m_connection.prepare(contextstatements::tableNames);
@@ -69,7 +70,7 @@ ContextReader::ContextReader(HistoryDatabase &database)
     addPart(has("functions") || has("data_objects"), part::symbols);
     addPart(has("source_lines") && has("source_files"), part::lines);
     addPart(has("instructions"), part::disassembly);
-    addPart(has("access_values"), part::values);
+    addPart(has("access_value_blocks") || has("access_values"), part::values);
 
     // A statement of a missing table does not prepare: its lookups answer "unknown".
     using namespace contextstatements;
@@ -83,7 +84,6 @@ ContextReader::ContextReader(HistoryDatabase &database)
     m_objectCandidates = m_connection.prepare(dataObjectCandidates);
     m_sectionCandidates = m_connection.prepare(sectionCandidates);
     m_mappingAt = m_connection.prepare(mappingAt);
-    m_value = m_connection.prepare(accessValue);
 
     if (has("modules")) {
         sqlite::Statement rows = m_connection.prepare(allModules);
@@ -322,16 +322,9 @@ AddressDescription ContextReader::describeAddress(Address address, Transition at
     return description;
 }
 
-std::optional<QByteArray> ContextReader::value(RowId access)
+std::optional<AccessValue> ContextReader::value(RowId access)
 {
-    if (!m_value.isValid())
-        return std::nullopt;
-    m_value.bind(1, access.value);
-    std::optional<QByteArray> bytes;
-    if (m_value.step() == SQLITE_ROW)
-        bytes = m_value.blob(0);
-    m_value.reset();
-    return bytes;
+    return m_values.value(access);
 }
 
 QList<Transition> ContextReader::executionsOf(

@@ -12,6 +12,7 @@
 #include "core/context/contextrows.h"
 #include "core/model/types.h"
 #include "core/storage/sqlite.h"
+#include "core/values/accessvaluereader.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -114,8 +115,8 @@ public:
     // What `address` was at transition `at`.
     AddressDescription describeAddress(Address address, Transition at);
 
-    // The bytes access `access` read or wrote, when the history has them.
-    std::optional<QByteArray> value(RowId access);
+    // The bytes access `access` read or wrote (and overwrote), when the history has them.
+    std::optional<AccessValue> value(RowId access);
 
     // The transitions at which one of `pcs` executed: from `from` on in time order (Forward), or
     // from `from` back (Backward), at most `limit`. Resume after transition R with from = R + 1
@@ -175,7 +176,7 @@ private:
     sqlite::Statement m_objectCandidates;
     sqlite::Statement m_sectionCandidates;
     sqlite::Statement m_mappingAt;
-    sqlite::Statement m_value;
+    AccessValueReader m_values;
 
     DecodedRow m_row;
     bool m_hasRow = false;

@@ -5,6 +5,7 @@
 #include "core/context/codetrace.h"
 #include "core/context/contexttypes.h"
 #include "core/context/processmap.h"
+#include "core/values/valueblock.h"
 
 #include <QByteArray>
 #include <QString>
@@ -80,28 +81,6 @@ struct InstructionRow
     friend bool operator==(const InstructionRow &, const InstructionRow &) = default;
 };
 
-// access_values rows, packed: access i has bytes [ends[i - 1], ends[i]) of `bytes` (from 0 for
-// the first), so that a million values cost a few bytes each rather than an allocation each.
-struct AccessValueBatch
-{
-    std::vector<qint64> accessIds;
-    std::vector<qsizetype> ends;
-    QByteArray bytes;
-
-    bool isEmpty() const { return accessIds.empty(); }
-    std::size_t size() const { return accessIds.size(); }
-    QByteArrayView valueAt(std::size_t index) const
-    {
-        const qsizetype begin = index == 0 ? 0 : ends[index - 1];
-        return QByteArrayView(bytes).sliced(begin, ends[index] - begin);
-    }
-    void append(qint64 accessId, QByteArrayView value)
-    {
-        accessIds.push_back(accessId);
-        bytes.append(value);
-        ends.push_back(bytes.size());
-    }
-};
 
 // Rows of the code resolved while the trace is read (codepreparer.h), stored as they come. The
 // end stores what its own resolution says where they differ (ContextCollector::writeResolved).
@@ -140,10 +119,10 @@ struct EarlyCodeDeletions
 struct ContextBatch
 {
     std::vector<CodeTraceRow> codeTrace;
-    AccessValueBatch values;
+    std::vector<ValueBlock> values; // access_value_blocks rows
     EarlyCodeRows code;
 
-    bool isEmpty() const { return codeTrace.empty() && values.isEmpty() && code.isEmpty(); }
+    bool isEmpty() const { return codeTrace.empty() && values.empty() && code.isEmpty(); }
 };
 
 // Everything resolved at the end of a recording or import.

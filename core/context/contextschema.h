@@ -84,10 +84,7 @@ inline constexpr const char *deleteInstruction = "DELETE FROM instructions WHERE
 inline constexpr const char *deleteSourceFile = "DELETE FROM source_files WHERE id = ?1";
 inline constexpr const char *deleteSourceLines = "DELETE FROM source_lines";
 
-// The bytes an access read or wrote, where the trace has them, by the access's rowid.
-inline constexpr const char *createAccessValuesTable
-    = "CREATE TABLE access_values(access_id INTEGER PRIMARY KEY, bytes blob not null)";
-inline constexpr const char *insertAccessValue = "INSERT INTO access_values(access_id, bytes) VALUES";
+// The bytes accesses read or wrote, where the trace has them: core/values/valuestatements.h.
 
 // meta.context: what the history holds, comma-separated, from the parts below (in this order).
 namespace meta {
@@ -100,7 +97,7 @@ inline constexpr const char *modules = "modules"; // modules (+ module_sections)
 inline constexpr const char *symbols = "symbols"; // functions or data_objects
 inline constexpr const char *lines = "lines"; // source_files + source_lines
 inline constexpr const char *disassembly = "disassembly"; // instructions
-inline constexpr const char *values = "values"; // access_values
+inline constexpr const char *values = "values"; // access_value_blocks (access_values before)
 } // namespace part
 
 } // namespace memhist::contextschema

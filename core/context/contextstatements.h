@@ -84,9 +84,6 @@ inline constexpr const char *instructionsBefore
 inline constexpr const char *instructionsAfter
     = "SELECT pc, bytes, text FROM instructions WHERE pc > ?1 ORDER BY pc LIMIT ?2";
 
-// The bytes of access ?1 (a rowid probe).
-inline constexpr const char *accessValue = "SELECT bytes FROM access_values WHERE access_id = ?1";
-
 inline constexpr memhist::statements::NamedStatement contextStatements[] = {
     MEMHIST_STATEMENT(tableNames),
     MEMHIST_STATEMENT(codeTraceRowAtOrBefore),
@@ -106,7 +103,6 @@ inline constexpr memhist::statements::NamedStatement contextStatements[] = {
     MEMHIST_STATEMENT(instructionAt),
     MEMHIST_STATEMENT(instructionsBefore),
     MEMHIST_STATEMENT(instructionsAfter),
-    MEMHIST_STATEMENT(accessValue),
 };
 
 } // namespace memhist::contextstatements

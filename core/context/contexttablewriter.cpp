@@ -1,5 +1,7 @@
 #include "core/context/contexttablewriter.h"
 
+#include "core/values/valuestatements.h"
+
 #include "core/context/contextschema.h"
 #include "core/storage/batchinsert.h"
 
@@ -60,19 +62,22 @@ bool ContextTableWriter::writeCodeTrace(const std::vector<CodeTraceRow> &rows)
            });
 }
 
-bool ContextTableWriter::writeValues(const AccessValueBatch &values)
+bool ContextTableWriter::writeValues(const std::vector<ValueBlock> &blocks)
 {
-    if (values.isEmpty())
+    if (blocks.empty())
         return true;
     if (!m_valuesCreated) {
-        if (!ensureTable(contextschema::createAccessValuesTable, &m_valuesCreated))
+        if (!ensureTable(valueschema::createBlocksTable, &m_valuesCreated))
             return false;
-        m_insertValue = sqlite::BatchInsert(m_connection, contextschema::insertAccessValue);
+        m_insertValue = sqlite::BatchInsert(m_connection, valueschema::insertBlock);
     }
     return m_insertValue.isValid()
-        && m_insertValue.insert(values.size(), [&](sqlite::Statement &insert, int first, std::size_t index) {
-               insert.bind(first, values.accessIds[index]);
-               insert.bindBlob(first + 1, values.valueAt(index));
+        && m_insertValue.insert(blocks.size(), [&](sqlite::Statement &insert, int first, std::size_t index) {
+               const ValueBlock &block = blocks[index];
+               insert.bind(first, block.first);
+               insert.bind(first + 1, block.last);
+               insert.bindBlob(first + 2, block.layout);
+               insert.bindBlob(first + 3, block.bytes);
            });
 }
 

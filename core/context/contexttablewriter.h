@@ -1,5 +1,5 @@
 // Stores the context tables (contextschema.h) in a history being written: the rows streamed
-// while the trace is read (code_trace, access_values, early code rows) and, at the end,
+// while the trace is read (code_trace, access_value_blocks, early code rows) and, at the end,
 // everything resolved.
 // Creates each table when it gets its first row, so a history holds only the tables it fills,
 // and their indexes last, once, from sorted keys (as the writer does for the base tables).
@@ -31,7 +31,7 @@ private:
     // Creates the table the first time; false on an SQL error.
     bool ensureTable(const char *createSql, bool *created);
     bool writeCodeTrace(const std::vector<CodeTraceRow> &rows);
-    bool writeValues(const AccessValueBatch &values);
+    bool writeValues(const std::vector<ValueBlock> &blocks);
     // A code table written both early and at the end: created with its first row, its index
     // (when it has one) built last, dropped when its early rows were all deleted and the end
     // gave it none.

@@ -10,6 +10,7 @@
 #include "core/context/contexttypes.h"
 #include "core/context/processmap.h"
 #include "core/model/types.h"
+#include "core/values/accessvalue.h"
 #include "core/writer/historywriter.h"
 
 #include <QByteArrayView>
@@ -58,8 +59,9 @@ public:
     virtual void addModule(const LoadedModule &module) { Q_UNUSED(module); }
     // The instruction set the trace says its program ran (for the disassembly).
     virtual void setInstructionSet(InstructionSet set) { Q_UNUSED(set); }
-    // The bytes the access added just before read or wrote.
-    virtual void addValue(QByteArrayView bytes) { Q_UNUSED(bytes); }
+    // The bytes the access added just before read or wrote (and, for a write, overwrote), and
+    // whether the kernel made it.
+    virtual void addValue(const AccessValueView &value) { Q_UNUSED(value); }
     // Thread `threadId` ran the transitions [first, last] (traces that know their threads).
     virtual void addThreadSpan(qint64 threadId, Transition first, Transition last)
     {
@@ -95,7 +97,7 @@ public:
     }
     void addModule(const LoadedModule &module) override { m_writer.addModule(module); }
     void setInstructionSet(InstructionSet set) override { m_writer.setInstructionSet(set); }
-    void addValue(QByteArrayView bytes) override { m_writer.addValue(bytes); }
+    void addValue(const AccessValueView &value) override { m_writer.addValue(value); }
     void addThreadSpan(qint64 threadId, Transition first, Transition last) override
     {
         m_writer.addThreadSpan(threadId, first, last);

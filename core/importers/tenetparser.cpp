@@ -166,7 +166,7 @@ bool TenetParser::addWithValue(const MemoryField &memory)
     const auto nibble = [](char c) { return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; };
     for (std::uint32_t i = 0; i < memory.size; ++i)
         m_value[i] = char((nibble(memory.hexBytes[2 * i]) << 4) | nibble(memory.hexBytes[2 * i + 1]));
-    m_sink.addValue(m_value);
+    m_sink.addValue({ m_value, {}, std::nullopt });
     ++m_values;
     return true;
 }

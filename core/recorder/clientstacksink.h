@@ -62,7 +62,7 @@ public:
     }
     void addModule(const LoadedModule &module) override { m_inner.addModule(module); }
     void setInstructionSet(InstructionSet set) override { m_inner.setInstructionSet(set); }
-    void addValue(QByteArrayView bytes) override { m_inner.addValue(bytes); }
+    void addValue(const AccessValueView &value) override { m_inner.addValue(value); }
     void addThreadSpan(qint64 threadId, Transition first, Transition last) override
     {
         m_inner.addThreadSpan(threadId, first, last);

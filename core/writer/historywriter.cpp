@@ -686,10 +686,10 @@ void HistoryWriter::setInstructionSet(InstructionSet set)
     d->collector.setInstructionSet(set);
 }
 
-void HistoryWriter::addValue(QByteArrayView bytes)
+void HistoryWriter::addValue(const AccessValueView &value)
 {
     if (d->stats.accesses > 0)
-        d->collector.addValue(RowId { d->stats.accesses }, bytes);
+        d->collector.addValue(RowId { d->stats.accesses }, value);
 }
 
 void HistoryWriter::setSources(const QList<SourceDescription> &sources)

@@ -7,6 +7,7 @@
 #include "core/context/disassembler.h"
 #include "core/model/types.h"
 #include "core/storage/historysources.h"
+#include "core/values/accessvalue.h"
 
 #include <QByteArrayView>
 #include <QList>
@@ -97,8 +98,8 @@ public:
     void addModule(const LoadedModule &module);
     // The instruction set the trace names, for the disassembly (instead of the options').
     void setInstructionSet(InstructionSet set);
-    // The bytes the access added last read or wrote (ignored before the first access).
-    void addValue(QByteArrayView bytes);
+    // The bytes the access added last read or wrote (and overwrote; ignored before the first access).
+    void addValue(const AccessValueView &value);
 
     void setSources(const QList<SourceDescription> &sources);
     // Records that thread `threadId` ran transitions [first, last] (traces that know their threads,

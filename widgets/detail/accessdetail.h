@@ -24,7 +24,7 @@ struct AccessDetail
     Access access;
     bool threadsKnown = false; // the history records threads
     std::optional<qint64> thread;
-    std::optional<QByteArray> value; // the bytes moved, when the history has them
+    std::optional<AccessValue> value; // the bytes moved (and a write's before), when the history has them
 
     std::optional<Address> pc; // none when the history does not know the transition's PC
     CodeDescription code; // of pc

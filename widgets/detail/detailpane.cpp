@@ -1,6 +1,7 @@
 #include "widgets/detail/detailpane.h"
 
 #include "core/model/numbertext.h"
+#include "core/values/syscallnames.h"
 #include "widgets/detail/detailworker.h"
 
 #include <QFileInfo>
@@ -303,8 +304,13 @@ QString DetailPane::html(const AccessDetail &detail)
     if (detail.threadsKnown)
         html += paragraph(detail.thread ? tr("Thread %1").arg(*detail.thread)
                                         : tr("Thread unknown (no thread span covers this transition)"));
-    if (detail.value)
-        html += paragraph(tr("Value %1 (the bytes in memory order)").arg(byteValuesText(*detail.value)));
+    if (detail.value) {
+        html += paragraph(tr("Value %1 (the bytes in memory order)").arg(byteValuesText(detail.value->bytes)));
+        if (detail.value->hasBefore())
+            html += paragraph(tr("Before %1 (the bytes it overwrote)").arg(byteValuesText(detail.value->before)));
+        if (detail.value->kernelSyscall)
+            html += paragraph(tr("Made by the kernel: %1").arg(kernelAccessText(*detail.value->kernelSyscall)));
+    }
     html += instructionSection(detail);
     html += sourceSection(detail);
     html += addressSection(detail);

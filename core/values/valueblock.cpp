@@ -1,0 +1,87 @@
+#include "core/values/valueblock.h"
+
+#include "core/summary/varint.h"
+
+namespace memhist {
+
+std::optional<ValueBlock> ValueBlockEncoder::add(qint64 accessId, const AccessValueView &value)
+{
+    std::optional<ValueBlock> finished;
+    if (m_block
+        && (accessId - m_block->first >= maxRowids || accessId - m_block->last > maxGap
+            || m_block->bytes.size() >= maxBytes)) {
+        finished = take();
+    }
+    if (!m_block) {
+        m_block = ValueBlock { accessId, accessId - 1, {}, {} };
+    }
+    for (qint64 missing = m_block->last + 1; missing < accessId; ++missing)
+        m_block->layout.append('\0');
+    const bool hasBefore = !value.before.isEmpty() && value.before.size() == value.bytes.size();
+    summary::appendVarint(m_block->layout,
+        (std::uint64_t(value.bytes.size()) << 2) | (hasBefore ? 2 : 0) | (value.kernelSyscall ? 1 : 0));
+    if (value.kernelSyscall)
+        summary::appendVarint(m_block->layout, *value.kernelSyscall);
+    m_block->bytes.append(value.bytes);
+    if (hasBefore)
+        m_block->bytes.append(value.before);
+    m_block->last = accessId;
+    return finished;
+}
+
+std::optional<ValueBlock> ValueBlockEncoder::take()
+{
+    std::optional<ValueBlock> block;
+    block.swap(m_block);
+    return block;
+}
+
+bool DecodedValueBlock::decode(qint64 first, qint64 last, QByteArrayView layout, QByteArray bytes)
+{
+    m_entries.clear();
+    m_first = first;
+    m_last = -1;
+    if (last < first || last - first >= (1 << 20))
+        return false;
+    m_entries.reserve(std::size_t(last - first + 1));
+    summary::VarintReader reader(layout.data(), layout.size());
+    qsizetype offset = 0;
+    for (qint64 id = first; id <= last; ++id) {
+        const std::uint64_t head = reader.next();
+        Entry entry;
+        entry.offset = offset;
+        entry.length = quint32(std::min<std::uint64_t>(head >> 2, 0xffffffffu));
+        entry.hasBefore = (head & 2) != 0;
+        if (head & 1)
+            entry.syscall = quint32(reader.next());
+        const std::uint64_t size = std::uint64_t(entry.length) * (entry.hasBefore ? 2 : 1);
+        if (!reader.ok() || size > std::uint64_t(bytes.size() - offset))
+            return false;
+        offset += qsizetype(size);
+        m_entries.push_back(entry);
+    }
+    if (!reader.atEnd() || offset != bytes.size()) {
+        m_entries.clear();
+        return false;
+    }
+    m_last = last;
+    m_bytes = std::move(bytes);
+    return true;
+}
+
+std::optional<AccessValue> DecodedValueBlock::at(qint64 accessId) const
+{
+    if (!contains(accessId))
+        return std::nullopt;
+    const Entry &entry = m_entries[std::size_t(accessId - m_first)];
+    if (entry.length == 0)
+        return std::nullopt;
+    AccessValue value;
+    value.bytes = m_bytes.sliced(entry.offset, entry.length);
+    if (entry.hasBefore)
+        value.before = m_bytes.sliced(entry.offset + entry.length, entry.length);
+    value.kernelSyscall = entry.syscall;
+    return value;
+}
+
+} // namespace memhist
