@@ -5,6 +5,7 @@
 // each, the ratio (target: within 5 %) and the sizes of the histories, on stderr (the program
 // writes to stdout, sent to /dev/null). A benchmark program: it prints figures; it is not a test.
 #include "core/recorder/lackeyrecorder.h"
+#include "core/recorder/valgrindprocess.h"
 #include "core/writer/historywriter.h"
 #include "machinecontext.h"
 
@@ -86,7 +87,8 @@ int main(int argc, char **argv)
         command = { QStringLiteral("/bin/ls"), QStringLiteral("-l"), QStringLiteral("/usr") };
 
     RecordOptions options;
-    options.valgrind = LackeyRecorder::findValgrind();
+    options.backend = RecordBackend::Lackey;
+    options.valgrind = ValgrindProcess::findValgrind();
     if (options.valgrind.isEmpty())
         fail(QStringLiteral("valgrind not found"));
     options.program = command.constFirst();

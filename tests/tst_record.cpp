@@ -66,7 +66,8 @@ void TestRecord::keptLogImportsTheSameHistory()
     const QString log = m_dir.filePath(QStringLiteral("kept.lackey"));
     const QString imported = m_dir.filePath(QStringLiteral("imported.memhist"));
     const CliResult record = runCli(
-        QStringList { QStringLiteral("record"), QStringLiteral("-o"), recorded, QStringLiteral("--keep-log"), log }
+        QStringList { QStringLiteral("record"), QStringLiteral("-o"), recorded, QStringLiteral("--backend"),
+            QStringLiteral("lackey"), QStringLiteral("--keep-log"), log }
         + options + QStringList { QStringLiteral("--"), QStringLiteral("/bin/echo"), QStringLiteral("hi") });
     QVERIFY2(record.exitCode == 0, record.err.constData());
     // The program's stdout is memhist's; memhist's own words go to stderr.
@@ -163,6 +164,27 @@ void TestRecord::cannotRecord_data()
         << QString() << 2
         << QStringLiteral("memhist record: --max-instructions: '0' is not a number of instructions (at least "
                           "1)\nTry 'memhist record --help' for more information.\n");
+    const QString tryHelp = QStringLiteral("\nTry 'memhist record --help' for more information.\n");
+    QTest::newRow("unknown backend") << QStringList { QStringLiteral("--backend"), QStringLiteral("pin"),
+        QStringLiteral("--"), QStringLiteral("/bin/true") } << QString() << 2
+                                     << QStringLiteral("memhist record: --backend: 'pin' is not a backend (tool or "
+                                                       "lackey)")
+            + tryHelp;
+    QTest::newRow("a Lackey log from the tool")
+        << QStringList { QStringLiteral("--keep-log"), QStringLiteral("DIR/x.log"), QStringLiteral("--"),
+               QStringLiteral("/bin/true") }
+        << QString() << 2
+        << QStringLiteral("memhist record: --keep-log keeps a Lackey log: with the tool, use --keep-stream") + tryHelp;
+    QTest::newRow("--start-at with Lackey")
+        << QStringList { QStringLiteral("--backend"), QStringLiteral("lackey"), QStringLiteral("--start-at"),
+               QStringLiteral("main"), QStringLiteral("--"), QStringLiteral("/bin/true") }
+        << QString() << 2
+        << QStringLiteral("memhist record: --start-at needs the tool backend, not --backend lackey") + tryHelp;
+    QTest::newRow("bad --skip-instructions")
+        << QStringList { QStringLiteral("--skip-instructions"), QStringLiteral("x"), QStringLiteral("--"),
+               QStringLiteral("/bin/true") }
+        << QString() << 2
+        << QStringLiteral("memhist record: --skip-instructions: 'x' is not a number of instructions") + tryHelp;
 }
 
 void TestRecord::cannotRecord()

@@ -172,7 +172,8 @@ private:
 bool tst_RecordContext::record(const QString &program, const QString &history, const QString &log, QStringList *summary)
 {
     const CliResult result = runCli({ QStringLiteral("record"), QStringLiteral("-o"), history,
-        QStringLiteral("--keep-log"), log, QStringLiteral("--"), program });
+        QStringLiteral("--backend"), QStringLiteral("lackey"), QStringLiteral("--keep-log"), log, QStringLiteral("--"),
+        program });
     if (summary)
         *summary = lines(result.err);
     if (result.exitCode != 0)

@@ -1,9 +1,12 @@
-// memhist record -o OUT.memhist [--max-instructions N] [--keep-log FILE] [--with-exec] -- PROGRAM [ARGS...]
+// memhist record -o OUT.memhist [--backend tool|lackey] [--skip-instructions N] [--max-instructions M]
+//                [--start-at FUNCTION] [--keep-stream FILE | --keep-log FILE] [--with-exec] -- PROGRAM [ARGS...]
 #include "commandline.h"
 #include "commands.h"
 #include "core/context/contextsummarytext.h"
 #include "core/model/numbertext.h"
 #include "core/recorder/lackeyrecorder.h"
+#include "core/recorder/toolrecorder.h"
+#include "core/recorder/valgrindprocess.h"
 #include "core/writer/historywriter.h"
 #include "progressline.h"
 #include "signalguard.h"
@@ -20,11 +23,16 @@ namespace {
 
 const CommandHelp help {
     QStringLiteral("record"),
-    QStringLiteral("-o OUT.memhist [--max-instructions N] [--keep-log FILE] [--with-exec] -- PROGRAM [ARGS...]"),
-    QStringLiteral("Run PROGRAM under Valgrind Lackey and store its memory accesses in a new memhist database,\n"
-                   "streaming the trace through a pipe (no log file unless --keep-log). The program's stdin,\n"
-                   "stdout and stderr are memhist's; memhist's own messages go to stderr. Ctrl-C or\n"
-                   "--max-instructions stops the program and keeps what was recorded. Exit status 0 once the\n"
+    QStringLiteral("-o OUT.memhist [--backend tool|lackey] [--skip-instructions N] [--max-instructions M]\n"
+                   "                [--start-at FUNCTION] [--keep-stream FILE | --keep-log FILE] [--with-exec]\n"
+                   "                -- PROGRAM [ARGS...]"),
+    QStringLiteral("Run PROGRAM under Valgrind and store its memory accesses in a new memhist database: with\n"
+                   "memhist's own Valgrind tool (the default), every load and store with the bytes it read or\n"
+                   "wrote (and overwrote), the kernel's accesses during system calls, the memory map, modules\n"
+                   "and threads; with --backend lackey, Valgrind's Lackey (slower, no values). The trace streams\n"
+                   "through a pipe (no file unless --keep-stream or --keep-log). The program's stdin, stdout and\n"
+                   "stderr are memhist's; memhist's own messages go to stderr. Ctrl-C or --max-instructions\n"
+                   "stops the program and keeps what was recorded. Exit status 0 once the\n"
                    "database is complete, whatever the program's own exit status (printed); 1 when valgrind\n"
                    "or the program cannot run; 2 on a usage error. A second Ctrl-C, SIGTERM or SIGHUP kill\n"
                    "the program and keep nothing: OUT.memhist is left as it was (exit status 130, 143, 129)."),
@@ -54,15 +62,35 @@ int runRecord(const QStringList &arguments)
     QCommandLineParser parser;
     const QCommandLineOption outputOption({ QStringLiteral("o"), QStringLiteral("output") },
         QStringLiteral("The database to write."), QStringLiteral("OUT.memhist"));
+    const QCommandLineOption backendOption(QStringLiteral("backend"),
+        QStringLiteral("tool (memhist's own Valgrind tool, the default) or lackey (Valgrind's Lackey: slower, no "
+                       "values)."),
+        QStringLiteral("NAME"), QStringLiteral("tool"));
+    const QCommandLineOption skipOption(QStringLiteral("skip-instructions"),
+        QStringLiteral("Record from transition N on (the program runs the instructions before unrecorded; "
+                       "transitions stay those of the whole run). Tool only."),
+        QStringLiteral("N"));
     const QCommandLineOption maxOption(QStringLiteral("max-instructions"),
-        QStringLiteral("Stop the program after N instructions and keep what was recorded."), QStringLiteral("N"));
+        QStringLiteral("Stop the program after M recorded instructions and keep what was recorded."),
+        QStringLiteral("M"));
+    const QCommandLineOption startAtOption(QStringLiteral("start-at"),
+        QStringLiteral("Record from the first call of FUNCTION on (after --skip-instructions). Tool only."),
+        QStringLiteral("FUNCTION"));
+    const QCommandLineOption keepStreamOption(QStringLiteral("keep-stream"),
+        QStringLiteral("Also save the tool's record stream to FILE (memhist import reads it back)."),
+        QStringLiteral("FILE"));
     const QCommandLineOption keepLogOption(QStringLiteral("keep-log"),
-        QStringLiteral("Also save valgrind's raw Lackey log to FILE (memhist import reads it back)."),
+        QStringLiteral("With --backend lackey: also save valgrind's raw Lackey log to FILE (memhist import reads it "
+                       "back)."),
         QStringLiteral("FILE"));
     const QCommandLineOption withExecOption(
         QStringLiteral("with-exec"), QStringLiteral("Also store instruction fetches as execute (x) accesses."));
     parser.addOption(outputOption);
+    parser.addOption(backendOption);
+    parser.addOption(skipOption);
     parser.addOption(maxOption);
+    parser.addOption(startAtOption);
+    parser.addOption(keepStreamOption);
     parser.addOption(keepLogOption);
     parser.addOption(withExecOption);
     parser.addPositionalArgument(QStringLiteral("PROGRAM"),
@@ -85,6 +113,32 @@ int runRecord(const QStringList &arguments)
     const QString output = parser.value(outputOption);
 
     RecordOptions options;
+    const QString backend = parser.value(backendOption);
+    if (backend == QLatin1StringView("tool"))
+        options.backend = RecordBackend::Tool;
+    else if (backend == QLatin1StringView("lackey"))
+        options.backend = RecordBackend::Lackey;
+    else
+        return usageError(help.name, QStringLiteral("--backend: '%1' is not a backend (tool or lackey)").arg(backend));
+    const bool lackey = options.backend == RecordBackend::Lackey;
+    for (const QCommandLineOption *toolOnly : { &skipOption, &startAtOption, &keepStreamOption }) {
+        if (lackey && parser.isSet(*toolOnly))
+            return usageError(help.name,
+                QStringLiteral("--%1 needs the tool backend, not --backend lackey").arg(toolOnly->names().constFirst()));
+    }
+    if (!lackey && parser.isSet(keepLogOption))
+        return usageError(help.name, QStringLiteral("--keep-log keeps a Lackey log: with the tool, use --keep-stream"));
+    if (parser.isSet(skipOption)) {
+        const QString text = parser.value(skipOption);
+        std::uint64_t value = 0;
+        if (!parseUnsigned(text.toLatin1(), &value) || value > std::uint64_t(std::numeric_limits<qint64>::max()))
+            return usageError(
+                help.name, QStringLiteral("--skip-instructions: '%1' is not a number of instructions").arg(text));
+        options.skipInstructions = value;
+    }
+    options.startAt = parser.value(startAtOption);
+    if (parser.isSet(startAtOption) && options.startAt.trimmed().isEmpty())
+        return usageError(help.name, QStringLiteral("--start-at: the function's name is empty"));
     if (parser.isSet(maxOption)) {
         const QString text = parser.value(maxOption);
         std::uint64_t value = 0;
@@ -94,18 +148,27 @@ int runRecord(const QStringList &arguments)
                 QStringLiteral("--max-instructions: '%1' is not a number of instructions (at least 1)").arg(text));
         options.maxInstructions = qint64(value);
     }
-    options.keepLogPath = parser.value(keepLogOption);
-    if (!options.keepLogPath.isEmpty()
-        && (QFileInfo(options.keepLogPath).absoluteFilePath() == QFileInfo(output).absoluteFilePath()
-            || inputReplacedBy(output, { options.keepLogPath })))
-        return usageError(help.name, QStringLiteral("--keep-log and -o name the same file"));
+    const QCommandLineOption &keepOption = lackey ? keepLogOption : keepStreamOption;
+    const QString keepName = QStringLiteral("--") + keepOption.names().constFirst();
+    options.keepPath = parser.value(keepOption);
+    if (!options.keepPath.isEmpty()
+        && (QFileInfo(options.keepPath).absoluteFilePath() == QFileInfo(output).absoluteFilePath()
+            || inputReplacedBy(output, { options.keepPath })))
+        return usageError(help.name, QStringLiteral("%1 and -o name the same file").arg(keepName));
     options.withExecute = parser.isSet(withExecOption);
     options.program = program.constFirst();
     options.arguments = program.mid(1);
 
-    options.valgrind = LackeyRecorder::findValgrind();
+    options.valgrind = ValgrindProcess::findValgrind();
     if (options.valgrind.isEmpty())
         return inputError(QStringLiteral("memhist record: valgrind not found (install Debian's valgrind package)"));
+    if (!lackey) {
+        QString why;
+        if (ToolRecorder::toolDirectory(&why).isEmpty())
+            return inputError(QStringLiteral("memhist record: %1; record with --backend lackey instead").arg(why));
+        if (!ToolRecorder::checkValgrindVersion(options.valgrind, &why))
+            return inputError(QStringLiteral("memhist record: ") + why);
+    }
     // Valgrind would say so too, but only after starting; this names the cause plainly.
     const QString programFile
         = options.program.contains(u'/') ? options.program : QStandardPaths::findExecutable(options.program);
@@ -120,31 +183,32 @@ int runRecord(const QStringList &arguments)
     }
     if (inputReplacedBy(output, { programFile }))
         return usageError(help.name, QStringLiteral("-o %1 would replace the program %2").arg(output, programFile));
-    if (!options.keepLogPath.isEmpty() && inputReplacedBy(options.keepLogPath, { programFile }))
+    if (!options.keepPath.isEmpty() && inputReplacedBy(options.keepPath, { programFile }))
         return usageError(help.name,
-            QStringLiteral("--keep-log %1 would replace the program %2").arg(options.keepLogPath, programFile));
+            QStringLiteral("%1 %2 would replace the program %3").arg(keepName, options.keepPath, programFile));
 
     QElapsedTimer timer;
     timer.start();
     // The first Ctrl-C stops the program and keeps what was recorded; a second one, SIGTERM or
     // SIGHUP kill the program and leave nothing behind.
-    LackeyRecorder::clearStopRequest();
+    ValgrindProcess::clearStopRequest();
     const SignalGuard signalGuard(
-        help.name, output, SignalActions { &LackeyRecorder::requestStop, &LackeyRecorder::killProgram });
+        help.name, output, SignalActions { &ValgrindProcess::requestStop, &ValgrindProcess::killProgram });
     HistoryWriter writer(output);
     if (!writer.open())
         return inputError(writer.errorString());
-    writer.setSources({ { QStringLiteral("lackey"), shellJoin(program) } });
+    writer.setSources({ { lackey ? QStringLiteral("lackey") : QStringLiteral("memhist-stream"), shellJoin(program) } });
+    const QStringList valgrindOptions
+        = lackey ? recordValgrindOptions(options) : ToolRecorder::valgrindOptions(options, 3);
     writer.setMetaValue(QStringLiteral("recorded with"),
-        QStringLiteral("valgrind ") + shellJoin(recordValgrindOptions(options)) + QStringLiteral(" -- ")
-            + shellJoin(program));
+        QStringLiteral("valgrind ") + shellJoin(valgrindOptions) + QStringLiteral(" -- ") + shellJoin(program));
 
     RecordReport report;
     QString error;
     bool ok = false;
     {
         ProgressLine progressLine;
-        ok = LackeyRecorder().record(writer, options, &report, &error, [&](const RecordProgress &progress) {
+        ok = recordProgram(writer, options, &report, &error, [&](const RecordProgress &progress) {
             const qint64 rate = progress.seconds > 0 ? qint64(double(progress.accesses) / progress.seconds) : 0;
             progressLine.show(QStringLiteral("recording: %1 instructions, %2 accesses, %3 accesses/s")
                                   .arg(progress.instructions)
@@ -173,6 +237,18 @@ int runRecord(const QStringList &arguments)
         break;
     }
     writer.setMetaValue(QStringLiteral("program end"), outcome);
+    // What was not recorded before the start the options chose.
+    if (const qint64 skipped = report.import.skipped.value(beforeWindowKind()); skipped > 0) {
+        QStringList reasons;
+        if (options.skipInstructions > 0)
+            reasons << QStringLiteral("--skip-instructions %1").arg(options.skipInstructions);
+        if (!options.startAt.isEmpty())
+            reasons << QStringLiteral("--start-at %1").arg(options.startAt);
+        outcome += QStringLiteral("; skipped the first %1 instructions (%2)")
+                       .arg(QString::number(skipped), reasons.join(QStringLiteral(", ")));
+    } else if (!options.startAt.isEmpty() && report.import.instructions == 0) {
+        outcome += QStringLiteral("; %1 was never called: nothing recorded (--start-at)").arg(options.startAt);
+    }
     for (auto it = report.import.skipped.cbegin(); it != report.import.skipped.cend(); ++it)
         writer.setMetaValue(QStringLiteral("skipped: ") + it.key(), QString::number(it.value()));
     if (!writer.finish())

@@ -9,6 +9,7 @@
 #include "core/importers/tenetimporter.h"
 #include "core/importers/tenetparser.h"
 #include "core/importers/tracefilereader.h"
+#include "core/recorder/recordstreamimporter.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -117,6 +118,12 @@ bool looksLikeDrMemtrace(const TraceHead &head)
     return DrMemtraceImporter::recognises(head.path, head.isDirectory, head.gzipped, head.bytes);
 }
 
+// memhist's own record stream: its magic.
+bool looksLikeRecordStream(const TraceHead &head)
+{
+    return !head.isDirectory && RecordStreamImporter::recognises(head.bytes);
+}
+
 struct FormatEntry
 {
     TraceFormat format;
@@ -127,6 +134,8 @@ struct FormatEntry
 
 // Asked in this order: the more specific formats first.
 const FormatEntry formats[] = {
+    { TraceFormat::RecordStream, "memhist-stream", looksLikeRecordStream,
+        [] { return std::unique_ptr<TraceImporter>(new RecordStreamImporter); } },
     { TraceFormat::Csv, "csv", looksLikeCsv, [] { return std::unique_ptr<TraceImporter>(new CsvImporter); } },
     { TraceFormat::DrMemtrace, "drmemtrace", looksLikeDrMemtrace,
         [] { return std::unique_ptr<TraceImporter>(new DrMemtraceImporter); } },
@@ -157,6 +166,8 @@ QString traceFormatName(TraceFormat format)
         return QStringLiteral("drmemtrace");
     case TraceFormat::Tenet:
         return QStringLiteral("tenet");
+    case TraceFormat::RecordStream:
+        return QStringLiteral("memhist-stream");
     }
     return {};
 }
@@ -171,7 +182,7 @@ QStringList traceFormatNames()
 {
     QStringList names;
     for (const TraceFormat format :
-        { TraceFormat::Csv, TraceFormat::Lackey, TraceFormat::DrMemtrace, TraceFormat::Tenet })
+        { TraceFormat::Csv, TraceFormat::Lackey, TraceFormat::DrMemtrace, TraceFormat::Tenet, TraceFormat::RecordStream })
         names << traceFormatName(format);
     return names;
 }
@@ -179,7 +190,7 @@ QStringList traceFormatNames()
 bool parseTraceFormat(const QString &name, TraceFormat *format)
 {
     for (const TraceFormat candidate :
-        { TraceFormat::Csv, TraceFormat::Lackey, TraceFormat::DrMemtrace, TraceFormat::Tenet }) {
+        { TraceFormat::Csv, TraceFormat::Lackey, TraceFormat::DrMemtrace, TraceFormat::Tenet, TraceFormat::RecordStream }) {
         if (name == traceFormatName(candidate)) {
             *format = candidate;
             return true;

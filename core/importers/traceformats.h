@@ -15,9 +15,10 @@ enum class TraceFormat {
     Lackey,
     DrMemtrace,
     Tenet,
+    RecordStream, // what `memhist record --keep-stream` keeps: memhist's own Valgrind tool's stream
 };
 
-// "csv", "lackey", "drmemtrace", "tenet".
+// "csv", "lackey", "drmemtrace", "tenet", "memhist-stream".
 QString traceFormatName(TraceFormat format);
 // All names, in the order above, for messages and --help.
 QStringList traceFormatNames();
