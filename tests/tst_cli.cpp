@@ -788,7 +788,7 @@ void TestCli::errors_data()
     QTest::newRow("import --format auto: unrecognised")
         << import("no-header.csv") << 1
         << QStringLiteral("%DATA%/no-header.csv: cannot recognise the trace format (known formats: csv, lackey, "
-                          "drmemtrace, tenet; name one with --format)\n")
+                          "drmemtrace, tenet, memhist-stream; name one with --format)\n")
         << QStringLiteral("%TMP%/never.memhist");
     QTest::newRow("import: empty file") << import("empty.csv") << 1 << QStringLiteral("%DATA%/empty.csv: empty file\n")
                                         << QStringLiteral("%TMP%/never.memhist");

@@ -107,7 +107,7 @@ void tst_ContextCli::queryWithContext()
     QCOMPARE(rows.size(), 5);
     QCOMPARE(rows[0],
         QStringLiteral("rowid,transition,operation,address,linear,size,pc,function,source,instruction,"
-                       "region,value"));
+                       "region,value,before"));
 
     const std::uint64_t elfPc = m_counter.storePc - pieBias;
     const auto bump = nmSymbol(m_program, QStringLiteral("bump"));
@@ -125,12 +125,12 @@ void tst_ContextCli::queryWithContext()
     const QString instruction = rest.left(closing);
     QVERIFY(instruction.contains(QStringLiteral(", ")));
     QCOMPARE(comparableInstruction(instruction), comparableInstruction(objdumpTextAtRunTime(store[0].text, pieBias)));
-    QCOMPARE(rest.mid(closing + 2), QStringLiteral("counter,11111111"));
+    QCOMPARE(rest.mid(closing + 2), QStringLiteral("counter,11111111,")); // no before bytes
     // The other three writes of that instruction: same code columns, their own region and value.
     const QString code = rows[1].section(u',', 6, 9 + int(instruction.count(u',')));
-    for (const auto &[row, region] :
-        { std::pair { 2, QStringLiteral("table+0x3,22") }, std::pair { 3, QStringLiteral("[stack],3333333333333333") },
-            std::pair { 4, QStringLiteral("[heap],4444444444444444") } })
+    for (const auto &[row, region] : { std::pair { 2, QStringLiteral("table+0x3,22,") },
+             std::pair { 3, QStringLiteral("[stack],3333333333333333,") },
+             std::pair { 4, QStringLiteral("[heap],4444444444444444,") } })
         QVERIFY2(rows[row].endsWith(u',' + code + u',' + region), qPrintable(rows[row]));
 
     // The table: the same cells, aligned, the context after the six columns.
@@ -317,7 +317,8 @@ void tst_ContextCli::describeATransition()
     QCOMPARE(comparableInstruction(instruction), comparableInstruction(objdumpTextAtRunTime(store[0].text, pieBias)));
     QVERIFY(text[5].endsWith(QStringLiteral(" (") + QString::fromLatin1(store[0].bytes.toHex(' ')) + u')'));
     QCOMPARE(text[6], QStringLiteral("accesses:    4"));
-    QCOMPARE(text[7].split(u' ', Qt::SkipEmptyParts), strings({ "rowid", "op", "address", "size", "region", "value" }));
+    QCOMPARE(text[7].split(u' ', Qt::SkipEmptyParts),
+        strings({ "rowid", "op", "address", "size", "region", "value", "before" }));
     QCOMPARE(text[8].split(u' ', Qt::SkipEmptyParts),
         (QStringList { QStringLiteral("1"), QStringLiteral("W"), hex(m_counter.counterAddress), QStringLiteral("4"),
             QStringLiteral("counter"), QStringLiteral("11111111") }));

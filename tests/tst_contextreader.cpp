@@ -305,7 +305,8 @@ void tst_ContextReader::describesTheCodeOfACompiledProgram()
     QCOMPARE(reader.describeAddress(Address { 0x10 }, at).text(), QString());
 
     // The values of the four writes, by rowid.
-    QCOMPARE(reader.value(RowId { 1 }), std::optional(AccessValue { QByteArray::fromHex("11111111"), {}, std::nullopt }));
+    QCOMPARE(
+        reader.value(RowId { 1 }), std::optional(AccessValue { QByteArray::fromHex("11111111"), {}, std::nullopt }));
     QCOMPARE(reader.value(RowId { 3 }),
         std::optional(AccessValue { QByteArray::fromHex("3333333333333333"), {}, std::nullopt }));
     QCOMPARE(reader.value(RowId { 5 }), std::nullopt);

@@ -157,8 +157,9 @@ void TestDiskFull::writeFails()
     else if (command == QLatin1String("export"))
         arguments = { command, m_source, QStringLiteral("-o"), target, QStringLiteral("--ops"), QStringLiteral("rwx") };
     else
-        arguments = { command, QStringLiteral("-o"), history, QStringLiteral("--keep-log"), target,
-            QStringLiteral("--"), QStringLiteral("/bin/echo"), QStringLiteral("hi") };
+        arguments = { command, QStringLiteral("-o"), history, QStringLiteral("--backend"), QStringLiteral("lackey"),
+            QStringLiteral("--keep-log"), target, QStringLiteral("--"), QStringLiteral("/bin/echo"),
+            QStringLiteral("hi") };
     const CliResult result = runLimited(arguments, fullFileSystem ? 0 : smallSize);
 
     QCOMPARE(result.exitCode, 1);

@@ -65,10 +65,10 @@ void TestRecord::keptLogImportsTheSameHistory()
     const QString recorded = m_dir.filePath(QStringLiteral("recorded.memhist"));
     const QString log = m_dir.filePath(QStringLiteral("kept.lackey"));
     const QString imported = m_dir.filePath(QStringLiteral("imported.memhist"));
-    const CliResult record = runCli(
-        QStringList { QStringLiteral("record"), QStringLiteral("-o"), recorded, QStringLiteral("--backend"),
-            QStringLiteral("lackey"), QStringLiteral("--keep-log"), log }
-        + options + QStringList { QStringLiteral("--"), QStringLiteral("/bin/echo"), QStringLiteral("hi") });
+    const CliResult record
+        = runCli(QStringList { QStringLiteral("record"), QStringLiteral("-o"), recorded, QStringLiteral("--backend"),
+                     QStringLiteral("lackey"), QStringLiteral("--keep-log"), log }
+            + options + QStringList { QStringLiteral("--"), QStringLiteral("/bin/echo"), QStringLiteral("hi") });
     QVERIFY2(record.exitCode == 0, record.err.constData());
     // The program's stdout is memhist's; memhist's own words go to stderr.
     QCOMPARE(record.out, programOutput);
@@ -166,7 +166,8 @@ void TestRecord::cannotRecord_data()
                           "1)\nTry 'memhist record --help' for more information.\n");
     const QString tryHelp = QStringLiteral("\nTry 'memhist record --help' for more information.\n");
     QTest::newRow("unknown backend") << QStringList { QStringLiteral("--backend"), QStringLiteral("pin"),
-        QStringLiteral("--"), QStringLiteral("/bin/true") } << QString() << 2
+        QStringLiteral("--"), QStringLiteral("/bin/true") }
+                                     << QString() << 2
                                      << QStringLiteral("memhist record: --backend: 'pin' is not a backend (tool or "
                                                        "lackey)")
             + tryHelp;

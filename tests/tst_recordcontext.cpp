@@ -171,9 +171,9 @@ private:
 
 bool tst_RecordContext::record(const QString &program, const QString &history, const QString &log, QStringList *summary)
 {
-    const CliResult result = runCli({ QStringLiteral("record"), QStringLiteral("-o"), history,
-        QStringLiteral("--backend"), QStringLiteral("lackey"), QStringLiteral("--keep-log"), log, QStringLiteral("--"),
-        program });
+    const CliResult result
+        = runCli({ QStringLiteral("record"), QStringLiteral("-o"), history, QStringLiteral("--backend"),
+            QStringLiteral("lackey"), QStringLiteral("--keep-log"), log, QStringLiteral("--"), program });
     if (summary)
         *summary = lines(result.err);
     if (result.exitCode != 0)

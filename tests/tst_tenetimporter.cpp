@@ -494,20 +494,22 @@ void TestTenetImporter::queryAndAtShowValues()
                                  .split(u'\n', Qt::SkipEmptyParts);
     QCOMPARE(rows.size(), 1 + 100); // the first page
     QCOMPARE(rows[0],
-        QStringLiteral("rowid,transition,operation,address,linear,size,pc,function,source,instruction,region,value"));
+        QStringLiteral(
+            "rowid,transition,operation,address,linear,size,pc,function,source,instruction,region,value,before"));
     // The call at 0x1400041a0 pushes its return address 0x1400041a5 (line 2).
-    QCOMPARE(rows[3], QStringLiteral("3,1,W,0x13ff28,0x13ff28,8,0x1400041a0,,,,,a541004001000000"));
+    QCOMPARE(rows[3], QStringLiteral("3,1,W,0x13ff28,0x13ff28,8,0x1400041a0,,,,,a541004001000000,")); // no before
     // The 7-byte load at 0x1400045e9 reads rax's new value 0xd6bdee99ed73 (line 7).
-    QCOMPARE(rows[6], QStringLiteral("6,6,R,0x140007000,0x140007000,8,0x1400045e9,,,,,73ed99eebdd60000"));
+    QCOMPARE(rows[6], QStringLiteral("6,6,R,0x140007000,0x140007000,8,0x1400045e9,,,,,73ed99eebdd60000,"));
     // pop rbp at 0x140004686 reads 0 (line 16: rbp=0x0).
-    QCOMPARE(rows[11], QStringLiteral("11,15,R,0x13ff20,0x13ff20,8,0x140004686,,,,,0000000000000000"));
+    QCOMPARE(rows[11], QStringLiteral("11,15,R,0x13ff20,0x13ff20,8,0x140004686,,,,,0000000000000000,"));
     // The ret at 0x140004687 reads the return address pushed at transition 1 (line 17: rip=0x1400041a5).
     QCOMPARE(QString::fromUtf8(cliOutput({ QStringLiteral("at"), output, QStringLiteral("16") }))
                  .split(u'\n', Qt::SkipEmptyParts),
         (QStringList { QStringLiteral("transition:  16"), QStringLiteral("pc:          0x140004687"),
             QStringLiteral("module:      unknown"), QStringLiteral("function:    unknown"),
             QStringLiteral("source:      unknown"), QStringLiteral("instruction: unknown"),
-            QStringLiteral("accesses:    1"), QStringLiteral("  rowid  op   address  size  region  value"),
+            QStringLiteral("accesses:    1"),
+            QStringLiteral("  rowid  op   address  size  region  value             before"),
             QStringLiteral("     12  R   0x13ff28     8          a541004001000000") }));
 }
 

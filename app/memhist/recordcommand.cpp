@@ -124,7 +124,8 @@ int runRecord(const QStringList &arguments)
     for (const QCommandLineOption *toolOnly : { &skipOption, &startAtOption, &keepStreamOption }) {
         if (lackey && parser.isSet(*toolOnly))
             return usageError(help.name,
-                QStringLiteral("--%1 needs the tool backend, not --backend lackey").arg(toolOnly->names().constFirst()));
+                QStringLiteral("--%1 needs the tool backend, not --backend lackey")
+                    .arg(toolOnly->names().constFirst()));
     }
     if (!lackey && parser.isSet(keepLogOption))
         return usageError(help.name, QStringLiteral("--keep-log keeps a Lackey log: with the tool, use --keep-stream"));

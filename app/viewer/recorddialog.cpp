@@ -131,11 +131,12 @@ RecordDialog::RecordDialog(QWidget *parent)
     form->addRow(QString(), m_withExecute);
     form->addRow(tr("&History:"), withBrowseButton(m_output, browseOutput));
 
-    auto *note
-        = new QLabel(tr("The program runs under Valgrind through <tt>memhist record</tt>, about 50 times "
-                        "slower than usual. The status bar's Cancel button stops it and keeps what was recorded. "
-                        "What it prints is kept in the Log panel (View ▸ Log)."),
-            this);
+    auto *note = new QLabel(tr("The program runs under Valgrind with memhist's own tool (<tt>memhist record</tt>), "
+                               "which keeps every load and store with the bytes it read and wrote: about a million "
+                               "accesses a second, far slower than the program runs alone. The status bar's Cancel "
+                               "button stops it and keeps what was "
+                               "recorded. What it prints is kept in the Log panel (View ▸ Log)."),
+        this);
     note->setWordWrap(true);
 
     QPushButton *record = m_buttons->addButton(tr("&Record"), QDialogButtonBox::AcceptRole);

@@ -6,7 +6,6 @@
 #include "core/checker/chunkcoverage.h"
 #include "core/checker/integritycheck.h"
 #include "core/checker/progressmeter.h"
-#include "core/values/valuecheck.h"
 #include "core/model/numbertext.h"
 #include "core/model/types.h"
 #include "core/query/querystatements.h"
@@ -14,6 +13,7 @@
 #include "core/storage/historystatements.h"
 #include "core/storage/schema.h"
 #include "core/storage/sqlite.h"
+#include "core/values/valuecheck.h"
 
 #include <algorithm>
 #include <array>
@@ -102,7 +102,8 @@ public:
         , m_db(database.connection())
         , m_progress(progress, estimateWork())
         , m_summary(m_db)
-        , m_values(m_db, [this](const char *property, const QString &message) { report(property, [&] { return message; }); })
+        , m_values(
+              m_db, [this](const char *property, const QString &message) { report(property, [&] { return message; }); })
     { }
 
     CheckReport run()

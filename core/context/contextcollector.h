@@ -80,8 +80,7 @@ public:
     // slice (a long stretch of instructions without memory accesses).
     bool needsFlush() const
     {
-        return m_codeTrace.completedRowCount() >= maxPendingCodeRows
-            || m_pendingValueBytes >= maxPendingValueBytes
+        return m_codeTrace.completedRowCount() >= maxPendingCodeRows || m_pendingValueBytes >= maxPendingValueBytes
             || m_earlyRowsWaiting.load(std::memory_order_relaxed) >= maxPendingEarlyRows;
     }
     ContextBatch takeBatch();

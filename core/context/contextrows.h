@@ -81,7 +81,6 @@ struct InstructionRow
     friend bool operator==(const InstructionRow &, const InstructionRow &) = default;
 };
 
-
 // Rows of the code resolved while the trace is read (codepreparer.h), stored as they come. The
 // end stores what its own resolution says where they differ (ContextCollector::writeResolved).
 struct EarlyCodeRows

@@ -1,9 +1,8 @@
 #include "core/context/contexttablewriter.h"
 
-#include "core/values/valuestatements.h"
-
 #include "core/context/contextschema.h"
 #include "core/storage/batchinsert.h"
+#include "core/values/valuestatements.h"
 
 namespace memhist {
 

@@ -181,16 +181,16 @@ QStringList traceFilePatterns()
 QStringList traceFormatNames()
 {
     QStringList names;
-    for (const TraceFormat format :
-        { TraceFormat::Csv, TraceFormat::Lackey, TraceFormat::DrMemtrace, TraceFormat::Tenet, TraceFormat::RecordStream })
+    for (const TraceFormat format : { TraceFormat::Csv, TraceFormat::Lackey, TraceFormat::DrMemtrace,
+             TraceFormat::Tenet, TraceFormat::RecordStream })
         names << traceFormatName(format);
     return names;
 }
 
 bool parseTraceFormat(const QString &name, TraceFormat *format)
 {
-    for (const TraceFormat candidate :
-        { TraceFormat::Csv, TraceFormat::Lackey, TraceFormat::DrMemtrace, TraceFormat::Tenet, TraceFormat::RecordStream }) {
+    for (const TraceFormat candidate : { TraceFormat::Csv, TraceFormat::Lackey, TraceFormat::DrMemtrace,
+             TraceFormat::Tenet, TraceFormat::RecordStream }) {
         if (name == traceFormatName(candidate)) {
             *format = candidate;
             return true;

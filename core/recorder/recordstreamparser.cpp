@@ -228,8 +228,9 @@ qsizetype RecordStreamParser::parseRecord(const char *data, qsizetype size)
             return cut(36 + std::uint64_t(pathLength));
         const QString path = QString::fromUtf8(cursor.bytes(pathLength));
         if (length > 0 && first + (length - 1) >= first)
-            mapRange(transition, Mapping { Address { first }, Address { first + length - 1 }, permissionsText(permissions),
-                                     fileOffset, path.isEmpty() ? anonymousMappingPath() : path });
+            mapRange(transition,
+                Mapping { Address { first }, Address { first + length - 1 }, permissionsText(permissions), fileOffset,
+                    path.isEmpty() ? anonymousMappingPath() : path });
         return cursor.at;
     }
     case MH_REC_UNMAP:
@@ -303,7 +304,8 @@ bool RecordStreamParser::emitInstructionsThrough(std::uint64_t transition)
 {
     if (!m_running || transition < m_runningStart)
         return true;
-    const std::size_t through = std::size_t(std::min<std::uint64_t>(transition - m_runningStart, m_running->size() - 1));
+    const std::size_t through
+        = std::size_t(std::min<std::uint64_t>(transition - m_runningStart, m_running->size() - 1));
     for (; m_runningEmitted <= through && m_runningEmitted < m_running->size(); ++m_runningEmitted) {
         const std::uint64_t at = m_runningStart + m_runningEmitted;
         m_next = at + 1;
@@ -340,6 +342,9 @@ bool RecordStreamParser::addAccess(Operation operation, std::uint64_t address, s
     if (transition < m_window.begin)
         return true;
     if (transition >= m_window.end) {
+        // The window's last instructions ran before this access: they are the window's too.
+        if (!emitInstructionsThrough(m_window.end - 1))
+            return false;
         m_stopped = true;
         return true;
     }

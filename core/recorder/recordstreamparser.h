@@ -15,8 +15,8 @@
 #include <QByteArrayView>
 #include <QString>
 #include <map>
-#include <unordered_map>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace memhist {
@@ -51,6 +51,8 @@ public:
     // last whole record, with a warning in the report.
     bool finish(QByteArrayView rest);
 
+    // The stream's header has been read: the tool started.
+    bool started() const { return m_headerRead; }
     // The window's end was reached: the rest of the stream is not needed.
     bool stopped() const { return m_stopped; }
     // The end record, once seen.

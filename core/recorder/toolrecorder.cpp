@@ -59,8 +59,8 @@ QString ToolRecorder::toolDirectory(QString *why)
                                   "not installed when it was built)");
         return {};
     }
-    const QString installed = QDir(QCoreApplication::applicationDirPath())
-                                  .absoluteFilePath(QStringLiteral("../libexec/memhist/valgrind"));
+    const QString installed
+        = QDir(QCoreApplication::applicationDirPath()).absoluteFilePath(QStringLiteral("../libexec/memhist/valgrind"));
     if (holdsTool(installed))
         return QDir::cleanPath(installed);
 #ifdef MEMHIST_VALGRIND_TOOL_BUILD_DIR
@@ -196,13 +196,6 @@ bool ToolRecorder::record(HistoryWriter &writer, const RecordOptions &options, R
         valgrind.stopProgram();
     else
         valgrind.waitForFinished();
-    if (!parser.finish(QByteArrayView(buffer.constData(), filled)))
-        return fail(parser.errorString());
-    parser.fillReport(&report->import);
-    if (report->end != RecordEnd::ProgramExited) {
-        // The early end is the user's choice, not a cut stream: drop the parser's guesses about it.
-        report->import.warnings.clear();
-    }
     if (const std::optional<RecordStreamEnd> &end = parser.end()) {
         report->programCrashed = end->bySignal;
         report->exitStatus = end->status;
@@ -210,11 +203,11 @@ bool ToolRecorder::record(HistoryWriter &writer, const RecordOptions &options, R
         report->programCrashed = valgrind.crashed();
         report->exitStatus = valgrind.exitCode();
     }
-    if (parser.toolValgrindVersion() != 0 && versionText(parser.toolValgrindVersion()) != builtValgrindVersion())
-        return fail(QStringLiteral("the Valgrind tool in %1 was built against Valgrind %2, this memhist against %3")
-                        .arg(directory, versionText(parser.toolValgrindVersion()), builtValgrindVersion()));
-
-    if (report->end == RecordEnd::ProgramExited && parser.instructions() == 0 && !parser.end()) {
+    // Valgrind ended by itself before its tool started (the program cannot be run: valgrind says
+    // why on stderr), or before the program's first instruction.
+    if (report->end == RecordEnd::ProgramExited
+        && (!parser.started() || (parser.instructions() == 0 && !parser.end()))) {
+        parser.fillReport(&report->import);
         *error = report->programCrashed
             ? QStringLiteral("valgrind could not run %1 (valgrind was killed by signal %2 before the first "
                              "instruction)")
@@ -226,6 +219,17 @@ bool ToolRecorder::record(HistoryWriter &writer, const RecordOptions &options, R
                   .arg(report->exitStatus);
         return false;
     }
+    // Stopped before the tool said anything (a Cancel at once): an empty recording, nothing to finish.
+    if (parser.started() && !parser.finish(QByteArrayView(buffer.constData(), filled)))
+        return fail(parser.errorString());
+    parser.fillReport(&report->import);
+    if (report->end != RecordEnd::ProgramExited) {
+        // The early end is the user's choice, not a cut stream: drop the parser's guesses about it.
+        report->import.warnings.clear();
+    }
+    if (parser.toolValgrindVersion() != 0 && versionText(parser.toolValgrindVersion()) != builtValgrindVersion())
+        return fail(QStringLiteral("the Valgrind tool in %1 was built against Valgrind %2, this memhist against %3")
+                        .arg(directory, versionText(parser.toolValgrindVersion()), builtValgrindVersion()));
     if (keeping && !kept.commit())
         return fail(options.keepPath + QStringLiteral(": ") + kept.errorString());
     return true;

@@ -107,8 +107,8 @@ void ValgrindProcess::setPipeSize(int bytes)
 #endif
 }
 
-bool ValgrindProcess::start(const QString &valgrind, const QStringList &arguments,
-    const QProcessEnvironment &environment, QString *error)
+bool ValgrindProcess::start(
+    const QString &valgrind, const QStringList &arguments, const QProcessEnvironment &environment, QString *error)
 {
     m_process.setProgram(valgrind);
     m_process.setArguments(arguments);

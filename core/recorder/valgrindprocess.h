@@ -53,8 +53,8 @@ public:
 
     // Starts `valgrind arguments...` (the environment: the process's, with `environment` added).
     // False + *error when it cannot start.
-    bool start(const QString &valgrind, const QStringList &arguments, const QProcessEnvironment &environment,
-        QString *error);
+    bool start(
+        const QString &valgrind, const QStringList &arguments, const QProcessEnvironment &environment, QString *error);
     pid_t pid() const { return m_pid; }
 
     // Reads at most `size` bytes of the trace, waiting in short polls, between which it calls

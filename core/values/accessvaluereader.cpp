@@ -7,8 +7,7 @@ namespace memhist {
 AccessValueReader::AccessValueReader(sqlite::Connection &connection)
     : m_block(connection.prepare(valueschema::blockAtOrBefore))
     , m_legacy(connection.prepare(valueschema::legacyValue))
-{
-}
+{ }
 
 std::optional<AccessValue> AccessValueReader::value(RowId access)
 {

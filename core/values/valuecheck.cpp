@@ -70,7 +70,8 @@ ValueCheck::Page *ValueCheck::page(std::uint64_t number)
     return m_pages.emplace(number, std::make_unique<Page>()).first->second.get();
 }
 
-void ValueCheck::visit(qint64 rowId, std::int64_t transition, Operation operation, std::uint64_t address, std::int64_t size)
+void ValueCheck::visit(
+    qint64 rowId, std::int64_t transition, Operation operation, std::uint64_t address, std::int64_t size)
 {
     if (!m_available || m_imageFull || operation == Operation::Execute)
         return;

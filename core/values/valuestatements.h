@@ -16,8 +16,9 @@ inline constexpr const char *insertBlock
     = "INSERT INTO access_value_blocks(access_first, access_last, layout, bytes) VALUES";
 
 // The block that holds an access, if any: the last one starting at or before it.
-inline constexpr const char *blockAtOrBefore = "SELECT access_first, access_last, layout, bytes FROM access_value_blocks "
-                                               "WHERE access_first <= ?1 ORDER BY access_first DESC LIMIT 1";
+inline constexpr const char *blockAtOrBefore
+    = "SELECT access_first, access_last, layout, bytes FROM access_value_blocks "
+      "WHERE access_first <= ?1 ORDER BY access_first DESC LIMIT 1";
 // The blocks starting at or after rowid ?1, in rowid order (reading every value in order: check).
 inline constexpr const char *blocksFrom = "SELECT access_first, access_last, layout, bytes FROM access_value_blocks "
                                           "WHERE access_first >= ?1 ORDER BY access_first";

@@ -1136,7 +1136,8 @@ private slots:
         window.openPath(unknown);
         QCOMPARE(errors.count(), 4);
         QCOMPARE(window.lastError(),
-            QStringLiteral("%1: cannot recognise the trace format (known formats: csv, lackey, drmemtrace, tenet). "
+            QStringLiteral("%1: cannot recognise the trace format (known formats: csv, lackey, drmemtrace, tenet, "
+                           "memhist-stream). "
                            "The viewer recognises a trace by its content, whatever its name: choose a whole trace "
                            "in one of these formats, or a history (.memhist).")
                 .arg(unknown));

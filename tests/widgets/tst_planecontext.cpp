@@ -142,7 +142,7 @@ private slots:
             QString::number(m_history.storeTransition), QStringLiteral("--context"), QStringLiteral("--format"),
             QStringLiteral("csv"), QStringLiteral("--limit"), QStringLiteral("4") });
         const QStringList row = csvRowAt(csv, address);
-        QCOMPARE(row.size(), 12); // rowid..size, pc, function, source, instruction, region, value
+        QCOMPARE(row.size(), 13); // rowid..size, pc, function, source, instruction, region, value, before
         const QString expectedContext
             = QStringLiteral("instruction %1 · in %2 · at %3 · accessed: %4").arg(row[9], row[7], row[8], row[10]);
 

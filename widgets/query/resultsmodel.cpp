@@ -56,7 +56,7 @@ void ResultsModel::setHistory(const QString &path)
     m_hasValues = false;
     m_contextColumnsWithData.clear();
     startOver();
-    emit headerDataChanged(Qt::Horizontal, ThreadColumn, ValueColumn);
+    emit headerDataChanged(Qt::Horizontal, ThreadColumn, BeforeColumn);
 }
 
 void ResultsModel::setQuery(const HalfAxisQuery &query)
@@ -102,7 +102,7 @@ void ResultsModel::receivePage(const ResultsPage &page)
         m_hasContext = page.contextAvailable;
         m_hasValues = page.valuesAvailable;
         m_contextColumnsWithData = page.contextColumnsWithData;
-        emit headerDataChanged(Qt::Horizontal, ThreadColumn, ValueColumn);
+        emit headerDataChanged(Qt::Horizontal, ThreadColumn, BeforeColumn);
     }
     m_exhausted = page.exhausted;
     if (!page.accesses.isEmpty()) {
@@ -149,6 +149,7 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
         case TransitionColumn:
             return countText(access.transition.value);
         case ValueColumn:
+        case BeforeColumn:
             return byteValuesText(QByteArray::fromHex(contextCell(index.row(), column).toLatin1()));
         case PcColumn:
         case FunctionColumn:
@@ -223,6 +224,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
             return tr("Region");
         case ValueColumn:
             return tr("Value");
+        case BeforeColumn:
+            return tr("Before");
         case ColumnCount:
             break;
         }
@@ -257,6 +260,9 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
         case ValueColumn:
             return m_hasValues ? tr("The bytes read or written, in memory order")
                                : tr("This history records no values");
+        case BeforeColumn:
+            return m_hasValues ? tr("For a write, the bytes it overwrote, in memory order")
+                               : tr("This history records no values");
         case ColumnCount:
             break;
         }
@@ -281,6 +287,7 @@ bool ResultsModel::hasColumnData(int column) const
     case InstructionColumn:
     case RegionColumn:
     case ValueColumn:
+    case BeforeColumn:
         return m_hasContext && m_contextColumnsWithData.contains(columnKey(column));
     default:
         return column >= 0 && column < ColumnCount;
@@ -291,7 +298,7 @@ QByteArray ResultsModel::columnKey(int column)
 {
     // The names of csv::header(), "thread" (ExportColumns) and ContextColumns::names().
     static const QByteArray keys[ColumnCount] = { "rowid", "transition", "operation", "address", "linear", "size",
-        "thread", "pc", "function", "source", "instruction", "region", "value" };
+        "thread", "pc", "function", "source", "instruction", "region", "value", "before" };
     return column >= 0 && column < ColumnCount ? keys[column] : QByteArray();
 }
 
@@ -299,7 +306,7 @@ QString ResultsModel::contextCell(int row, int column) const
 {
     if (!m_hasContext)
         return {};
-    // The cells of a row are pc, function, source, instruction, region (and value).
+    // The cells of a row are pc, function, source, instruction, region (and value, before).
     return m_context.value(row).value(column - PcColumn);
 }
 
@@ -329,6 +336,7 @@ QByteArray ResultsModel::csvCell(int row, int column) const
     case InstructionColumn:
     case RegionColumn:
     case ValueColumn:
+    case BeforeColumn:
         return csv::quoteField(contextCell(row, column).toUtf8());
     case ColumnCount:
         break;

@@ -41,6 +41,7 @@ public:
         InstructionColumn,
         RegionColumn,
         ValueColumn,
+        BeforeColumn, // a write's overwritten bytes, where the history knows them
         ColumnCount
     };
     enum Roles {

@@ -13,7 +13,7 @@ namespace {
 // The context columns the parts of `reader` can fill, from where ContextReader takes each cell:
 // the PC from the code trace, the function from the functions table, the source line from the line
 // tables, the instruction from the instructions table, the region from the data objects, the
-// modules' sections or the memory map, the value from the access values.
+// modules' sections or the memory map, the value and before bytes from the access values.
 QList<QByteArray> contextColumnsWithData(const ContextReader &reader)
 {
     namespace part = contextschema::part;
@@ -29,7 +29,8 @@ QList<QByteArray> contextColumnsWithData(const ContextReader &reader)
     if (reader.has(part::symbols) || reader.has(part::modules) || reader.has(part::map))
         columns << "region";
     if (reader.has(part::values))
-        columns << "value";
+        columns << "value"
+                << "before";
     return columns;
 }
 
