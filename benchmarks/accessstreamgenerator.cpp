@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "accessstreamgenerator.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A deterministic, synthetic memory-access stream shaped like a small x86-64 Linux PIE process:
 // a busy stack, strided sweeps over a heap array, random pointer chasing and one hot loop counter.
 // Generated lazily, one instruction at a time, so that a whole run never sits in memory: every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Everything memhist-bench prints: one section per phase, then the targets beside the figures.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist-context-bench: measures the read side of the program context on a history: pcAt over
 // random transitions (p50, p99, max; the target is <= 0.1 ms), and pages of 500 consecutive
 // accesses with their full context (PC, function, source line, instruction, region, value), as

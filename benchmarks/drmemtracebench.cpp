@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist-drmemtrace-bench: measures the import of a drmemtrace trace (a file or a trace directory)
 // end to end, and in the same run its two halves: reading the records alone (decompression and
 // record parsing, no writer) and the writer alone on the same accesses held in memory. Best of

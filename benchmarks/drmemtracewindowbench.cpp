@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist-drmemtrace-window-bench: what importing a window at the end of a long chunked trace costs
 // beside importing all of it. It builds a single-thread drmemtrace zip of at least --instructions
 // instructions (10^8 by default) from the real chunk structure of DynamoRIO's as_traced test trace

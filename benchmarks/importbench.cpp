@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist-import-bench: measures `memhist import` of a Valgrind Lackey log end to end, and its two
 // halves in the same run: the parser alone (into a sink that drops the accesses) and the writer
 // alone (the same accesses, from memory); then end to end with and without storing the PCs of the I lines,

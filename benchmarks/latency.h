@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Percentiles of a set of measured durations.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "machinecontext.h"
 
 #include <QDateTime>

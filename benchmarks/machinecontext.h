@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where a benchmark ran, printed beside its figures: they mean little without it.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist-bench: writes a synthetic 10-million-access history, measures the writer against plain
 // SQLite inserts of the same rows in the same run, then times random half-axis queries on the
 // result. A benchmark program: it prints figures and the targets beside them; it is not a test.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "plaininsert.h"
 
 #include "accessstreamgenerator.h"

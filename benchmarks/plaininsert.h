@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The reference the writer is measured against: the same rows inserted one by one with a plain
 // prepared statement into a single table, with the writer's connection setup and one transaction.
 // What SQLite itself costs per row; the writer's overhead (slicing, chunking, its index) is the rest.

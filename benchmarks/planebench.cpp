@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist-plane-bench: drives the transition x address plane through the views a person would
 // visit on large histories and prints, side by side for each history and with the growth ratio
 // from the smallest to the largest, how long opening took until the first complete view, how long

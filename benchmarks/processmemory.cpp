@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "processmemory.h"
 
 #include <QByteArray>

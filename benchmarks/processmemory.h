@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The resident-set figures of this process, from Linux's /proc/self: how much memory one benchmark
 // phase needed at its peak; and the CPU time it used, which, unlike its wall time, does not grow
 // when other programs share the cores.

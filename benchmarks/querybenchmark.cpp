@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "querybenchmark.h"
 
 #include "accessstreamgenerator.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The query phase: random half-axis queries on a written database, per window size and direction,
 // each first page timed, then the next page of every full first page.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "querygrowth.h"
 
 #include "latency.h"

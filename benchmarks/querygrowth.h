@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The query phase on histories of several sizes, side by side: p50 and p99 of first and next pages
 // per window and direction, with the address summary and on the plain path (every slice visited),
 // the growth of p99 from the smallest history to the largest, and the slices each path visits.

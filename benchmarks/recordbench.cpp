@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist-record-bench: measures `memhist record` of a program with its program context (valgrind
 // -v -v --trace-syscalls, the client stack, symbols resolved at the end) against the same recording
 // with the PCs only (RecordOptions::withContext off: plain Lackey, as record was before the context

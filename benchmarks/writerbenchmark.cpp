@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "writerbenchmark.h"
 
 #include "accessstreamgenerator.h"

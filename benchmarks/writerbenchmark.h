@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The writer phase: the synthetic stream through HistoryWriter, timed from open() to the end of
 // finish(), with the peak resident set size of just this phase.
 #pragma once

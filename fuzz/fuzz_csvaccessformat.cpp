@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CSV form of accesses (core/csv/csvaccessformat.h), line by line as the importer reads it.
 // Every row that parses must format back to a row that parses to the same access, and formatting
 // that again must give the same text: `memhist export` then `memhist import` keeps every access.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // drmemtrace's gzip-compressed traces (core/importers/drmemtrace/gzipfilestream.h), concatenated
 // members included, read through the record reader as the importer reads them and straight with
 // odd read sizes; both must agree. Also the gunzipped start that format detection looks at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Opening and checking a database (core/storage/historydatabase.h, core/checker/historychecker.h)
 // and answering half-axis queries on it (core/query/halfaxisquery.h), whatever the file holds.
 // Each query runs twice, with a tuning that makes the engine scan rows and one that makes it merge

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Lackey logs (core/importers/lackeyparser.h): the whole input at once, as `memhist import` hands
 // over its buffer, and again in pieces, as `memhist record` feeds a pipe's reads (for some inputs
 // with record's instruction limit); both must give the same accesses and fail on the same line.

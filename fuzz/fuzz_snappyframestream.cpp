@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // drmemtrace's snappy-framed traces (core/importers/drmemtrace/snappyframestream.h), read through
 // the record reader as the importer reads them and straight with odd read sizes; both must agree.
 // Also the first-chunk decoder that recognises such a file from its first bytes.

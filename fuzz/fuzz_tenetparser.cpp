@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Tenet traces (core/importers/tenetparser.h): the whole input at once and again in pieces, as the
 // importer's buffer hands them over; both must give the same accesses and fail on the same line.
 // Also the line recogniser format detection uses.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // drmemtrace records (core/importers/drmemtrace/recordreader.h, threaddecoder.h,
 // threadinterleaver.h), as `memhist import` reads a trace directory: the input holds up to eight
 // raw thread files separated by threadSeparator, which are decoded and interleaved by their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // drmemtrace's zip archives of chunks (core/importers/drmemtrace/zipchunkstream.h), read through the
 // record reader as the importer reads them and straight with odd read sizes; both must agree.
 #include "core/importers/drmemtrace/zipchunkstream.h"

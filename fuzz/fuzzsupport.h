@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the harnesses share: the input as a file for the code that only reads files, a scratch
 // directory for what needs a real one, and a way to stop on a broken property. Harnesses take
 // bytes directly wherever the code has such an entry point.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Configures and builds memhist (Release) in build/ at the top of the repository.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

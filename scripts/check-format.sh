@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Checks that every C++ file in the repository is formatted as .clang-format says (Debian 12's
 # clang-format 14), without changing any: prints each file and place that differs and exits 1.
 # To fix them: git ls-files '*.cpp' '*.h' | xargs clang-format -i

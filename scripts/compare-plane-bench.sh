@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Compares two builds' memhist-plane-bench on one history: runs each build's benchmark RUNS times,
 # alternating (so that the shared machine's load falls on both alike), and prints each figure's
 # median and minimum over the runs, side by side. Used to check that a change to the viewer leaves

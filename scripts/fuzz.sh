@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Builds the libFuzzer harnesses (fuzz/fuzz_<target>.cpp; the fuzz preset: clang, ASan + UBSan,
 # in build/fuzz) and runs them.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Measures issue 10's figures at 10^7 and 10^8 accesses in one run and prints them side by side with
 # their growth: the writer (time, throughput, file size, peak RSS), the half-axis queries, the
 # viewer, and the Lackey import (the synthetic log and a real one, `gzip -9` recorded under

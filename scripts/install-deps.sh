@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs the Debian 12 packages memhist needs to build, test, record and package; with --fuzz
 # also what the fuzzers need (scripts/fuzz.sh: clang, libFuzzer and the sanitizer runtimes, and
 # llvm-symbolizer for readable reports); with --format also clang-format (scripts/check-format.sh);

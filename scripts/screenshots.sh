@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Takes the README's and docs/viewer.md's screenshots of the real memhist-viewer window under Xvfb, into
 # docs/screenshots/: the window on a recording of resources/examples/wordfreq.c with full context,
 # with a click-to-query and a selected row, a zoom down to single accesses, the charts and the SQL

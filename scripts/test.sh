@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Installs what is missing, builds, and runs every test with ctest.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

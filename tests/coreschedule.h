@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Schedules the records of real per-thread drmemtrace files onto a few cores and gives each core's
 // records as DynamoRIO's scheduler has record_filter write them (-core_sharded), to build the
 // core-sharded traces the tests need (no such trace is among the real ones):

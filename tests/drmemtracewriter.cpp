@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "drmemtracewriter.h"
 
 #include "core/importers/drmemtrace/recordreader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Writes drmemtrace traces for the drmemtrace tests and benchmark from the records of real ones:
 // reading every record of a trace file, splitting one thread's records into chunks as DynamoRIO
 // does (raw2trace, record_filter), and writing zip archives of chunk members. The record layout

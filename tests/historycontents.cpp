@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "historycontents.h"
 
 #include <QtDebug>

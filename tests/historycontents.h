@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What an imported history holds, read back for the importer tests: its accesses in rowid order,
 // the reads, writes and instructions of each thread (by its thread spans), and its thread spans.
 #pragma once

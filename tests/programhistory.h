@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Histories of a program compiled by a test, written by hand through HistoryWriter as a recording
 // would: its PT_LOAD segments mapped as ld.so maps them (at a load bias, or at its ELF addresses
 // for a non-PIE build), a stack and a heap, its instructions as transitions, and writes with their

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "referencelayout.h"
 
 #include "core/storage/sqlite.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Databases laid out exactly as the public reference writer of the format (tetrane/rvnmemhistwriter)
 // lays them out, built in the tests from a list of accesses by our own code that follows its
 // algorithm:

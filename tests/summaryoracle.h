@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The display summary computed the slow, obvious way from a history's rows: every cell of every
 // tile at every level, straight from the definition in core/summary/summarylevels.h. What the
 // summary builder, the pyramid and the tile reader are checked against.

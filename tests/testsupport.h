@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers shared by the tests: temporary directories, hand-built databases, a brute-force oracle.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Helpers of the context tests: build small programs with the system's gcc/g++ at test time and
 // ask binutils (nm, addr2line, objdump, readelf) what they say about them, as the oracle the
 // symbolizer and the disassembler are compared with. Header-only: the tests' CMake compiles

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The optional address summary: its codec (lists and bitmaps, malformed postings), the builder
 // (exact rows with their header, chain and checksums; the same rows whatever the order of the
 // chunks and whether it spills), and damaged summaries: `memhist check` names each damage and

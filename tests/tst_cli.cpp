@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The `memhist` command line as scripts use it (DESIGN.md §3): the real binary driven through
 // QProcess, checking its output, its exit status and its exact messages.
 #include "core/csv/csvaccessformat.h"

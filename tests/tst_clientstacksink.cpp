@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The client stack a recording names: the main stack size valgrind would choose from the stack
 // limit; the anonymous mapping holding the first access, read from a live process's maps, made
 // '[stack]' of that size ending where the mapping ends, at the first access's transition, and

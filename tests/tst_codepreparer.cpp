@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Code resolved while the trace runs (CodePreparer) against the resolution at the end: taken for
 // a PC the end places in the same module (file, bias, build-id), never for one it places in
 // another, so that a history is the same with or without it.

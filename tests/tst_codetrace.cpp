@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The packed PC store: exact runs and pairs for small streams that show each rule, the decoder on
 // damaged rows, and round trips of long random streams (jumps, long straight runs, loops, unknown
 // PCs, unknown sizes, diverging sizes) against the transition -> PC map they were made from.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The command line's program context: query and export --context (the columns, RFC 4180 quoting,
 // empty cells where nothing is known), query --pc and --function with their pages, memhist at, the
 // context and modules of memhist info, the context line of import, and the usage errors.

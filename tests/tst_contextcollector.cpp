@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The context a HistoryWriter stores: exactly the tables it has rows for, meta.context and the
 // summary; values by access rowid; instructions decoded from a trace's own bytes; a library loaded
 // halfway named from then on; a stripped program named by module+offset; files that are missing;

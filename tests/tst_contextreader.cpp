@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The read side of the program context. On the Lackey test logs, whose `I` lines give the exact PC
 // of every transition, pcAt must give that PC for every transition, and executionsOf the
 // transitions of a PC. On a program compiled here with gcc -g, whose mappings are fed by hand at

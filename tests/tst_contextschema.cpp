@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The context tables and their statements: every table and index creates, every insert and read
 // prepares against them, and EXPLAIN QUERY PLAN shows each read using the index or rowid it was
 // written for (a plan that falls back to a scan would make pcAt or a page of context slow on a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CSV form of accesses (DESIGN.md §3): formatting, parsing back, and the exact error message
 // for every way a row can be wrong (users see these, prefixed with the file and line).
 #include "core/csv/csvaccessformat.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Damaged histories: a good database copied and damaged with one SQL statement per class of
 // violation (access outside its chunk, chunk of another slice, slice first > last, decreasing
 // transitions, operation 3, transitions of 2^63 or more stored negative, ...). The engine fails

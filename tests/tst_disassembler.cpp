@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The disassembler against objdump -d -M intel on programs compiled here (every instruction of
 // a few functions, -O0 and -O2, C and C++), and against hand-assembled bytes for x86-32, AArch64
 // and bytes that are no instruction.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every command that writes a file, run by the real binary where the file cannot fit: on a full
 // file system (a 256 KiB tmpfs, when the test may mount one: root) and beyond the file size limit
 // (RLIMIT_FSIZE, `ulimit -f`, which memhist must survive: SIGXFSZ is not ignored for it here). Each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The program context of drmemtrace imports: the PC of every transition (whole traces, windows,
 // directories of threads, core-sharded schedules), instruction bytes from encoding records
 // disassembled, traces without encodings, and the modules of DynamoRIO's modules.log (parsed,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Core-sharded drmemtrace traces (drmemtrace.core.NNNNNN.trace.zip, FILETYPE bit 0x10000), built
 // from the nine real threadsig thread files by scheduling their records onto cores as DynamoRIO's
 // scheduler and record_filter write them (coreschedule.h): every access of every thread is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The drmemtrace importer against DynamoRIO's own test traces (tests/data/drmemtrace, see
 // shared/traces/README.md for where the expected counts come from): exact counts for every file and
 // directory, per thread, thread spans, the checker on every result, every container, the damaged

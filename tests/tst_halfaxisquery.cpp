@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The half-axis query engine against a brute-force oracle: random streams written by HistoryWriter
 // (small caps, so that there are many slices and chunks), random queries, every plan path of the
 // engine (cursor merge, scan, scan then merge, scan then scan), paging by resume; named edge

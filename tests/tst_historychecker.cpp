@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The checker must accept every database that keeps the storage model's properties (ours, the
 // reference writer's shared slice boundaries, addresses above 2^63) and name the first violation,
 // exactly, for each property broken on purpose in a hand-built database.

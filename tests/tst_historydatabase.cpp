@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Opening a history (HistoryDatabase::open, the one place every command opens one) and describing
 // it (`memhist info`): a copy cut short is refused by every command; a WAL-mode history in a
 // read-only directory opens as the valid database it is; the reference readers' _metadata row is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The `sources` meta value (core/storage/historysources.h): what the writer writes and what
 // `memhist info` and the viewer read back.
 #include "core/storage/historysources.h"

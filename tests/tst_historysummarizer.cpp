@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Summarising a history that has no display summary of its own: a memhist history whose summary
 // tables were dropped gives exactly the summary the writer wrote; a file laid out as the reference
 // writer lays them out (slices sharing a transition, descending chunks, no meta) gives the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The writer: what it rejects (exact messages), that its output is atomic, that its memory stays
 // bounded on the two streams that would grow a naive slice without limit, that slices planned on
 // the planner thread and context rows flushed between them keep their order, that the indexes it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `memhist import` of Lackey logs and Tenet traces through the real binary (DESIGN.md §3): formats
 // recognised by content, the summary and skipped lines it prints, warnings for traces that end
 // early, exit status 1 and nothing at the output path for a broken (or truncated gzip) trace, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // importTraces()'s progress (core/importers/importsession.h): the traces' fractions, then the
 // finishing phase (indexes, summaries, context), and a Cancel honoured in either, leaving nothing.
 #include "core/importers/importsession.h"

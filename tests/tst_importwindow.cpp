@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Importing a window of a trace (ImportOptions::skipInstructions/maxInstructions, importTraces,
 // `memhist import --skip-instructions N --max-instructions M`): for every format, a window's
 // accesses are exactly the full import's accesses with transitions in [N, N+M) — same transitions,

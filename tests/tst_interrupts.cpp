@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Real signals sent to real `memhist import` and `memhist record` processes (app/memhist/signalguard,
 // core/recorder/lackeyrecorder), each at a known point reached by an event, never by a clock: an
 // import blocked reading a FIFO with its temporary file open, a recording whose program has printed

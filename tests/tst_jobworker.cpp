@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // JobWorker (core/writer/jobworker.h), the thread the writer stores and summarises slices on: it
 // runs the jobs in the order they were pushed, the producer waits while the queue is full, a failed
 // job drops the ones queued after it and refuses new ones, and stop() drops what is queued.

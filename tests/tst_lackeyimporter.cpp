@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Valgrind Lackey importer (core/importers/lackeyimporter.h): the exact counts of the real logs
 // in tests/data/lackey, the transitions it gives, the cache-lab subset, and every way a log can be
 // broken or cut, each with its exact message and nothing left at the output path.

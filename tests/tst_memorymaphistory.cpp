@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The memory map over time: mmap-style replacement, partial unmaps, lifetimes, and the modules made
 // of file mappings or named by the trace, each with the exact rows it must give.
 #include "core/context/memorymaphistory.h"

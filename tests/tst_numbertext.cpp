@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one number parser and hex formatter (core/model/numbertext.h): what the CLI, the importers,
 // the viewer and the CSV form accept as a number and how they print an address.
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where the command line's output goes: an -o that names one of the command's inputs, a symbolic
 // link, a FIFO or /dev/stdout, a standard output that cannot be written, and an export that reads
 // fewer rows than the history holds.

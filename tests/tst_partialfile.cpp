@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // PartialFile (core/writer/partialfile.h), the temporary file beside a target that histories, CSV
 // exports and kept logs are written to: its name carries the writer's PID; a later writer removes
 // the temporaries of processes that no longer exist and nothing else; commit() renames it into

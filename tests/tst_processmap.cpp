@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The /proc/PID/maps parser: the shapes the kernel writes (files, named regions, anonymous
 // mappings, deleted files, paths with spaces), this process's own map, and every malformed line
 // with its exact message.

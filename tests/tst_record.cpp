@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `memhist record` (app/memhist/recordcommand.cpp, core/recorder/lackeyrecorder.h) driven through
 // the real binary: recordings of tiny real programs under valgrind, proven complete by the checker
 // and equal, row for row, to an import of the Lackey log kept beside them; the program's output and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The program context of valgrind-based input: `memhist record` of small programs compiled here
 // (gcc -g) gives every access its function, source line, instruction and region, checked against
 // nm, addr2line and objdump; the stack, the heap and mmap()ed memory are named; C++ names are demangled; a library

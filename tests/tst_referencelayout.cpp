@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Databases laid out as the public reference writer lays them out (tests/referencelayout.h):
 // descending chunk order with reads and writes interleaved, slices sharing a boundary transition,
 // NULL `linear`, `_metadata`, idx_accesses_2(transition) and discard_after leftovers. `memhist

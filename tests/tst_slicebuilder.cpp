@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The slice planner on its own: which accesses form a slice and how they are grouped into chunks.
 
 #include "core/writer/slicebuilder.h"

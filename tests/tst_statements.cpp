@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every statement of every statements header, against the schema: each prepares, and EXPLAIN QUERY
 // PLAN shows each query using the index (or rowid) it was written for, or scanning the table it is
 // meant to scan. A plan that falls back to a scan would make a query slow on a large history without

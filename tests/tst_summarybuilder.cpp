@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The display summary the writer builds (core/summary): every stored block against a brute-force
 // count of the history's rows at its levels, the tile reader's replacements against the same count,
 // the cell codec's round trip and the damage it refuses, and the first pass's spool and fragments.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The display summary's tables as a reader finds them: a summary of another version, a damaged
 // one or another tool's tables of the same names is refused with the reason (never read as a
 // summary, so never drawn wrong); a history without them simply has none.

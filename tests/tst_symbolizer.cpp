@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The symbolizer against binutils: programs compiled here with gcc/g++ -g (PIE, non-PIE, C++,
 // a shared library, stripped copies, split debug files), resolved at run-time biases and compared
 // with what nm, addr2line, objdump and readelf say about the same ELF addresses.

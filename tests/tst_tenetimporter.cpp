@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Tenet importer (core/importers/tenetimporter.h): the exact counts of the sample trace in
 // tests/data/tenet, the convention that a line's memory fields belong to the instruction of the line
 // before it (checked on a call's pushed return address), and malformed or cut traces.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The read loop of the text traces (core/importers/textpiecereader.h), which the Lackey and Tenet
 // importers and `memhist record` share: lines cut across pieces reach the parser whole, each way the
 // loop ends (input end, parser done, stop, cancellation, failure) with its rest, and the bytes the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `memhist record` with memhist's own Valgrind tool, on a program of known memory effects
 // (data/recorder/knownvalues.c): every value, before, PC, function and source line asserted for
 // stores of 1 to 32 bytes to globals, the stack and the heap, `rep movsb`, the atomics, a second

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The value types' arithmetic at the edges of the 64-bit space (core/model/types.h): the last byte
 // of an access, and an address window as ranges over the signed values the database stores.
 #include "core/model/types.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Valgrind's verbose lines in a Lackey log (-v -v, --trace-syscalls=yes) as the parser turns them
 // into the sink's context calls, exactly: a load with its bias, build-id and the mappings of its
 // program headers at the transition of the next instruction; valgrind's own tool left out; a log

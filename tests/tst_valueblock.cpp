@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The packing of access values into blocks (core/values/valueblock.h): every value, before and
 // kernel mark comes back as given, blocks end where the encoder says, and a damaged layout is
 // refused rather than read past.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist at DB T: what happened at transition T: the thread, the instruction (PC, module, function,
 // source line, disassembly) and its accesses with what each address is (and the bytes moved).
 #include "commandline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist check DB
 #include "commandline.h"
 #include "commands.h"

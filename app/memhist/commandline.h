@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What every command shares: parsing its arguments with QCommandLineParser, --help, and reporting
 // errors with the exit statuses of DESIGN.md §3.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The commands of the memhist command line. Each takes its own arguments, the command name first
 // (as QCommandLineParser expects the program name there), and returns the process exit status.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "executionquery.h"
 
 #include "commandline.h"

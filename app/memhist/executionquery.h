@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `memhist query DB --pc ADDR | --function NAME [--at T] [--backward] [--limit N] [--resume T]`:
 // the transitions at which an instruction (or a function's entry instruction: its calls) executed,
 // from the PCs the history stores, with the thread when the history knows it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist export DB -o OUT.csv [query options]
 #include "commandline.h"
 #include "commands.h"

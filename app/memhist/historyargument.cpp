@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "historyargument.h"
 
 namespace memhist::cli {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The database argument (DB) that every command reading a history takes first: declaring it,
 // checking the positional arguments around it and opening it, with the messages and exit statuses
 // of DESIGN.md §3, the same for every command.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist import TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]
 //               [--skip-instructions N] [--max-instructions M] [--maps FILE]
 #include "commandline.h"

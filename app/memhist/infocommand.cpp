@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist info DB
 #include "commandline.h"
 #include "commands.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist: the command line of DESIGN.md §3. Dispatches to one function per command.
 #include "commandline.h"
 #include "commands.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pageprinter.h"
 
 #include "core/context/contextcolumns.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How `memhist query` prints a page of accesses: the CSV of DESIGN.md §3, or an aligned table
 // for people, closed by a line that tells how to fetch the next page.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A progress line on stderr, only for a person watching a terminal: scripts and tests that capture
 // stderr see the messages alone. Each show() replaces the line; clear() (or the destructor) erases
 // it before the command prints its result.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "querybatch.h"
 
 #include "commandline.h"

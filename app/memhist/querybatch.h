@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `memhist query DB --batch FILE`: many queries in one process, one per line of FILE, written with
 // the query options of the command line (e.g. "--at 100 --from 0x1000 --to 0x1fff --backward").
 #pragma once

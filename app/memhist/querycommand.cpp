@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist query DB [query options] [--format csv|table] [--context] [--batch FILE]
 // memhist query DB --pc ADDR | --function NAME [--at T] [--backward] [--limit N] [--resume T]
 #include "commandline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The options of a half-axis query, shared by `query`, `export` and the lines of a --batch file:
 // --at --backward --from --to --ops --limit --resume --thread (repeatable). Numbers are decimal or 0x hex, full 64-bit.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist record -o OUT.memhist [--backend tool|lackey] [--skip-instructions N] [--max-instructions M]
 //                [--start-at FUNCTION] [--keep-stream FILE | --keep-log FILE] [--with-exec] -- PROGRAM [ARGS...]
 #include "commandline.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "signalguard.h"
 
 #include "core/writer/partialfile.h"

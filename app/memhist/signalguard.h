@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What SIGINT, SIGTERM and SIGHUP do to a command while it writes its output: the handler removes
 // every unfinished temporary file of memhist (PartialFile::removeAllNow()), says so on stderr and
 // ends memhist with status 128 + the signal's number (SIGINT 130, SIGTERM 143, SIGHUP 129). The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bookmarks with notes on a history, kept outside it (a history is opened read-only): one JSON file
 // per history under QStandardPaths::AppDataLocation ("bookmarks/<key>.json"), the key derived from
 // the history's absolute path and its FileIdentity (device, inode, size, modification time, SQLite

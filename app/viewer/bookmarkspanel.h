@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Bookmarks dock: the open history's bookmarks (bookmarks.h), each with its note (edited in
 // place or with Edit Note…); a double-click or Go goes there; Delete removes one; Export… writes
 // them to a CSV or JSON file. Every change is saved at once, outside the history.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "browserow.h"
 
 #include <QHBoxLayout>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A dialog row of a path field and its Browse… button, the field taking the width: the import and
 // record dialogs lay out their file fields alike.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "clickquery.h"
 
 #include <QCoreApplication>

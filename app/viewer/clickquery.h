@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What a click on the plane asks: the half-axis query from the access under the cursor over its
 // bytes, or from the clicked transition over an address window around the clicked point.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "clickquerycontrols.h"
 
 #include <QAction>

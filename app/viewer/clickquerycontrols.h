@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The main toolbar's click-to-query section: which operations a click on the plane asks for and the
 // address window around a clicked point where no access is under the cursor, remembered in the
 // settings. The window places it in its toolbar and asks it for the settings of each click.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A one-line label for texts longer than the room they get (the status line's hover text): what
 // does not fit ends in "…", and the tooltip holds the whole text.
 #pragma once

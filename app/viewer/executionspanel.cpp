@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "executionspanel.h"
 
 #include "core/context/contextreader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // "When did this instruction run": every execution of the selected access's instruction (its PC,
 // ContextReader::pcAt), in time order, as `memhist query --pc` lists them. Pages of transitions are
 // read off the GUI thread (ContextReader::executionsOf) as the list scrolls (canFetchMore /

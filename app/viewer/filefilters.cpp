@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "filefilters.h"
 
 #include "core/importers/traceformats.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The name filters of the viewer's file dialogs, built from the one list of trace patterns
 // (core/importers/traceformats.h).
 #pragma once

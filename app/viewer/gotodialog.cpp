@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "gotodialog.h"
 
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The "Go to transition" and "Go to address or symbol" dialogs: one line edit (with completion when
 // given a completer) and an inline message, wrapped and whole however long; OK runs `go`, which says
 // why the text is refused (the dialog then stays open) or goes there.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "historyinfo.h"
 
 #include "core/model/numbertext.h"

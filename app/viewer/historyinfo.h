@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the status line says about an open history: its size and where it came from. Read on a
 // worker thread (a database from another writer has its counts computed, which takes a scan).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "importdialog.h"
 
 #include "browserow.h"

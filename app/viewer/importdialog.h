@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // File > Import Traces...: where the history goes and which part of the traces it holds — the
 // same choices as `memhist import` (-o, --with-exec, --skip-instructions, --max-instructions).
 #pragma once

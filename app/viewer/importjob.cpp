@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "importjob.h"
 
 namespace memhist::viewer {

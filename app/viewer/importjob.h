@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Imports traces into a new history on a worker thread (importTraces() in a JobTracker job),
 // reporting progress to the GUI thread and stopping on request. The importer reports every 0.1 %,
 // far more often than a progress bar needs to move: the tracker hands the newest figures over at

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where a history imported or recorded by the viewer goes when the user is not asked.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The viewer's background jobs and their order: opening a history (its summary read off the GUI
 // thread), importing traces, recording a program. One import or recording at a time, its progress
 // and its Cancel button in the status bar's JobProgressWidget. The controller shows no dialog: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The status bar's view of a running background job (an import or a recording): what it is doing,
 // a progress bar (busy when the job cannot tell how far it is) and a Cancel button.
 #pragma once

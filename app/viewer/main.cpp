@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist-viewer [FILE]: the desktop viewer. FILE is a history (.memhist) to open or a trace to
 // import first.
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The viewer's main window: the transition x address plane in the middle, the query results, the
 // charts and the SQL console in tabbed docks below, the menus, the toolbar and the status bar. The
 // jobs that feed them (open, import, record) run off the GUI thread in a JobController; the

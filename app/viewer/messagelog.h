@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The Log panel: what the viewer must not lose when the status line moves on — an import's warnings,
 // a recorded program's output — each under a heading with the time it came, newest last.
 #pragma once

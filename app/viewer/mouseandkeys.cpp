@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "mouseandkeys.h"
 
 #include "clickquery.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Help ▸ Mouse and Keys: every gesture of the plane and every shortcut of the window on one page.
 // The shortcuts are read from the window's menus when the page opens, so the page lists what the
 // keys do now, never a list kept by hand beside them.

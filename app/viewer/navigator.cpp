@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "navigator.h"
 
 #include "bookmarks.h"

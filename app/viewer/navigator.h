@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Navigation in the viewer's Go menu, as users of time-travel debuggers (TTD, Tenet) expect it:
 // the previous or next write or read of the selected access's bytes, go to a transition, go to an
 // address or symbol (with completion), every execution of the selected access's instruction, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "recentfiles.h"
 
 #include <QDir>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // File > Open Recent: the histories opened last, kept in QSettings, newest first.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "recorddialog.h"
 
 #include "browserow.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // File > Record Program...: which program to run, with which arguments, for how long, whether
 // instruction fetches are stored too, and where the history goes — the choices of `memhist record`
 // (which has no --skip-instructions: a recording starts with the program).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "recordjob.h"
 
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs `memhist record -o OUT [--max-instructions N] [--with-exec] -- PROGRAM ARGS...` in the
 // background and reports when it ends, keeping what the program and memhist record printed. Cancelling sends SIGINT, on
 // which memhist record stops the program and keeps what it recorded so far.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "screenshotdirector.h"
 
 #include "mainwindow.h"

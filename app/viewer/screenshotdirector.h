@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `memhist-viewer --screenshot FILE`: sets up a scene on the real window (a history, optionally a
 // zoom, a click-to-query and a panel), waits until the plane has rendered it and the panels have
 // settled, saves a picture of the window and quits. Used by scripts/screenshots.sh under Xvfb.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "statuspanel.h"
 
 #include "elidedlabel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The main window's status area, two lines: the hover text (or the last message, or the status tip
 // of the toolbar button or menu item under the mouse), elided with the whole in its tooltip, and the
 // click gestures beside it, which it never replaces; below them the open history's import warnings

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "viewermessages.h"
 
 #include "historyinfo.h"

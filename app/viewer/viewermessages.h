@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the viewer says when a file cannot be opened or imported: the core's messages are written
 // for the command line (they name its options); these say what to do in the viewer instead, and
 // tell a damaged history from a file that is no history at all.

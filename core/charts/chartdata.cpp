@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/charts/chartdata.h"
 
 #include "core/charts/chartstatements.h"

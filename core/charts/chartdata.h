@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the charts panel draws, and how it is computed from a history without scanning it: the
 // bucketing of a transition range, the address regions, and the estimate from the rowid time index.
 #pragma once

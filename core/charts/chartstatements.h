@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SQL of the charts (chartdata.cpp), in one reviewed place.
 #pragma once
 

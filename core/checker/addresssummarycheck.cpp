@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/checker/addresssummarycheck.h"
 
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `memhist check`'s part for the optional address summary (storage/addresssummaryformat.h): the
 // query engine skips every slice the summary does not list for a window, so a summary that misses
 // one slice of one block makes queries there silently incomplete. The check rebuilds the summary

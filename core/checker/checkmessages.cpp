@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/checker/checkmessages.h"
 
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How the checker names what it found: the object (slice, chunk, access, meta key), what is wrong
 // with it, and the storage-model property it breaks. Tests and scripts match these texts exactly,
 // so every wording lives here.

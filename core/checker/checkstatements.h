@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every statement the checker runs, in one reviewed place (STYLE.md §12), but those it shares with
 // the readers (the slices in rowid order: querystatements.h; the last chunk's rowid:
 // historystatements.h). The checker reads the base tables in the orders its checks need: slices and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/checker/chunkcoverage.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bytes a chunk's accesses cover, gathered while the accesses stream past in trace order, so
 // that the checker can name the first byte of a chunk that no access covers.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/checker/historychecker.h"
 
 #include "core/checker/addresssummarycheck.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Proves that a database keeps every property the storage model spec promises, and passes SQLite's
 // own integrity check. Every check runs to the end: the report names the first violation met, and
 // for each property broken, how many times and where first.

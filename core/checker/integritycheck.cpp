@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/checker/integritycheck.h"
 
 #include "core/checker/checkstatements.h"

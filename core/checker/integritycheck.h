@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SQLite's own integrity check (PRAGMA integrity_check) of a history file, run with the checker's
 // progress and cancel. It finds what the property checks cannot: damaged b-tree pages and index
 // entries that disagree with their table (a reader using the index would silently miss rows).

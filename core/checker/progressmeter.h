@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Calls a progress callback about every 0.1 % of an estimated amount of work (STYLE.md §9), so
 // that a check of 10^8 rows reports about a thousand times, and lets the callback cancel.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/context/codepreparer.h"
 
 #include "core/context/symbolizer.h"

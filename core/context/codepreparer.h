@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Resolves the code a trace executes while the trace still runs, so that the end of a recording
 // finds most of its PCs done: for each new PC, its function, source line, file bytes and
 // disassembly, in the module the trace named for it at the time, and the instructions,

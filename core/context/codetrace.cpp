@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/context/codetrace.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The packed store of the PC of every transition (tables code_runs and code_trace, see
 // contextschema.h): the executed instructions cut into straight-line runs, each distinct run kept
 // once, and the trace as a sequence of (run id, instruction count) pairs.

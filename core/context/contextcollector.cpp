@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/context/contextcollector.h"
 
 #include "core/context/contextresolver.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Collects the program context of a trace while it is imported or recorded, and stores it when the
 // history is finished: the PC of every instruction (codetrace.h), the instruction bytes a trace
 // carries, the memory map and module loads over time (memorymaphistory.h), and the bytes accesses

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/context/contextcolumns.h"
 
 #include "core/context/contextreader.h"

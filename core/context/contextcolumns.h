@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The context columns of an access, as `memhist query --context` and `memhist export --context`
 // print them after the six columns of DESIGN.md §3: pc (0x hex), function ("name+0xoff"), source
 // ("file:line"), instruction (disassembly), region (the data object or region accessed), and, when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The read side of a history's program context (the optional tables of contextschema.h): the PC
 // of a transition, what a PC is (module, function, source line, instruction), the known
 // instructions around it, what an accessed address is (a data object, else a region), the bytes an

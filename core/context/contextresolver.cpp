@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/context/contextresolver.h"
 
 #include "core/context/codepreparer.h"

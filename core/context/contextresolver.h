@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The end of an import or recording: what the collected PCs and modules are, resolved once with
 // the symbolizer and the disassembler into the rows of the symbol tables, so that the history
 // opens with its context on a machine without the binaries.

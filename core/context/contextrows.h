@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The rows of the context tables (contextschema.h) as the collector builds them and the table
 // writer stores them: plain values, run-time addresses, ids as stored.
 #pragma once

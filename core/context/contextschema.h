@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The optional context tables of a history (DESIGN.md §1, the context design of issue 9): the PC of
 // every transition, the memory map and modules over time, symbols, source lines, disassembly and
 // access values. Every table is optional to a reader; a writer creates only those it fills. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SQL that reads the optional context tables (contextschema.h), in one reviewed place, bound
 // parameters only. tst_contextschema proves with EXPLAIN QUERY PLAN that each statement uses the
 // index or rowid it was written for.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/context/contextsummarytext.h"
 
 #include "core/context/contextschema.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How the command line and the viewer say what context a history holds: "pcs, map, modules,
 // symbols, lines, disassembly", "pcs only (no memory map or modules: no symbols)", "none".
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/context/contexttablewriter.h"
 
 #include "core/context/contextschema.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Stores the context tables (contextschema.h) in a history being written: the rows streamed
 // while the trace is read (code_trace, access_value_blocks, early code rows) and, at the end,
 // everything resolved.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The value types of a history's program context: which object files were loaded where and when,
 // and what a code or data address is (module, function, source line, data object, section).
 #pragma once

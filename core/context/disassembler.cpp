@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/context/disassembler.h"
 
 #include <QSysInfo>

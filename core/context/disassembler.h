@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Decodes single machine instructions from their bytes with capstone, Intel syntax as objdump -M
 // intel writes it but in capstone's spelling: "mov dword ptr [rip + 0x2ee5], eax".
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The mappings an ELF loader makes for an object file: each PT_LOAD segment from the page holding
 // its first byte to the page holding its last (p_memsz, so .bss included), at a load bias, with
 // /proc's permissions ("r-xp") and the page offset in the file. What a trace source uses when it

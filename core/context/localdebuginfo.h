@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // libdwfl callbacks that find a module's separate debug file on this machine only: by build-id
 // under each debug root (Debian's /usr/lib/debug/.build-id/xx/yyyy.debug), else by the module's
 // GNU debuglink next to it, in its .debug folder or under a debug root. Unlike

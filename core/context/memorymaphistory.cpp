@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/context/memorymaphistory.h"
 
 #include <QFileInfo>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The memory map of a traced process over time, built from the events a trace or a recording
 // reports (a mapping added, a range unmapped, a module loaded) and turned at the end into the rows
 // of memory_map and modules.

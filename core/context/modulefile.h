@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One object file opened through libdwfl at its own ELF addresses: its build-id, separate debug
 // file, functions, data objects, sections, source lines and code bytes. Shared by every load of
 // the same path, whatever the bias (the Symbolizer converts run-time addresses).

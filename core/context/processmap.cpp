@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/context/processmap.h"
 
 #include "core/model/numbertext.h"

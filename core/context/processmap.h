@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The memory map of a traced process: one mapping as /proc/PID/maps lists it, and a parser for
 // that text (a `cat /proc/PID/maps` dump given to `memhist import --maps`, or read by a recorder).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/context/symbolizer.h"
 
 #include "core/context/localdebuginfo.h"

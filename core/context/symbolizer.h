@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Turns the run-time addresses of a traced process into program context, from the object files
 // on this machine (elfutils libdwfl): for a PC its module+offset, function+offset (demangled) and
 // source file:line; for a data address the global or static object+offset, else the section; a

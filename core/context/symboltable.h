@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The functions or the data objects of one ELF file, sorted by address for O(log n) lookups
 // (libdwfl's own address lookup scans the whole symbol table on every call).
 #pragma once

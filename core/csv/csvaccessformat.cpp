@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/csv/csvaccessformat.h"
 
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CSV form of accesses (DESIGN.md §3): a header line, then
 // `rowid,transition,operation,address,linear,size`, operation R, W or X, addresses as 0x hex,
 // linear empty when unknown. Written by `memhist query --format csv` and `memhist export`, read

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/export/csvexport.h"
 
 #include "core/context/contextcolumns.h"

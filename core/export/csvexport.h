@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Streams the complete result set of a half-axis query (every page, not only a loaded one) to a CSV
 // file, atomically: the output path receives the file only when it is complete and synced to disk.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where a trace importer or parser sends the accesses it reads: the history writer (through a
 // WriterSink) when importing or recording, a sink that only counts them when a benchmark measures
 // the parser alone.

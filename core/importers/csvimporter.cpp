@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/csvimporter.h"
 
 #include "core/csv/csvaccessformat.h"

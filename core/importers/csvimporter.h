@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Imports the CSV form of accesses (csv/csvaccessformat.h) into an AccessSink. The CSV carries
 // its own transitions, so ImportOptions::firstTransition numbers nothing; with a window, the rows
 // kept are those whose transition is in [firstTransition + skipInstructions, ... + maxInstructions)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/drmemtraceimporter.h"
 
 #include "core/context/elfloadmappings.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Imports DynamoRIO drmemtrace final traces: one thread file (.trace.zip of chunks, .trace.gz,
 // .trace.sz, raw .trace) or a whole trace directory, whose thread files are interleaved into one
 // timeline by their timestamp markers; core-sharded traces (one file per core, as DynamoRIO's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/gzipstart.h"
 
 #include <zlib.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The start of a gzip file's content, for recognising a compressed trace by what it holds.
 #pragma once
 

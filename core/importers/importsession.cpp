@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/importsession.h"
 
 #include "core/importers/accesssink.h"

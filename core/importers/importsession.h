@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Importing one or more traces, one after another, into one new history: the loop shared by
 // `memhist import` and the viewer's background import, so both continue transitions across traces
 // and leave nothing behind on failure in the same way.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/lackeyimporter.h"
 
 #include "core/importers/accesssink.h"

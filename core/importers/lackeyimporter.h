@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Imports a Valgrind Lackey log (`valgrind --tool=lackey --trace-mem=yes --log-file=F PROGRAM`),
 // plain or gzip-compressed, streaming it through a LackeyParser (see lackeyparser.h for the lines
 // and how transitions are counted) in bounded memory.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/lackeyparser.h"
 
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The parser of Valgrind Lackey logs (`valgrind --tool=lackey --trace-mem=yes`), fed with bytes
 // rather than a file, so that `memhist import` (a file, maybe gzipped) and `memhist record` (a pipe
 // from a running valgrind) share it.

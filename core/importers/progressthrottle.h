@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Passes an importer's progress to its ImportProgress callback only when the fraction has moved by
 // at least 0.1 %, and always at the end, so that a progress bar is never flooded (STYLE.md 9).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Imports a Tenet text trace (github.com/gaasedelen/tenet), plain or gzip-compressed: reads it in
 // pieces and hands them to TenetParser (core/importers/tenetparser.h), which documents the format
 // and how its lines become transitions and accesses.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/tenetparser.h"
 
 #include <algorithm>

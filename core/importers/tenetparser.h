@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The parser of Tenet text traces (github.com/gaasedelen/tenet), fed with bytes rather than a file,
 // as LackeyParser is: the importer reads the file (maybe gzipped) in pieces and hands them over.
 //

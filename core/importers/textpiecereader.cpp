@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/textpiecereader.h"
 
 #include "core/importers/progressthrottle.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The read loop of the text traces: the text is read in large pieces into one bounded buffer and
 // its complete lines are handed to the format's parser, whatever the size of the input. The
 // importers (Lackey, Tenet) read a trace file with it, plain or gzipped; `memhist record` reads

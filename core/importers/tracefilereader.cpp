@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/tracefilereader.h"
 
 #include <algorithm>

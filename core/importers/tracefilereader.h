@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads a text trace file as a stream of bytes, gunzipping it on the fly when it starts with the
 // gzip magic, in bounded memory whatever the file's size. Shared by the text importers (Lackey,
 // Tenet), which parse what it returns line by line.

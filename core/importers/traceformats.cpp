@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/traceformats.h"
 
 #include "core/csv/csvaccessformat.h"

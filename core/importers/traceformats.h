@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The trace formats memhist imports, how each is recognised from its content, and the importer for
 // each. The one place a new format is registered.
 #pragma once

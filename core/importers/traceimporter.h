@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one interface every trace importer implements: it reads a trace (a file or, for formats that
 // have them, a directory), turns it into AccessSink::add() calls in trace order, reports progress
 // as the fraction of its input consumed, and stops when the progress callback returns false.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/valgrindverboselines.h"
 
 #include "core/context/elfloadmappings.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What valgrind's own lines in a Lackey log say about the traced program's memory: with `-v -v`,
 // each object it loads for the program, as it loads it ("--PID-- Reading syms from PATH", then
 // "--PID--    svma 0x..., avma 0x..." whose difference is the load bias, then, when it looks for

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Numbers as people type them and as memhist prints them (DESIGN.md: "decimal or 0x hex"). One
 // parser and one hex formatter for the CLI, the importers, the viewer and the CSV form, so that
 // "010" is ten everywhere (never octal) and every address prints as "0x" and lower-case digits.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The value types that travel through every layer: transitions, addresses, row ids and accesses.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The part of the transition x address plane a view shows, passed between the plane, the charts
 // and the main window. Both ranges are inclusive.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/query/accessrow.h"
 
 #include "core/storage/sqlite.h"

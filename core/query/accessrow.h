@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The one decoder of access rows. Every statement that reads accesses (the query engine's in
 // querystatements.h, the plane's in planestatements.h) selects the same columns in the same order:
 //   rowid, transition, operation, phy_first, linear, size

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/query/addresssummarylookup.h"
 
 #include "core/checker/checkmessages.h"

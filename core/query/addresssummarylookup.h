@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which slices may hold accesses in an address window, from the optional address summary
 // (storage/addresssummaryformat.h), so that the engine visits only those: a narrow window over
 // sparse data meets a few slices of thousands. Without a summary (another writer's file, an older

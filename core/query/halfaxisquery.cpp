@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/query/halfaxisquery.h"
 
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The half-axis query of the storage model spec: "the first N accesses from transition T, forward
 // or backward, whose bytes overlap [A, B], for these operations", resumable by rowid.
 #pragma once

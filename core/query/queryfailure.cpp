@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/query/queryfailure.h"
 
 namespace memhist {

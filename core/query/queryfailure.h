@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Why a query stopped: a database error, with SQLite's reason read where the call failed (a later
 // reset or statement would replace it, often by "not an error"), or a row that breaks a property
 // of the storage model. Only the first reason is kept: what follows it is its consequence.

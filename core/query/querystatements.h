@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SQL of the half-axis query engine, in one reviewed place. INDEXED BY pins the plans the
 // algorithm depends on (HistoryDatabase::open guarantees the indexes exist): SQLite's planner must
 // never trade the (chunk_id, transition) index for a rowid range scan on its own.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/query/rowchecks.h"
 
 #include "core/checker/checkmessages.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The properties of the storage model that the query engine relies on, checked on the rows it
 // reads anyway, at O(1) each. Each function returns the violation as checkmessages.h words it
 // (object, problem, property), or an empty string when the row keeps every property checked.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/query/rowidsearch.h"
 
 #include "core/query/querystatements.h"

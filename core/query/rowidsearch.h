@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Finds rows by transition through the accesses table itself: transitions never decrease with
 // rowid (DESIGN.md §1), so a binary search over rowids is a time index that every database of the
 // format has, without an extra table.

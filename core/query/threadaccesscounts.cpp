@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/query/threadaccesscounts.h"
 
 #include "core/query/rowidsearch.h"

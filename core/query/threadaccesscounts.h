@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How many accesses each thread's transitions hold, for a thread filter's choices ("thread 10506
 // (2,203 accesses)"). Cheap whatever the history's size: per span of thread_spans, two binary
 // searches over rowids (RowIdSearch), O(spans × log accesses) point reads, no access row scanned.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/recorder/clientstacksink.h"
 
 #include "core/context/processmap.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Names the client stack of a program valgrind runs, for `memhist record`.
 //
 // Valgrind gives the program a stack of its own: a reservation of the main stack size ending at

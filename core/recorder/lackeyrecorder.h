@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Records a program's memory history live with Valgrind's Lackey (`memhist record --backend
 // lackey`: slower than memhist's own tool and without values): runs it under `valgrind --tool=lackey
 // --trace-mem=yes` (with -v -v --trace-syscalls=yes for the program context: valgrindverboselines.h,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/recorder/recording.h"
 
 #include "core/recorder/lackeyrecorder.h"

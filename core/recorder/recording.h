@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What `memhist record` asks of a recorder and what a recording reports, whichever records:
 // memhist's own Valgrind tool (toolrecorder.h, the default: every access with its bytes) or
 // Valgrind's Lackey (lackeyrecorder.h: slower, no values).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/recorder/recordstreamimporter.h"
 
 #include "core/importers/progressthrottle.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Imports a record stream that `memhist record --keep-stream` kept (recordstreamparser.h): the same
 // history the recording made, from the file, gzipped or not. Also how a benchmark replays a
 // recording into the writer alone.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/recorder/recordstreamparser.h"
 
 #include "core/importers/accesssink.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Turns the record stream of memhist's Valgrind tool (recordformat.h) into AccessSink calls, in
 // trace order: each instruction at its transition (the superblocks the tool defines and runs), each
 // access with its bytes (a write's before bytes too), the kernel's accesses marked with their

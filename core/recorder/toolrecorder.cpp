@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/recorder/toolrecorder.h"
 
 #include "core/importers/accesssink.h"

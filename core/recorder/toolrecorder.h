@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Records a program's memory history live with memhist's own Valgrind tool (valgrind-tool/, a
 // separate GPL program): runs `valgrind --tool=memhist` with VALGRIND_LIB naming the tool's
 // directory, reads the tool's record stream (recordformat.h) from a pipe (valgrindprocess.h) and

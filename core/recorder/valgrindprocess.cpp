@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/recorder/valgrindprocess.h"
 
 #include <QStandardPaths>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Runs valgrind on a program for a recorder (the Lackey one, lackeyrecorder.h, and memhist's own
 // tool, toolrecorder.h), with a pipe whose write end valgrind inherits: the trace goes through it,
 // nothing is written to disk, and the end of the pipe is the end of the trace. The program's stdin,

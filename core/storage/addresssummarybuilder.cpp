@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/storage/addresssummarybuilder.h"
 
 #include "core/model/types.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Computes the address summary (storage/addresssummaryformat.h) from chunks: the writer feeds it
 // each slice's chunks as it stores them and writes the tables at the end of a history, `memhist
 // check` feeds it the chunks table and compares what it computes with what a history stores.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/storage/addresssummaryformat.h"
 
 namespace memhist::addresssummary {

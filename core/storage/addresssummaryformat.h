@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The address summary: two optional tables a memhist writer adds so that a query over a narrow
 // address window visits only the slices that hold a chunk near the window instead of every slice
 // (docs/database-format.md, "The address summary"). A database without them is answered by visiting every slice.

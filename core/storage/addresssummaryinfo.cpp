@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/storage/addresssummaryinfo.h"
 
 #include "core/storage/addresssummarystatements.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Whether a database holds the optional address summary, and its info row (the parameters and what
 // it was built from), read the same way by the query engine and by `memhist check`.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SQL that builds and reads the optional address summary (its tables are defined in
 // storage/schema.h; storage/addresssummaryformat.h says what they hold), in one reviewed place.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/storage/batchinsert.h"
 
 #include <QByteArray>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Inserts rows into one table several per INSERT statement ("INSERT INTO t(a, b) VALUES
 // (?,?),(?,?),..."): fewer statement executions per row is the cheapest speed-up SQLite offers for
 // bulk inserts. Measured: about 25 % for the accesses; 2.5 times for code_runs, whose rows are

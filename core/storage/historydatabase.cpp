@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/storage/historydatabase.h"
 
 #include "core/storage/historystatements.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A memhist database opened for reading: validates its shape, reads its metadata and summary.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/storage/historysources.h"
 
 #include <QStringList>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The traces a history was made from, as the `sources` meta value keeps them: one "FORMAT\tPATH"
 // line per trace, in import order (DESIGN.md §1). The writer writes the text; `memhist info` and
 // the viewer read it back through the same pair of functions.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SQL HistoryDatabase runs when it opens a history and describes it (its shape, the optional
 // meta and _metadata tables, the summary counts), in one reviewed place.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every SQL statement that defines or fills the memhist file format, in one reviewed place.
 // The three base tables and their indexes are those of the storage model spec
 // (shared/seeds/memhistwriter-storage-model.md) with the corrections of DESIGN.md §1.

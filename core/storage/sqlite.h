@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Thin RAII wrappers over SQLite's C API: a connection, a prepared statement and a transaction
 // guard that rolls back unless committed. The hot paths (writer, query engine) use these.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The first 100 bytes of a SQLite database file, read directly (SQLite's "Database File Format",
 // section 1.3): what a reader can learn about a file at constant cost before SQLite opens it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What every statements header exposes besides its statements: the list of them, by name, so that
 // tst_statements prepares each one against the schema and checks the plan it was written for. A
 // listed statement without a row in tst_statements fails that test; a statement left out of its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/storage/threadspans.h"
 
 #include "core/storage/historydatabase.h"

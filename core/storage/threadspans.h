@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which thread ran which transitions, from the optional thread_spans table (drmemtrace imports
 // write it): the thread at a transition for the viewer's status line, the spans in a window for a
 // timeline band, and a per-thread summary for `memhist info`. A database without the table (another

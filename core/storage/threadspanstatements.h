@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SQL that reads the optional thread_spans table (written by HistoryWriter::addThreadSpan; its
 // definition is in storage/schema.h), in one reviewed place.
 #pragma once

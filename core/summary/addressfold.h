@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The folded address axis: the occupied address regions of a history, found from a stream of
 // chunk ranges, and the piecewise-linear map between addresses and "display" coordinates in which
 // the empty gaps between regions are squeezed to thin bands. GUI-free: the plane draws in these

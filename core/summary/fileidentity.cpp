@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/summary/fileidentity.h"
 
 #include <QFile>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What identifies one version of a file without reading it all: its device, inode, size and
 // modification time (to the nanosecond), and, for an SQLite database, the file change counter of
 // its header (bytes 24..27, bumped by every transaction that changes the file). A summary cached

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/summary/historysummarizer.h"
 
 #include "core/model/types.h"

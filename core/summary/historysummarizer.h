@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Summarises an existing history that has no display summary of its own (written by another tool
 // or an older memhist), into a separate summary file: the history is only read. Two sequential
 // scans (chunks, then accesses, in rowid order) feed the same SummaryBuilder the writer uses, so

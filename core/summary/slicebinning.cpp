@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/summary/slicebinning.h"
 
 #include "core/model/types.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The summary's second pass for one slice: its fragment records binned on the fold at every
 // address level, as the cells the pyramid takes. Accumulates in dense per-level arrays (a few MiB,
 // reused from slice to slice) with a bitmap of the bins touched, so that a slice costs time in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/summary/slicefragment.h"
 
 #include "core/summary/summarylevels.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the summary's first pass keeps of (part of) one slice: its accesses as distinct (operation,
 // address, size) records with their counts, and where its chunks start, also counted. Compact
 // (a hot stack or loop counter collapses to a few records) and independent of the address fold,

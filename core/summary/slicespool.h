@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where the summary's first pass puts its slice fragments until the second pass reads them back,
 // slice by slice: an anonymous temporary file (unlinked from the start, so that nothing is left
 // behind whatever happens to the process) in a given directory, written through a buffer.

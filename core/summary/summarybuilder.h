@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Builds a history's display summary (summarylevels.h) in two passes with bounded memory, while the
 // history is being written or, for a history without one, while it is being read.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/summary/summarycache.h"
 
 #include "core/storage/sqlite.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where the viewer keeps the summaries it made itself, of histories without one: files outside the
 // histories (the viewer never writes into a history), in one directory, each named for its
 // history's path and identity (fileidentity.h) and recording that identity inside. A summary is

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The geometry of the display summary, a tile pyramid over the transition x folded-address plane
 // (DESIGN.md §1: an optional table; see core/summary/summarybuilder.h for how it is built).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SQL of the display summary, in one reviewed place. Two optional tables (DESIGN.md §1): a
 // history without them works everywhere; the viewer then summarises it itself, into a cache file
 // outside the history that holds the same two tables.

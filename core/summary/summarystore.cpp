@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/summary/summarystore.h"
 
 #include "core/storage/sqlite.h"

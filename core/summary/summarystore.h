@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading and writing the display summary's tables (summarystatements.h) on a connection: the
 // writer's own, the viewer's read-only one, or a summary cache file's.
 #pragma once

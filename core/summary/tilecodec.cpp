@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/summary/tilecodec.h"
 
 #include "core/summary/varint.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The stored form of a block of a tile: its non-empty cells in bin order, in three columns of
 // varints compressed together with zlib.
 //

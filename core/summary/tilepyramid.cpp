@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/summary/tilepyramid.h"
 
 namespace memhist::summary {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The summary's time aggregation: takes each slice's cells at every address level, in slice
 // order, sums them into the tiles of every time level, and decides which blocks of which tiles are
 // worth storing.

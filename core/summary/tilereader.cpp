@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/summary/tilereader.h"
 
 #include "core/storage/sqlite.h"

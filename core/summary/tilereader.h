@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads the blocks of the summary a view needs: those of one time level and one address level
 // over a range of tiles and bins, each replaced, where it was not stored, by what the pyramid rule
 // (tilepyramid.h) says replaces it: its halves at the next finer address level, recursively, and

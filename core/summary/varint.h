@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // LEB128 variable-length integers: the summary's spool records and tile cells are mostly small
 // numbers (address deltas, counts of 1), one byte each this way. Decoding is bounds-checked: a
 // damaged blob in a history is reported, never read past.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The bytes an access moved, as a history keeps them where its trace or recording has them: the
 // bytes read or written, for a write the bytes it overwrote, and whether the kernel made the access
 // (a system call's buffer, a signal frame) rather than an instruction of the program.

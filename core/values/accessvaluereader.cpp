@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/values/accessvaluereader.h"
 
 #include "core/values/valuestatements.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads the values of a history's accesses (access_value_blocks, valueblock.h; or the one-row-per-
 // access table of histories written before it). Keeps the last block it decoded, so reading the
 // values of neighbouring accesses, as a page of results does, costs one query per block.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/values/syscallnames.h"
 
 #include "core/values/accessvalue.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The names of x86-64 Linux system calls, for saying which one made a kernel access ("read()").
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/values/valueblock.h"
 
 #include "core/summary/varint.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Packs the values of consecutive accesses into the rows of access_value_blocks, a few bytes of
 // overhead per access rather than a table row each (about 15 bytes): a recording keeps a value for
 // every access, and the history must not grow by more than the values themselves.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/values/valuecheck.h"
 
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The checker's part for values (`memhist check` on a history that has them): replays the values in
 // rowid order through a sparse image of memory (4 KiB pages, only those touched) and finds
 // - what breaks the values' own properties: a damaged block, a value whose length is not its

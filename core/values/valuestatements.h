@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The table of access values (values/valueblock.h packs its rows) and the statements that read it.
 // Optional, like every context table: a history without values has none.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/writer/historywriter.h"
 
 #include "core/context/contextcollector.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Streams accesses, in trace order, into a new memhist database that keeps every property of the
 // storage model spec. Memory stays bounded whatever the trace: accesses are buffered one slice at a
 // time, and a slice is closed before any chunk could exceed its cap.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Notices, while accesses stream in, that one address has been accessed so often in the current
 // slice that its chunk would exceed the cap, so the writer can close the slice in time instead of
 // discovering it when the slice is planned (which would cost a re-plan).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A thread of its own that runs one function on queued jobs, one at a time and in the order they
 // were queued. The queue is bounded: the producer waits while `capacity` jobs are waiting, which
 // bounds the memory the jobs hold. The writer's store and summary threads are two of them: with a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/writer/partialfile.h"
 
 #include <QDir>

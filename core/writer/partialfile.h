@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A file written under a temporary name beside its target, TARGET.PID.XXXXXX.partial, and renamed
 // over the target only once complete and synced to disk: whatever happens (a full disk, a signal, a
 // crash, a power cut right after), the target path holds nothing, its previous file, or the

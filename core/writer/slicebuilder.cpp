@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/writer/slicebuilder.h"
 
 #include <algorithm>

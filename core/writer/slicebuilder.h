@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Decides how the buffered accesses of one slice become chunks, keeping the spec's properties:
 // per operation, chunks do not overlap, are in address order, every byte of a chunk is covered by
 // one of its accesses, every access lies inside its chunk, and no chunk exceeds the cap.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The access streams the plane's tests write into histories, in one place.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ChartsPanel and its data: the bucketing and region arithmetic exactly, the computation against
 // a brute-force count of the bundled example, sampling, coalescing of quick range changes.
 #include "core/charts/chartdata.h"

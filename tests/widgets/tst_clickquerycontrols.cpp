@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The toolbar's click-to-query section: its defaults, settings set and read back (the window clamped
 // to what the spin box holds), what the next window remembers, and what it adds to a toolbar.
 #include "clickquerycontrols.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ConnectionThread, the one base of the viewer's per-connection worker threads: work runs in the
 // worker's own thread, the connection is opened once per path and closed in that thread, queued work
 // of an overtaken request is skipped, a stale result never arrives, work posted without a ticket

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The detail pane of the selected access: on counter.c compiled here (a global written in bump at a
 // marked line), its access line, value, instruction among its neighbours, source excerpt and
 // address; the marked lines' columns where the others' are; the file missing from disk; a history without context; a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The import dialog: its window fields read as `memhist import` reads --skip-instructions and
 // --max-instructions, and the choice it returns is what the user filled in; an existing history is
 // replaced only after a question that says whether it is the open one.

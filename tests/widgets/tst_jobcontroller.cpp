@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The viewer's job controller without its window: a newer open replaces an older one, a missing
 // history says why, the output chooser decides where an import goes (and may not overwrite the
 // trace), an import or a recording replaces an existing history only when confirmed, Cancel in the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // JobTracker, the viewer's one way to run a one-shot job off the GUI thread: results on the owner's
 // thread, stale results dropped (a newer job, cancel(), the owner gone), stop() still delivering,
 // the cancel predicate the job polls, progress before the result, and waiting for the jobs. Jobs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The viewer's main window, driven headless: opening a history as the command line does, importing
 // a dropped trace in the background, a failed import, click-to-query forward and backward, and the
 // window's CSV export against `memhist export`, and File > Record Program running the real

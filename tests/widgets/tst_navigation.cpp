@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The viewer's Go menu (app/viewer/navigator.h), driven in the real main window: previous/next write
 // and read of the selected access's bytes on tests/data/csv/small.csv (exact rows, the "none"
 // messages), go to transition, address and symbol centring the plane, the executions of an

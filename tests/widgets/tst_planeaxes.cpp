@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where the plane's axes put their ticks and labels, the folded gaps their bands and the query
 // results their markers, computed without painting: text 7 pixels a character and 10 pixels a line,
 // so that every position is known exactly.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The plane with a history of a compiled program (tests/programhistory.h): hovering an access names
 // its instruction, function, source line and what its address is, read in the background and equal
 // to what `memhist query --context` prints for it; the address axis names the regions and, zoomed in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The plane's coordinate maths: the fold (occupied regions, address <-> display), zoom anchored at
 // the cursor, clamping to the history, view-range round trips, axis ticks and labels.
 #include "core/model/numbertext.h"

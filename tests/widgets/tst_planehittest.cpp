@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What lies under a pixel of the plane, without a widget: the point, the position of a point, the
 // access (drawn bars first, writes on top, then the markers of query results) and the hover text.
 #include "testsupport.h"

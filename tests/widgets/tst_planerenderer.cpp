@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The plane's renderer: the level-of-detail planner's decisions on hand-made overviews (exact, at
 // every threshold), then every way of drawing (coverage, chunk rows, a row scan, per-chunk queries)
 // run with lowered limits on small real histories, with the pixels each paints, and cancellation in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The plane's thread filter on the four-thread drmemtrace fixture: zoomed in, the plane draws exactly
 // the accesses `memhist query --thread N` returns over the view (the main window passes the query
 // panel's choice on); hover and clicks never pick another

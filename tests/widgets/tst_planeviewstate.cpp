@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The plane's view state and actions without a widget: steps recorded or not, back, forward, home,
 // the cap of the zoom history, clamping, and what wheel turns, rubber bands and drags ask for.
 #include "widgets/plane/planeviewstate.h"

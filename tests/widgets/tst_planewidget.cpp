@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The plane widget on a small real history written with HistoryWriter: loading, clicking an access,
 // zoom history, wheel zoom anchored at the cursor, bringing the current access into view; drawing
 // from the history's own display summary, or from one summarised in the background into the cache

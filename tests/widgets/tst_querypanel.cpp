@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // QueryPanel: typed queries give the command line's rows, bad input gives a message and no query,
 // and Export writes the complete result set byte for byte as `memhist export`.
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ResultsModel: pages fetched in the background, appended once each, stale pages dropped, the
 // same rows as the query engine and the memhist command line, forward and backward.
 #include "core/csv/csvaccessformat.h"

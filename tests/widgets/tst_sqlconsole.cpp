@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // SqlConsole: statements on a read-only connection of its own in a worker thread, SQLite's messages
 // inline, rows in batches fetched on scroll exactly once, a long GROUP BY that leaves the GUI thread
 // free (and repaintable) and that Stop interrupts, stale answers dropped.

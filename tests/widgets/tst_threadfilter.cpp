@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // ThreadFilter: the history's threads with their access counts, read in the background; a history
 // without threads keeps "All threads" alone and disabled; and the query panel builds its queries
 // through it, so that choosing a thread reruns the query with that thread's accesses only, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // memhist-viewer's --help and --version answer where there is no display (over ssh, in a package
 // build), instead of aborting in QApplication's constructor as they did; its --select-row selects
 // the row asked for in a screenshot, or says at once that the results have fewer.

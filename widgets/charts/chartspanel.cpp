@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/charts/chartspanel.h"
 
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Two charts of the visible part of the history: reads and writes over transitions, and the
 // busiest address regions. Computed in the background from the panel's own read-only connection.
 #pragma once

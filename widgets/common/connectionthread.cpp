@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/common/connectionthread.h"
 
 namespace memhist {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A worker object in a thread of its own, holding that thread's read-only connection to one history
 // (one connection per thread: a connection is never shared between threads). The owner queues work
 // to it in order with post(); work carries a JobTicket, so that work still queued for an overtaken

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Generations of background jobs, the one way the viewer tells a job whose result still counts from
 // one that has been overtaken (in the spirit of KDAB hotspot's JobTracker): every job is started
 // with a ticket of a new generation; a newer job, a cancel or the owner's end makes every older

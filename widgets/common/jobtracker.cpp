@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/common/jobtracker.h"
 
 namespace memhist {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One-shot background jobs on the thread pool, for an owner on the GUI thread: a job receives a
 // JobTicket (poll ticket.cancelled() to stop early, ticket.report() for progress) and returns its
 // result; the result reaches `deliver` on the owner's thread only if the job is still the newest

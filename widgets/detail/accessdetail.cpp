@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/detail/accessdetail.h"
 
 #include "core/storage/threadspans.h"

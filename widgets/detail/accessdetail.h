@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Everything the detail pane says about one access: the access itself, its thread and value, the
 // instruction that made it with the instructions the history knows around it, that instruction's
 // function, module and source line with the source file's text around the line (when the file is on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/detail/detailpane.h"
 
 #include "core/model/numbertext.h"

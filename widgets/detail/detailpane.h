@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The detail pane: what the selected access is, in full. Its operation, bytes, transition, thread
 // and value; the instruction that made it among the instructions the history knows around it, with
 // its function and module; its source line among the file's lines when the file is on this

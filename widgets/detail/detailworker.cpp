@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/detail/detailworker.h"
 
 #include "core/storage/historydatabase.h"

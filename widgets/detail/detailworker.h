@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The background half of DetailPane: lives in the pane's ConnectionThread and owns that thread's
 // connection and readers (one ContextReader per connection). Internal to widgets/detail.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/plane/planeaxes.h"
 
 #include "core/model/numbertext.h"

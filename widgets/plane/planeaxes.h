@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Where the plane's axes put their ticks and labels, the folded gaps their bands and the query
 // results their markers: lists computed from the view, the fold and the sizes of the texts, drawn by
 // planeoverlays and tested on their own (tests/widgets/tst_planeaxes.cpp), as Qt Creator's timeline

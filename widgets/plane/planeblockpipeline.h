@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The display summary's blocks of a view read on the render thread while another thread visits
 // them. Reading a block (an SQLite row, inflate, decoding its cells) and rasterising it cost about
 // the same on a whole-history view, so on two cores the view takes about the longer of the two

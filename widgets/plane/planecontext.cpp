@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/plane/planecontext.h"
 
 #include "core/context/contextreader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the plane shows of a history's program context, read off the GUI thread on a connection of
 // its own (a ConnectionThread, like the renderer's): the names of the address axis (the memory
 // map's regions and the modules' sections, and the data symbols), the threads that ran, which

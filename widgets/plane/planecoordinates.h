@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The coordinate maths of the transition x address plane, free of widgets and of the database so
 // that every edge case can be tested on its own (tests/widgets/tst_planecoordinates.cpp).
 //

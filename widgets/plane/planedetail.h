@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The level of detail of one view of the plane: which slices it shows, how many chunks and accesses
 // it is estimated to hold, and from that what the renderer reads and draws. A pure function of the
 // history's overview, the view and one figure read from the database (the rows of the visible

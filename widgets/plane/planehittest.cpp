@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/plane/planehittest.h"
 
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What lies under a pixel of the plane: the transition, the address (in its region or folded gap)
 // and the access, and the hover text that names them. Pure functions of the pixel mapping, the fold
 // and what the image shown drew, in plot-local pixels (origin at the plot's top-left corner), so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How much of each operation lies under each pixel of a chunk-level image, and the pixels painted
 // from it so that every operation stays visible in its proportion (issue 13, 4e). Painting chunks
 // one operation after another put the writes over the reads: a history of 70 % reads looked all

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/plane/planeoverlays.h"
 
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the plane widget paints over and around the rendered image: the folded gaps, the markers of
 // the query results and the current result, the axes and the legend, from the lists planeaxes
 // computes, in the colours of the widget's palette.

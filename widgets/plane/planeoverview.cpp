@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/plane/planeoverview.h"
 
 #include "core/storage/schema.h"

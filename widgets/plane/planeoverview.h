@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the plane needs to know about a whole history before it can draw any view of it: the
 // slices, the folded address axis and the summary counts. Made once per history, off the GUI
 // thread, from the worker's own read-only connection.

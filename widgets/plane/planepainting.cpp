@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/plane/planepainting.h"
 
 #include "widgets/plane/planeoperationraster.h"

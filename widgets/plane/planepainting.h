@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The renderer's paint passes: rows in, pixels out, no SQL. Each draws into the render image with
 // fillRect and no antialiasing, coalescing what lands on one pixel row of a slice band into one
 // rectangle, so that a view costs about one primitive per pixel run whatever it holds. Chunks are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/plane/planereads.h"
 
 #include "core/query/accessrow.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The renderer's read passes: SQL in, plain rows out, nothing drawn. Each reads only what a
 // DetailPlan asks for, from the render thread's own connection, and checks `cancelled` every few
 // hundred or thousand rows (a newer view has been requested: the rows would be wasted).

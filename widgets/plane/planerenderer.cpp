@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/plane/planerenderer.h"
 
 #include "core/storage/historydatabase.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Draws one view of the plane into a QImage on a worker thread, reading only what that view needs
 // from the worker's own read-only connection: a level-of-detail plan (planedetail.h), then the read
 // passes it asks for (planereads.h), then the paint passes (planepainting.h), stopping as soon as a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SQL only the plane reads, in one reviewed place. All read-only; parameters bound, never pasted.
 // What the plane shares with the engine it reads through the engine's statements: the slices and
 // the chunks' coverage as the summariser scans them (summary/summarystatements.h), the chunks of a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/plane/planesummaryraster.h"
 
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The display summary's blocks of one view, turned into pixels and estimates: each block's cells
 // add, per pixel of the image, how many accesses of each operation are there (an OperationRaster),
 // and what they count inside the view to the chunk and access estimates the level-of-detail plan

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/plane/planethreadfilter.h"
 
 #include "core/storage/sqlite.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The plane's thread filter (issue 13 item 3): with threads chosen in the query panel's thread
 // filter, the plane keeps only the accesses of the transitions those threads ran, exactly as
 // HalfAxisQuery::threads (`memhist query --thread N`) does: an access at a transition no span covers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What the plane shows and where it has been: the history's extent, the current viewport and the
 // zoom history (back and forward), with the actions that change them. No widget, no events: the
 // widget turns wheel, drag, key and button input into these actions and reacts to what they

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/plane/planewidget.h"
 
 #include "core/summary/historysummarizer.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The transition x address plane: a history's slices as bands, chunks as rectangles and, zoomed in,
 // accesses as size bars, with empty address ranges folded away.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/query/querypanel.h"
 
 #include "core/export/csvexport.h"

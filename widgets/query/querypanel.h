@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The query panel: inputs for a half-axis query (T, [A, B], direction, operations), the results as
 // an infinitely scrolling table (with the program context of each access, columns the user can
 // hide), rows copied as CSV, and the export of the complete result set to CSV.

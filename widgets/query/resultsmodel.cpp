@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/query/resultsmodel.h"
 
 #include "core/csv/csvaccessformat.h"

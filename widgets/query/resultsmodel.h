@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The results of one half-axis query as an infinite table: pages of accesses are fetched in a
 // worker thread (its own connection and engine), resumed by rowid, and appended as they arrive.
 #pragma once

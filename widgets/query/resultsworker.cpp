@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/query/resultsworker.h"
 
 #include "core/context/contextcolumns.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The background half of ResultsModel: lives in the model's ConnectionThread and owns that thread's
 // connection (one connection per thread) and query engine. Internal to widgets/query.
 #pragma once

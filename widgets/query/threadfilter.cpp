@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/query/threadfilter.h"
 
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The thread filter of the query panel: a combo box "All threads" / "Thread N (k accesses)", filled
 // in the background from the history's thread_spans (core threadAccessCounts: a few point reads
 // per span, no access scanned), whose choice becomes HalfAxisQuery::threads. A history without

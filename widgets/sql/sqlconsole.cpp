@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/sql/sqlconsole.h"
 
 #include "core/model/numbertext.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A SQL console on the open history: one statement at a time on the console's own read-only
 // connection, results in a table that fetches more rows as it scrolls.
 //

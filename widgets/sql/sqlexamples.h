@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The example statements the SQL console offers, in one reviewed place. Each runs on any database
 // of the format (DESIGN.md §1): only the three base tables and SQLite's own schema table.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SQL console's results: rows the worker delivered, held as plain values in the GUI thread.
 // More rows are asked for (fetchRequested) when a view scrolls near the end; they arrive later with
 // appendRows(). Nothing here touches a database, so a view may read the model at any time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "widgets/sql/sqlworker.h"
 
 #include <QCoreApplication>

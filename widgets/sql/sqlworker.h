@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The SQL console's worker: the console's read-only Qt SQL connection and its statement, in a
 // thread of their own (the console's ConnectionThread). The GUI thread never touches the
 // connection; it posts work to the thread and gets rows back as plain values.

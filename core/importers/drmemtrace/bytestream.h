@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The decompressed bytes of one trace file, whatever its container (raw, gzip, snappy framing,
 // zip of chunks). A zip holds several parts (its members, read in archive order); the other
 // containers hold one. The record reader sits on top and never sees the container.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/drmemtrace/chunkseek.h"
 
 #include "core/importers/drmemtrace/tracerecord.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Starting an import at a window far into a chunked trace without inflating the chunks before it
 // (DynamoRIO's fast-forward, its issue #5538). Every chunk of a thread's zip but the last holds
 // exactly chunk_instr_count fetched instructions (the CHUNK_INSTR_COUNT marker of its header), and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CRC-32C (Castagnoli), as the snappy framing format checks each chunk with, and its "masked"
 // form (the format stores a rotated, offset CRC so that a CRC over data holding CRCs stays strong).
 #pragma once

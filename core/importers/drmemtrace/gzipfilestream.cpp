@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/drmemtrace/gzipfilestream.h"
 
 namespace memhist::drmemtrace {

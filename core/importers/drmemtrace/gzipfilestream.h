@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A gzip-compressed trace file (DynamoRIO's .trace.gz), inflated as it is read: only the input
 // buffer and zlib's window are held, whatever the file's size. Concatenated gzip members are read
 // one after another, as gzip(1) does.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // DynamoRIO's module list: the `modules.log` its offline tracer writes beside the raw trace
 // (DIR/raw/modules.log; the final trace is in DIR/trace), as drcovlib's module tracker dumps it:
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A trace file read through a bounded set of open file descriptors. A trace directory may hold
 // thousands of thread files, each read a little at a time as the interleaver switches threads; kept
 // open all at once they would exceed the open-file limit (RLIMIT_NOFILE). Each PooledFile keeps its

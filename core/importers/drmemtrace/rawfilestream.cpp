@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/drmemtrace/rawfilestream.h"
 
 namespace memhist::drmemtrace {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An uncompressed trace file: the records as they are on disk.
 #pragma once
 

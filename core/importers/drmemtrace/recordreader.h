@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reads the 12-byte records of one trace file from its ByteStream, a buffer at a time, and knows
 // where each record is: the zip member, the record's index and byte offset (both 0-based, counted
 // in the decompressed data of the member for a zip, of the whole file otherwise). Errors, of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/drmemtrace/snappyframestream.h"
 
 #include "core/importers/drmemtrace/crc32c.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A trace compressed with snappy's framing format (DynamoRIO's .trace.sz): a stream identifier
 // chunk, then compressed or uncompressed chunks of at most 64 KiB of data, each with the masked
 // CRC-32C of its uncompressed bytes, plus padding and reserved chunks. The framing is parsed here;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/drmemtrace/threaddecoder.h"
 
 #include "core/importers/accesssink.h"

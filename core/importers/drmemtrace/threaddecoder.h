@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Turns the records of one trace file into accesses, a run at a time: the interleaver resumes a
 // file, the decoder hands its instructions the next global transitions and its reads and writes to
 // the sink, and stops where the file's next timestamp says another file may be due. What is not

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/drmemtrace/threadinterleaver.h"
 
 #include <functional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Interleaves the files of a trace into one timeline by their timestamp markers: at every
 // scheduling point, the file whose next segment has the smallest timestamp runs (ties go to the
 // smaller thread id, then to the file listed first), so the same trace always gives the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Recognises drmemtrace trace files by their content, whatever their name: the container (zip of
 // chunk.NNNN members, gzip, snappy framing, or raw records) and, where the first records can be
 // seen, a header record first. Also lists a trace directory: its thread files, and the side files

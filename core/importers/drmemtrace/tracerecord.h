@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The record of a drmemtrace final trace (DynamoRIO's trace_entry_t on a 64-bit host): 12 bytes,
 // little-endian {u16 type; u16 size; u64 addr}, and the record and marker types memhist looks at.
 // The numbers are those of DynamoRIO's public trace_entry.h (trace_type_t, trace_marker_type_t);

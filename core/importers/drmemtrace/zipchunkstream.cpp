@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "core/importers/drmemtrace/zipchunkstream.h"
 
 #include <unzip.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A chunked drmemtrace trace (.trace.zip): a zip archive whose members chunk.0000, chunk.0001, ...
 // hold consecutive pieces of one thread's records. Members are read in archive order, each
 // inflated as it is read (minizip), so memory stays at zlib's window plus one buffer. The members
