@@ -17,14 +17,7 @@ constexpr std::uint64_t pageMask = ~(pageSize - 1);
 
 QString permissionsOf(GElf_Word flags)
 {
-    QString text = QStringLiteral("---p");
-    if (flags & PF_R)
-        text[0] = u'r';
-    if (flags & PF_W)
-        text[1] = u'w';
-    if (flags & PF_X)
-        text[2] = u'x';
-    return text;
+    return privatePermissionsText(flags & PF_R, flags & PF_W, flags & PF_X);
 }
 
 } // namespace

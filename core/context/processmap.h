@@ -30,6 +30,19 @@ struct Mapping
     friend bool operator==(const Mapping &, const Mapping &) = default;
 };
 
+// Permissions as /proc/PID/maps writes them for a private mapping: "r-xp", "rw-p", "---p".
+inline QString privatePermissionsText(bool readable, bool writable, bool executable)
+{
+    QString text = QStringLiteral("---p");
+    if (readable)
+        text[0] = u'r';
+    if (writable)
+        text[1] = u'w';
+    if (executable)
+        text[2] = u'x';
+    return text;
+}
+
 // The path of an anonymous mapping.
 inline QString anonymousMappingPath()
 {

@@ -18,14 +18,8 @@ constexpr std::uint64_t kernelPieceBytes = 4096;
 
 QString permissionsText(quint8 permissions)
 {
-    QString text = QStringLiteral("---p");
-    if (permissions & MH_PERM_READ)
-        text[0] = u'r';
-    if (permissions & MH_PERM_WRITE)
-        text[1] = u'w';
-    if (permissions & MH_PERM_EXECUTE)
-        text[2] = u'x';
-    return text;
+    return privatePermissionsText(
+        permissions & MH_PERM_READ, permissions & MH_PERM_WRITE, permissions & MH_PERM_EXECUTE);
 }
 
 } // namespace
