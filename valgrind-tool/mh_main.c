@@ -748,7 +748,8 @@ static void emit_module(PtrdiffT bias, const HChar *path)
 }
 
 /* A kernel access: KERNEL_READ (before == NULL, has_before ignored) or KERNEL_WRITE. */
-static void emit_kernel(UChar tag, Addr a, SizeT size, UInt sysno, const UChar *before)
+/* `after`: the bytes the kernel leaves, or NULL when they are in memory already. */
+static void emit_kernel(UChar tag, Addr a, SizeT size, UInt sysno, const UChar *before, const UChar *after)
 {
     UChar *p = out_reserve(1 + 4 + 8 + 8 + 4 + 1);
     p = put8(p, tag);
@@ -763,7 +764,7 @@ static void emit_kernel(UChar tag, Addr a, SizeT size, UInt sysno, const UChar *
         if (before != NULL)
             out_bytes(before, size);
     }
-    out_bytes((const void *)a, size);
+    out_bytes(after != NULL ? after : (const void *)a, size);
 }
 
 static void finish(UChar how, Int value)
@@ -844,7 +845,7 @@ static void mh_pre_mem_read(CorePart part, ThreadId tid, const HChar *s, Addr a,
     if (!recording_now() || !kernel_part(part) || !client_readable(a, size))
         return;
     note_thread(tid);
-    emit_kernel(MH_REC_KERNEL_READ, a, size, syscall_of(part, tid), NULL);
+    emit_kernel(MH_REC_KERNEL_READ, a, size, syscall_of(part, tid), NULL, NULL);
 }
 
 static void mh_pre_mem_read_asciiz(CorePart part, ThreadId tid, const HChar *s, Addr a)
@@ -861,7 +862,7 @@ static void mh_pre_mem_read_asciiz(CorePart part, ThreadId tid, const HChar *s, 
         for (; p < page_end; p++)
             if (*(const HChar *)p == '\0') {
                 note_thread(tid);
-                emit_kernel(MH_REC_KERNEL_READ, a, p - a + 1, syscall_of(part, tid), NULL);
+                emit_kernel(MH_REC_KERNEL_READ, a, p - a + 1, syscall_of(part, tid), NULL, NULL);
                 return;
             }
     }
@@ -898,15 +899,26 @@ static void mh_post_mem_write(CorePart part, ThreadId tid, Addr a, SizeT size)
             before = kw->before + (a - kw->a);
     }
     note_thread(tid);
-    emit_kernel(MH_REC_KERNEL_WRITE, a, size, syscall_of(part, tid), before);
+    emit_kernel(MH_REC_KERNEL_WRITE, a, size, syscall_of(part, tid), before, NULL);
 }
+
+/* The word the kernel clears (and wakes futex waiters on) when a thread exits, which Valgrind does
+ * not tell its tools about: pthread_join waits on the thread's tid word this way. It is set by
+ * clone(CLONE_CHILD_CLEARTID, ..., child_tid) for the new thread, or by set_tid_address(). */
+static Addr *mh_clear_tid = NULL; /* by ThreadId; 0: none */
+static Addr *mh_child_clear_tid = NULL; /* by the cloning ThreadId, until the child is created */
 
 static void mh_pre_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArgs)
 {
-    (void)args;
     (void)nArgs;
-    if (tid < VG_N_THREADS)
+    if (tid < VG_N_THREADS) {
         mh_sysno[tid] = syscallno;
+        /* clone(flags, stack, parent_tid, child_tid, tls) on amd64. */
+        if (syscallno == __NR_clone)
+            mh_child_clear_tid[tid] = (args[0] & VKI_CLONE_CHILD_CLEARTID) ? args[3] : 0;
+        else if (syscallno == __NR_set_tid_address)
+            mh_clear_tid[tid] = args[0];
+    }
     /* A successful exec replaces Valgrind without fini: send what there is. */
     if (syscallno == __NR_execve || syscallno == __NR_execveat)
         out_flush();
@@ -919,6 +931,26 @@ static void mh_post_syscall(ThreadId tid, UInt syscallno, UWord *args, UInt nArg
     (void)nArgs;
     (void)res;
     kw_clear(tid);
+}
+
+static void mh_pre_thread_ll_create(ThreadId parent, ThreadId child)
+{
+    if (parent < VG_N_THREADS && child < VG_N_THREADS)
+        mh_clear_tid[child] = mh_child_clear_tid[parent];
+}
+
+/* The thread exits: the kernel clears its tid word now, a write of the exit system call. */
+static void mh_pre_thread_ll_exit(ThreadId tid)
+{
+    static const UChar zeros[sizeof(Int)] = { 0 };
+    Addr a;
+    if (tid >= VG_N_THREADS || (a = mh_clear_tid[tid]) == 0)
+        return;
+    mh_clear_tid[tid] = 0;
+    if (!recording_now() || !client_readable(a, sizeof(Int)))
+        return;
+    note_thread(tid);
+    emit_kernel(MH_REC_KERNEL_WRITE, a, sizeof(Int), mh_sysno[tid], (const UChar *)a, zeros);
 }
 
 static void mh_start_client_code(ThreadId tid, ULong blocks_dispatched)
@@ -1253,6 +1285,8 @@ static void mh_post_clo_init(void)
     }
     mh_fd = VG_(safe_fd)(clo_stream_fd);
     mh_sysno = VG_(calloc)("mh.sysno", VG_N_THREADS, sizeof(UInt));
+    mh_clear_tid = VG_(calloc)("mh.clear-tid", VG_N_THREADS, sizeof(Addr));
+    mh_child_clear_tid = VG_(calloc)("mh.child-clear-tid", VG_N_THREADS, sizeof(Addr));
     VG_(atfork)(mh_atfork_pre, NULL, mh_atfork_child);
 
     emit_header();
@@ -1289,6 +1323,8 @@ static void mh_pre_clo_init(void)
     VG_(track_post_mem_write)(mh_post_mem_write);
 
     VG_(track_start_client_code)(mh_start_client_code);
+    VG_(track_pre_thread_ll_create)(mh_pre_thread_ll_create);
+    VG_(track_pre_thread_ll_exit)(mh_pre_thread_ll_exit);
 }
 
 VG_DETERMINE_INTERFACE_VERSION(mh_pre_clo_init)
