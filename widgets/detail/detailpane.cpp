@@ -305,10 +305,25 @@ QString DetailPane::html(const AccessDetail &detail)
     if (detail.threadsKnown)
         html += paragraph(detail.thread ? tr("Thread %1").arg(*detail.thread)
                                         : tr("Thread unknown (no thread span covers this transition)"));
-    if (detail.value) {
+    if (detail.value && detail.value->hasBefore()) {
+        // Before → after, the bytes the write changed in bold.
+        const AccessValue &value = *detail.value;
+        QString after;
+        qsizetype changed = 0;
+        for (qsizetype i = 0; i < value.bytes.size(); ++i) {
+            const QString byte = QString::fromLatin1(value.bytes.mid(i, 1).toHex());
+            const bool differs = value.before[i] != value.bytes[i];
+            changed += differs ? 1 : 0;
+            after
+                += (i > 0 ? QStringLiteral(" ") : QString()) + (differs ? QStringLiteral("<b>%1</b>").arg(byte) : byte);
+        }
+        html += QStringLiteral("<p>%1 %2 → %3 %4</p>")
+                    .arg(tr("Bytes before → after"), byteValuesText(value.before), after,
+                        escaped(tr("(%1 of %2 changed, in bold; memory order)").arg(changed).arg(value.bytes.size())));
+    } else if (detail.value) {
         html += paragraph(tr("Value %1 (the bytes in memory order)").arg(byteValuesText(detail.value->bytes)));
-        if (detail.value->hasBefore())
-            html += paragraph(tr("Before %1 (the bytes it overwrote)").arg(byteValuesText(detail.value->before)));
+    }
+    if (detail.value) {
         if (detail.value->kernelSyscall)
             html += paragraph(tr("Made by the kernel: %1").arg(kernelAccessText(*detail.value->kernelSyscall)));
     }
