@@ -14,5 +14,6 @@ int runExport(const QStringList &arguments);
 int runCheck(const QStringList &arguments);
 int runInfo(const QStringList &arguments);
 int runAt(const QStringList &arguments);
+int runMemory(const QStringList &arguments);
 
 } // namespace memhist::cli

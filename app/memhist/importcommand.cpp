@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// memhist import TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]
+// memhist import TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet|memhist-stream] [--with-exec]
 //               [--skip-instructions N] [--max-instructions M] [--maps FILE]
 #include "commandline.h"
 #include "commands.h"
@@ -20,7 +20,7 @@ namespace {
 
 const CommandHelp help {
     QStringLiteral("import"),
-    QStringLiteral("TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]\n"
+    QStringLiteral("TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet|memhist-stream] [--with-exec]\n"
                    "       [--skip-instructions N] [--max-instructions M] [--maps FILE]"),
     QStringLiteral("Store the accesses of one or more traces (files or trace directories), one after another in\n"
                    "the order given, in a new memhist database. Each trace's transitions continue after the\n"

@@ -18,10 +18,12 @@ struct Command
 
 const Command commands[] = {
     { "import", runImport,
-        "import TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet] [--with-exec]\n"
+        "import TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet|memhist-stream] [--with-exec]\n"
         "                [--skip-instructions N] [--max-instructions M] [--maps FILE]" },
     { "record", runRecord,
-        "record -o OUT.memhist [--max-instructions N] [--keep-log FILE] [--with-exec] -- PROGRAM [ARGS...]" },
+        "record -o OUT.memhist [--backend tool|lackey] [--skip-instructions N] [--max-instructions M]\n"
+        "                [--start-at FUNCTION] [--keep-stream FILE | --keep-log FILE] [--with-exec] -- PROGRAM "
+        "[ARGS...]" },
     { "query", runQuery,
         "query DB [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx]\n"
         "                [--limit N] [--resume ROWID] [--thread N]... [--format csv|table] [--context]\n"
@@ -34,6 +36,7 @@ const Command commands[] = {
     { "check", runCheck, "check DB" },
     { "info", runInfo, "info DB" },
     { "at", runAt, "at DB T" },
+    { "memory", runMemory, "memory DB --at T --from A --to B [--format hex|csv] | DB --batch FILE [--format hex|csv]" },
 };
 
 QByteArray usage()
