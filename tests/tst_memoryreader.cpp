@@ -214,7 +214,7 @@ void tst_MemoryReader::cliHex()
         QByteArray(
             "0x0fff: ??41 7879 4400 ff21 ???? ???? ???? ????  ?AxyD..!????????\n"
             "0x100f: ????                                     ??\n"
-            "-- 18 bytes after transition 9: 4 known by a write, 2 by a read, 1 by a later read, 11 unknown (??)\n"));
+            "-- 18 bytes after transition 9: 4 known by a write, 2 by a read, 1 by a later read, 11 unknown (?\?)\n"));
 }
 
 void tst_MemoryReader::cliCsvAndBatch()

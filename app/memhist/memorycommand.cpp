@@ -22,7 +22,7 @@ const CommandHelp help {
     QStringLiteral("DB --at T --from A --to B [--format hex|csv] | DB --batch FILE [--format hex|csv]"),
     QStringLiteral("Show the memory of [A, B] (at most 65536 bytes) after transition T, T's own accesses\n"
                    "included, byte by byte: each byte's last access at or before T (a write's bytes, or a\n"
-                   "read's), else the first later access when it is a read; '??' when neither tells. hex lays\n"
+                   "read's), else the first later access when it is a read; '?\?' when neither tells. hex lays\n"
                    "the bytes out 16 a line as xxd does, then a legend of how they are known; csv writes\n"
                    "address,value,known_by,transition,rowid per byte. --batch runs one '--at T --from A --to B'\n"
                    "per line of FILE. Needs a history with values (memhist record, a Tenet trace)."),
@@ -163,7 +163,7 @@ QByteArray hexLines(const MemoryRequest &request, const QList<MemoryByte> &bytes
     for (const MemoryByte &byte : bytes)
         ++counts[int(byte.knownBy)];
     out += QStringLiteral("-- %1 bytes after transition %2: %3 known by a write, %4 by a read, %5 by a later read, "
-                          "%6 unknown (??)\n")
+                          "%6 unknown (?\?)\n")
                .arg(bytes.size())
                .arg(request.at.value)
                .arg(counts[int(KnownBy::Write)])
