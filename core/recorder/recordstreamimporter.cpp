@@ -6,8 +6,6 @@
 #include "core/recorder/recordformat.h"
 #include "core/recorder/recordstreamparser.h"
 
-#include <cstring>
-
 namespace memhist {
 
 bool RecordStreamImporter::recognises(QByteArrayView head)
@@ -29,39 +27,27 @@ bool RecordStreamImporter::run(const QString &path, AccessSink &sink, const Impo
     RecordStreamParser parser(path, sink, options);
     ProgressThrottle throttle(progress);
 
-    // Records are parsed from a buffer that keeps the cut record at its end for the next read, and
-    // grows when one record is larger than the buffer (a kernel access of a whole file's bytes).
-    QByteArray buffer(1 << 20, Qt::Uninitialized);
-    qsizetype filled = 0;
-    for (;;) {
-        if (buffer.size() - filled < parser.bytesNeeded())
-            buffer.resize(filled + std::max<qsizetype>(parser.bytesNeeded(), 1 << 20));
-        const qint64 read = reader.read(buffer.data() + filled, buffer.size() - filled);
-        if (read < 0) {
-            *error = reader.errorString();
-            parser.fillReport(&counts);
-            return false;
-        }
-        if (read == 0)
-            break;
-        filled += qsizetype(read);
-        const qsizetype used = parser.parse(QByteArrayView(buffer.constData(), filled));
-        if (used < 0) {
-            *error = parser.errorString();
-            parser.fillReport(&counts);
-            return false;
-        }
-        std::memmove(buffer.data(), buffer.constData() + used, std::size_t(filled - used));
-        filled -= used;
-        if (parser.stopped() || parser.end())
-            break;
-        if (!throttle.update(reader.inputPosition(), reader.inputSize())) {
-            parser.fillReport(&counts);
-            *error = path + QStringLiteral(": import cancelled");
-            return false;
-        }
+    bool cancelled = false;
+    QByteArray buffer;
+    QByteArrayView rest;
+    const RecordStreamReadEnd end = readRecordStream(
+        parser,
+        [&](char *data, qsizetype size) -> qint64 {
+            if (!throttle.update(reader.inputPosition(), reader.inputSize())) {
+                cancelled = true;
+                return -1;
+            }
+            return reader.read(data, size);
+        },
+        {}, &buffer, &rest);
+    if (end == RecordStreamReadEnd::ReadStopped || end == RecordStreamReadEnd::Failed) {
+        *error = cancelled                            ? path + QStringLiteral(": import cancelled")
+            : end == RecordStreamReadEnd::ReadStopped ? reader.errorString()
+                                                      : parser.errorString();
+        parser.fillReport(&counts);
+        return false;
     }
-    const bool finished = parser.finish(QByteArrayView(buffer.constData(), filled));
+    const bool finished = parser.finish(rest);
     parser.fillReport(&counts);
     if (!finished) {
         *error = parser.errorString();

@@ -483,4 +483,35 @@ void RecordStreamParser::fillReport(ImportReport *report) const
     report->context << m_source + QStringLiteral(": ") + context.join(QStringLiteral(", "));
 }
 
+RecordStreamReadEnd readRecordStream(RecordStreamParser &parser,
+    const std::function<qint64(char *data, qsizetype size)> &read,
+    const std::function<bool(QByteArrayView piece)> &received, QByteArray *buffer, QByteArrayView *rest)
+{
+    constexpr qsizetype pieceBytes = 1 << 20;
+    qsizetype filled = 0;
+    const auto end = [&](RecordStreamReadEnd how) {
+        *rest = QByteArrayView(buffer->constData(), filled);
+        return how;
+    };
+    for (;;) {
+        if (buffer->size() < std::max(filled + pieceBytes, parser.bytesNeeded()))
+            buffer->resize(std::max(filled + pieceBytes, parser.bytesNeeded()));
+        const qint64 count = read(buffer->data() + filled, buffer->size() - filled);
+        if (count < 0)
+            return end(RecordStreamReadEnd::ReadStopped);
+        if (count == 0)
+            return end(RecordStreamReadEnd::InputEnd);
+        if (received && !received(QByteArrayView(buffer->constData() + filled, qsizetype(count))))
+            return end(RecordStreamReadEnd::Failed);
+        filled += qsizetype(count);
+        const qsizetype used = parser.parse(QByteArrayView(buffer->constData(), filled));
+        if (used < 0)
+            return end(RecordStreamReadEnd::Failed);
+        std::memmove(buffer->data(), buffer->constData() + used, std::size_t(filled - used));
+        filled -= used;
+        if (parser.stopped())
+            return end(RecordStreamReadEnd::ParserStopped);
+    }
+}
+
 } // namespace memhist

@@ -13,8 +13,10 @@
 #include "core/context/processmap.h"
 #include "core/importers/traceimporter.h"
 
+#include <QByteArray>
 #include <QByteArrayView>
 #include <QString>
+#include <functional>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -125,5 +127,22 @@ private:
     qint64 m_modules = 0;
     std::optional<std::uint64_t> m_lastInWindow;
 };
+
+// How readRecordStream() ended.
+enum class RecordStreamReadEnd {
+    InputEnd, // read() returned 0: the stream is over
+    ParserStopped, // the parser reached its window's end
+    ReadStopped, // read() returned a negative number: an error or a stop, which the caller set
+    Failed, // parse() failed (parser.errorString()) or received() did (the caller set why)
+};
+
+// The read loop of a record stream, from the tool's pipe or a kept file: reads with `read` (at most
+// `size` bytes into `data`: how many, 0 at the end, negative to end the loop) and parses as the bytes
+// arrive. A record cut at the end of a read waits at the start of *buffer for the rest, and one larger
+// than the buffer grows it. `received`, when set, sees every piece read before it is parsed (the
+// recorder keeps a copy); false from it fails the loop. *rest is what was left unparsed, in *buffer.
+RecordStreamReadEnd readRecordStream(RecordStreamParser &parser,
+    const std::function<qint64(char *data, qsizetype size)> &read,
+    const std::function<bool(QByteArrayView piece)> &received, QByteArray *buffer, QByteArrayView *rest);
 
 } // namespace memhist

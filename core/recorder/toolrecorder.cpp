@@ -13,7 +13,6 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
-#include <cstring>
 
 namespace memhist {
 
@@ -157,10 +156,6 @@ bool ToolRecorder::record(HistoryWriter &writer, const RecordOptions &options, R
         return false;
     };
 
-    // Records are parsed as they arrive; a record cut at the end of a read waits at the start of the
-    // buffer for the rest, and a record larger than the buffer grows it.
-    QByteArray buffer(1 << 20, Qt::Uninitialized);
-    qsizetype filled = 0;
     qint64 lastProgress = 0;
     const auto reportProgress = [&] {
         if (progress && timer.nsecsElapsed() - lastProgress >= progressIntervalNs) {
@@ -168,30 +163,36 @@ bool ToolRecorder::record(HistoryWriter &writer, const RecordOptions &options, R
             progress({ parser.instructions(), parser.accesses(), double(lastProgress) / 1e9 });
         }
     };
-    for (;;) {
-        if (buffer.size() - filled < parser.bytesNeeded())
-            buffer.resize(filled + std::max<qsizetype>(parser.bytesNeeded(), 1 << 20));
-        const qint64 read = valgrind.read(buffer.data() + filled, buffer.size() - filled, reportProgress);
-        if (read == ValgrindProcess::stop) {
-            report->end = RecordEnd::Interrupted;
-            break;
-        }
-        if (read < 0)
+    bool stopRequested = false;
+    bool keepFailed = false;
+    QByteArray buffer;
+    QByteArrayView rest;
+    const RecordStreamReadEnd end = readRecordStream(
+        parser,
+        [&](char *data, qsizetype size) {
+            const qint64 read = valgrind.read(data, size, reportProgress);
+            stopRequested = read == ValgrindProcess::stop;
+            return read;
+        },
+        [&](QByteArrayView piece) {
+            keepFailed = keeping && !kept.write(piece);
+            return !keepFailed;
+        },
+        &buffer, &rest);
+    switch (end) {
+    case RecordStreamReadEnd::InputEnd:
+        break;
+    case RecordStreamReadEnd::ParserStopped:
+        report->end = RecordEnd::InstructionLimit;
+        break;
+    case RecordStreamReadEnd::ReadStopped:
+        if (!stopRequested)
             return fail(valgrind.errorString());
-        if (read == 0)
-            break;
-        if (keeping && !kept.write(QByteArrayView(buffer.constData() + filled, qsizetype(read))))
-            return fail(QStringLiteral("%1: cannot write: %2").arg(options.keepPath, kept.reason()));
-        filled += qsizetype(read);
-        const qsizetype used = parser.parse(QByteArrayView(buffer.constData(), filled));
-        if (used < 0)
-            return fail(parser.errorString());
-        std::memmove(buffer.data(), buffer.constData() + used, std::size_t(filled - used));
-        filled -= used;
-        if (parser.stopped()) {
-            report->end = RecordEnd::InstructionLimit;
-            break;
-        }
+        report->end = RecordEnd::Interrupted;
+        break;
+    case RecordStreamReadEnd::Failed:
+        return fail(keepFailed ? QStringLiteral("%1: cannot write: %2").arg(options.keepPath, kept.reason())
+                               : parser.errorString());
     }
     if (report->end != RecordEnd::ProgramExited)
         valgrind.stopProgram();
@@ -221,7 +222,7 @@ bool ToolRecorder::record(HistoryWriter &writer, const RecordOptions &options, R
         return false;
     }
     // Stopped before the tool said anything (a Cancel at once): an empty recording, nothing to finish.
-    if (parser.started() && !parser.finish(QByteArrayView(buffer.constData(), filled)))
+    if (parser.started() && !parser.finish(rest))
         return fail(parser.errorString());
     parser.fillReport(&report->import);
     if (report->end != RecordEnd::ProgramExited) {
