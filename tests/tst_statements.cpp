@@ -13,6 +13,7 @@
 #include "core/context/contextschema.h"
 #include "core/context/contextstatements.h"
 #include "core/query/querystatements.h"
+#include "core/search/searchstatements.h"
 #include "core/storage/addresssummarystatements.h"
 #include "core/storage/historystatements.h"
 #include "core/storage/schema.h"
@@ -50,6 +51,7 @@ const StatementList statementLists[] = {
     { "summary", summary::statements::summaryStatements },
     { "context", contextstatements::contextStatements },
     { "values", valueschema::valueStatements },
+    { "search", searchstatements::searchStatements },
     { "plane", plane::statements::planeStatements },
     { "charts", charts::statements::chartStatements },
 };
@@ -166,6 +168,13 @@ QList<Expected> expectedPlans()
         // core/values/valuestatements.h
         { QStringLiteral("values/blockAtOrBefore"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid<?)") } },
         { QStringLiteral("values/blocksFrom"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid>?)") } },
+        { QStringLiteral("values/filtersAfter"), D::History, { QStringLiteral("SEARCH access_value_filters USING INTEGER PRIMARY KEY (rowid>?)") } },
+        { QStringLiteral("values/filtersBefore"), D::History, { QStringLiteral("SEARCH access_value_filters USING INTEGER PRIMARY KEY (rowid<?)") } },
+        { QStringLiteral("values/blocksAfter"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid>?)") } },
+        { QStringLiteral("values/blocksBefore"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid<?)") } },
+        { QStringLiteral("values/blockAt"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid=?)") } },
+        { QStringLiteral("search/accessesBetween"), D::History, { QStringLiteral("SEARCH accesses USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") } },
+        { QStringLiteral("search/blockStartAtOrBefore"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid<?)") } },
         { QStringLiteral("values/legacyValue"), D::History, { QStringLiteral("SEARCH access_values USING INTEGER PRIMARY KEY (rowid=?)") } },
         // widgets/plane/planestatements.h
         { QStringLiteral("plane/connectionPragmas"), D::History, {} },
@@ -284,6 +293,7 @@ void tst_Statements::initTestCase()
         { "source_lines", { contextschema::createSourceLinesTable, contextschema::createSourceLinesIndex } },
         { "instructions", { contextschema::createInstructionsTable } },
         { "access_value_blocks", { valueschema::createBlocksTable } },
+        { "access_value_filters", { valueschema::createFiltersTable } },
         { "access_values", { valueschema::createLegacyTable } },
     };
     for (const auto &[table, creates] : optionalTables) {

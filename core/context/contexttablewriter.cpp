@@ -67,17 +67,25 @@ bool ContextTableWriter::writeValues(const std::vector<ValueBlock> &blocks)
     if (blocks.empty())
         return true;
     if (!m_valuesCreated) {
-        if (!ensureTable(valueschema::createBlocksTable, &m_valuesCreated))
+        bool filtersCreated = false;
+        if (!ensureTable(valueschema::createBlocksTable, &m_valuesCreated)
+            || !ensureTable(valueschema::createFiltersTable, &filtersCreated))
             return false;
         m_insertValue = sqlite::BatchInsert(m_connection, valueschema::insertBlock);
+        m_insertValueFilter = sqlite::BatchInsert(m_connection, valueschema::insertFilter);
     }
-    return m_insertValue.isValid()
-        && m_insertValue.insert(blocks.size(), [&](sqlite::Statement &insert, int first, std::size_t index) {
-               const ValueBlock &block = blocks[index];
-               insert.bind(first, block.first);
-               insert.bind(first + 1, block.last);
-               insert.bindBlob(first + 2, block.layout);
-               insert.bindBlob(first + 3, block.bytes);
+    return m_insertValue.isValid() && m_insertValueFilter.isValid()
+        && m_insertValue.insert(blocks.size(),
+            [&](sqlite::Statement &insert, int first, std::size_t index) {
+                const ValueBlock &block = blocks[index];
+                insert.bind(first, block.first);
+                insert.bind(first + 1, block.last);
+                insert.bindBlob(first + 2, block.layout);
+                insert.bindBlob(first + 3, block.bytes);
+            })
+        && m_insertValueFilter.insert(blocks.size(), [&](sqlite::Statement &insert, int first, std::size_t index) {
+               insert.bind(first, blocks[index].first);
+               insert.bindBlob(first + 1, blocks[index].filter);
            });
 }
 

@@ -59,6 +59,7 @@ private:
     bool m_earlyRowsDeleted = false;
     sqlite::BatchInsert m_insertCodeTrace;
     sqlite::BatchInsert m_insertValue;
+    sqlite::BatchInsert m_insertValueFilter;
     QList<const char *> m_pendingIndexes;
 };
 

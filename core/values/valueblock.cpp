@@ -14,7 +14,7 @@ std::optional<ValueBlock> ValueBlockEncoder::add(qint64 accessId, const AccessVa
         finished = take();
     }
     if (!m_block) {
-        m_block = ValueBlock { accessId, accessId - 1, {}, {} };
+        m_block = ValueBlock { accessId, accessId - 1, {}, {}, {} };
     }
     for (qint64 missing = m_block->last + 1; missing < accessId; ++missing)
         m_block->layout.append('\0');
@@ -24,6 +24,7 @@ std::optional<ValueBlock> ValueBlockEncoder::add(qint64 accessId, const AccessVa
     if (value.kernelSyscall)
         summary::appendVarint(m_block->layout, *value.kernelSyscall);
     m_block->bytes.append(value.bytes);
+    m_filter.add(value.bytes);
     if (hasBefore)
         m_block->bytes.append(value.before);
     m_block->last = accessId;
@@ -34,6 +35,8 @@ std::optional<ValueBlock> ValueBlockEncoder::take()
 {
     std::optional<ValueBlock> block;
     block.swap(m_block);
+    if (block)
+        block->filter = m_filter.take();
     return block;
 }
 
@@ -68,6 +71,14 @@ bool DecodedValueBlock::decode(qint64 first, qint64 last, QByteArrayView layout,
     m_last = last;
     m_bytes = std::move(bytes);
     return true;
+}
+
+QByteArrayView DecodedValueBlock::bytesOf(qint64 accessId) const
+{
+    if (!contains(accessId))
+        return {};
+    const Entry &entry = m_entries[std::size_t(accessId - m_first)];
+    return QByteArrayView(m_bytes).sliced(entry.offset, entry.length);
 }
 
 std::optional<AccessValue> DecodedValueBlock::at(qint64 accessId) const

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "core/values/accessvalue.h"
+#include "core/values/valuefilter.h"
 
 #include <QByteArray>
 #include <optional>
@@ -23,6 +24,7 @@ struct ValueBlock
     qint64 last = 0;
     QByteArray layout;
     QByteArray bytes;
+    QByteArray filter; // the value index's filter of the block (valuefilter.h)
 };
 
 class ValueBlockEncoder
@@ -41,6 +43,7 @@ private:
     static constexpr qint64 maxGap = 64;
 
     std::optional<ValueBlock> m_block;
+    ValueFilterBuilder m_filter;
 };
 
 // A block read back, its entries located once so that each lookup is an index.
@@ -55,6 +58,9 @@ public:
     bool contains(qint64 accessId) const { return accessId >= m_first && accessId <= m_last && !m_entries.empty(); }
     // The value of `accessId`, when the block holds one.
     std::optional<AccessValue> at(qint64 accessId) const;
+    // The bytes `accessId` read or wrote, in place (empty when it has no value): what a value
+    // search looks through, entry after entry, without copying.
+    QByteArrayView bytesOf(qint64 accessId) const;
 
 private:
     struct Entry

@@ -24,6 +24,25 @@ inline constexpr const char *blockAtOrBefore
 inline constexpr const char *blocksFrom = "SELECT access_first, access_last, layout, bytes FROM access_value_blocks "
                                           "WHERE access_first >= ?1 ORDER BY access_first";
 
+// The value index (valuefilter.h): one filter per block, under the block's first rowid. Optional
+// even where blocks exist (histories written before it): a search then decodes every block.
+inline constexpr const char *createFiltersTable
+    = "CREATE TABLE access_value_filters(access_first INTEGER PRIMARY KEY, filter blob not null)";
+inline constexpr const char *insertFilter = "INSERT INTO access_value_filters(access_first, filter) VALUES";
+// The filters of the blocks after / before rowid ?1, in the direction of a search.
+inline constexpr const char *filtersAfter
+    = "SELECT access_first, filter FROM access_value_filters WHERE access_first > ?1 ORDER BY access_first";
+inline constexpr const char *filtersBefore
+    = "SELECT access_first, filter FROM access_value_filters WHERE access_first < ?1 ORDER BY access_first DESC";
+// The blocks after / before rowid ?1 (a search of a history without filters).
+inline constexpr const char *blocksAfter = "SELECT access_first, access_last, layout, bytes FROM access_value_blocks "
+                                           "WHERE access_first > ?1 ORDER BY access_first";
+inline constexpr const char *blocksBefore = "SELECT access_first, access_last, layout, bytes FROM access_value_blocks "
+                                            "WHERE access_first < ?1 ORDER BY access_first DESC";
+// The block starting at rowid ?1.
+inline constexpr const char *blockAt
+    = "SELECT access_first, access_last, layout, bytes FROM access_value_blocks WHERE access_first = ?1";
+
 // Histories written before the blocks (Tenet imports of earlier versions) keep one row per access
 // in this table, which is read but no longer written.
 inline constexpr const char *createLegacyTable
@@ -33,6 +52,11 @@ inline constexpr const char *legacyValue = "SELECT bytes FROM access_values WHER
 inline constexpr memhist::statements::NamedStatement valueStatements[] = {
     MEMHIST_STATEMENT(blockAtOrBefore),
     MEMHIST_STATEMENT(blocksFrom),
+    MEMHIST_STATEMENT(filtersAfter),
+    MEMHIST_STATEMENT(filtersBefore),
+    MEMHIST_STATEMENT(blocksAfter),
+    MEMHIST_STATEMENT(blocksBefore),
+    MEMHIST_STATEMENT(blockAt),
     MEMHIST_STATEMENT(legacyValue),
 };
 
