@@ -174,4 +174,26 @@ Access userAccess(std::uint64_t transition, Operation operation, std::uint64_t a
     return result;
 }
 
+bool writeHistoryWithValues(const QString &path, const QList<ValuedAccess> &stream)
+{
+    HistoryWriter writer(path);
+    if (!writer.open()) {
+        qWarning() << writer.errorString();
+        return false;
+    }
+    for (const ValuedAccess &stored : stream) {
+        if (!writer.add(stored.access)) {
+            qWarning() << writer.errorString();
+            return false;
+        }
+        if (!stored.value.isEmpty())
+            writer.addValue({ stored.value, {}, std::nullopt });
+    }
+    if (!writer.finish()) {
+        qWarning() << writer.errorString();
+        return false;
+    }
+    return true;
+}
+
 } // namespace memhist::test

@@ -73,6 +73,15 @@ QByteArray gzip(const QByteArray &data);
 // An access of a user program as the importers store it: the virtual address in both columns.
 Access userAccess(std::uint64_t transition, Operation operation, std::uint64_t address, std::uint32_t size);
 
+// An access and the bytes it moved (empty: none), as the tests of values write them.
+struct ValuedAccess
+{
+    Access access;
+    QByteArray value;
+};
+// Writes `stream` (transitions not decreasing) with its values; false + a warning on failure.
+bool writeHistoryWithValues(const QString &path, const QList<ValuedAccess> &stream);
+
 // Keeps every access an importer hands over, to compare with the exact list a small trace gives.
 class CollectingSink final : public AccessSink
 {

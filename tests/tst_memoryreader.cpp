@@ -38,29 +38,8 @@ private:
 
 namespace {
 
-struct StoredAccess
-{
-    Access access;
-    QByteArray value; // empty: none
-};
-
-// Writes `stream` (transitions not decreasing) with its values; false + a warning on failure.
-bool writeWithValues(const QString &path, const QList<StoredAccess> &stream)
-{
-    HistoryWriter writer(path);
-    if (!writer.open())
-        return false;
-    for (const StoredAccess &stored : stream) {
-        if (!writer.add(stored.access))
-            return false;
-        if (!stored.value.isEmpty())
-            writer.addValue({ stored.value, {}, std::nullopt });
-    }
-    return writer.finish();
-}
-
 // The brute-force answer: each byte from the whole stream, in rowid order.
-QList<MemoryByte> replay(const QList<StoredAccess> &stream, std::uint64_t at, std::uint64_t first, std::uint64_t last)
+QList<MemoryByte> replay(const QList<ValuedAccess> &stream, std::uint64_t at, std::uint64_t first, std::uint64_t last)
 {
     QList<MemoryByte> bytes;
     for (std::uint64_t address = first; address <= last; ++address) {
@@ -77,7 +56,7 @@ QList<MemoryByte> replay(const QList<StoredAccess> &stream, std::uint64_t at, st
                 firstAfter = i;
         }
         const auto take = [&](qsizetype index, KnownBy knownBy) {
-            const StoredAccess &stored = stream[index];
+            const ValuedAccess &stored = stream[index];
             if (stored.value.isEmpty())
                 return;
             byte.value = std::uint8_t(stored.value[qsizetype(address - stored.access.physical.value)]);
@@ -111,7 +90,7 @@ void tst_MemoryReader::initTestCase()
     // The CLI's history: at transition 5 "ABCD" written at 0x1000; at 7 two bytes read at 0x1004
     // (never written); at 9 "xy" written over 0x1001..0x1002; at 12 0x1006 read (first accessed
     // after 9); at 14 0x1007 written (first accessed after 9: unknown before).
-    const QList<StoredAccess> stream {
+    const QList<ValuedAccess> stream {
         { userAccess(5, Operation::Write, 0x1000, 4), "ABCD" },
         { userAccess(7, Operation::Read, 0x1004, 2), bytesOf({ 0x00, 0xff }) },
         { userAccess(9, Operation::Write, 0x1001, 2), "xy" },
@@ -119,7 +98,7 @@ void tst_MemoryReader::initTestCase()
         { userAccess(14, Operation::Write, 0x1007, 1), "?" },
     };
     m_small = path(QStringLiteral("small.memhist"));
-    QVERIFY(writeWithValues(m_small, stream));
+    QVERIFY(writeHistoryWithValues(m_small, stream));
 }
 
 void tst_MemoryReader::equalsTheReplay_data()
@@ -143,13 +122,13 @@ void tst_MemoryReader::equalsTheReplay()
     QFETCH(int, withoutValues);
     QRandomGenerator random(seed);
     const std::uint64_t base = 0x7fff0000;
-    QList<StoredAccess> stream;
+    QList<ValuedAccess> stream;
     std::uint64_t transition = 0;
     for (int i = 0; i < accesses; ++i) {
         transition += random.bounded(3); // several accesses share a transition now and then
         const std::uint32_t size = 1 + random.bounded(8);
         const std::uint64_t address = base + random.bounded(span);
-        StoredAccess stored {
+        ValuedAccess stored {
             userAccess(transition, random.bounded(2) ? Operation::Write : Operation::Read, address, size), {}
         };
         if (withoutValues == 0 || random.bounded(withoutValues) != 0) {
@@ -160,7 +139,7 @@ void tst_MemoryReader::equalsTheReplay()
         stream << stored;
     }
     const QString history = path(QStringLiteral("random-%1.memhist").arg(seed));
-    QVERIFY(writeWithValues(history, stream));
+    QVERIFY(writeHistoryWithValues(history, stream));
     QString error;
     const auto database = HistoryDatabase::open(history, &error);
     QVERIFY2(database, qPrintable(error));
@@ -283,7 +262,7 @@ void tst_MemoryReader::cliRefusals()
     QFETCH(QString, message);
     const QString plain = path(QStringLiteral("plain.memhist"));
     if (!QFile::exists(plain))
-        QVERIFY(writeWithValues(plain, { { userAccess(1, Operation::Write, 1, 1), {} } }));
+        QVERIFY(writeHistoryWithValues(plain, { { userAccess(1, Operation::Write, 1, 1), {} } }));
     for (QString &argument : arguments) {
         argument.replace(QStringLiteral("HISTORY"), m_small);
         argument.replace(QStringLiteral("PLAIN"), plain);

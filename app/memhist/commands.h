@@ -15,5 +15,6 @@ int runCheck(const QStringList &arguments);
 int runInfo(const QStringList &arguments);
 int runAt(const QStringList &arguments);
 int runMemory(const QStringList &arguments);
+int runSearch(const QStringList &arguments);
 
 } // namespace memhist::cli

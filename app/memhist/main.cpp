@@ -37,6 +37,9 @@ const Command commands[] = {
     { "info", runInfo, "info DB" },
     { "at", runAt, "at DB T" },
     { "memory", runMemory, "memory DB --at T --from A --to B [--format hex|csv] | DB --batch FILE [--format hex|csv]" },
+    { "search", runSearch,
+        "search DB (--value HEX | --int N --size 1|2|4|8 | --unexplained) [the query options]\n"
+        "                [--format csv|table] [--context]" },
 };
 
 QByteArray usage()

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// Whether a read is explained by the writes before it: each of its bytes compared with the value
+// the last earlier write of that byte left (a backward half-axis query of writes from the read's
+// row, narrowed to the bytes still undecided as it goes, as MemoryReader walks). What `memhist
+// search --unexplained` asks of every read it passes; `memhist check` finds the same reads by
+// replaying the whole history instead (core/values/valuecheck.h).
+#pragma once
+
+#include "core/query/halfaxisquery.h"
+#include "core/values/accessvalue.h"
+#include "core/values/accessvaluereader.h"
+
+#include <QString>
+
+namespace memhist {
+
+class LastWrites
+{
+public:
+    // Reads through `database`, which must outlive this object.
+    explicit LastWrites(HistoryDatabase &database);
+
+    // True when a byte of `read` (whose value is `value`) differs from the byte the last write of
+    // it before `read` left. False when they all agree, when no earlier write (with a value) of its
+    // bytes exists, when `read` has no value, or on a database error (see failed()).
+    bool differs(const Access &read, const std::optional<AccessValue> &value);
+    // True (and *error set, once) when a query of differs() failed since the last call.
+    bool failed(QString *error);
+
+private:
+    HalfAxisQueryEngine m_engine;
+    AccessValueReader m_values;
+    QString m_error;
+};
+
+} // namespace memhist

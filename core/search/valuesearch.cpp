@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: MIT
+#include "core/search/valuesearch.h"
+
+#include "core/query/accessrow.h"
+#include "core/query/rowchecks.h"
+#include "core/query/rowidsearch.h"
+#include "core/search/lastwrites.h"
+#include "core/search/searchstatements.h"
+#include "core/storage/historydatabase.h"
+#include "core/storage/historystatements.h"
+#include "core/values/accessvaluereader.h"
+#include "core/values/valuefilter.h"
+#include "core/values/valuestatements.h"
+
+#include <QElapsedTimer>
+#include <limits>
+
+namespace memhist {
+
+namespace {
+
+enum class Way {
+    Window,
+    Values,
+};
+
+} // namespace
+
+class ValueSearchEngine::Private
+{
+public:
+    Private(HistoryDatabase &database, ValueSearchTuning tuning)
+        : tuning(tuning)
+        , database(database)
+        , connection(database.connection())
+        , engine(database)
+        , values(connection)
+        , lastWrites(database)
+        , rowIds(connection)
+    {
+        filtersAfter = connection.prepare(valueschema::filtersAfter);
+        filtersBefore = connection.prepare(valueschema::filtersBefore);
+        blocksAfter = connection.prepare(valueschema::blocksAfter);
+        blocksBefore = connection.prepare(valueschema::blocksBefore);
+        blockAt = connection.prepare(valueschema::blockAt);
+        accessesBetween = connection.prepare(searchstatements::accessesBetween);
+        blockStart = connection.prepare(searchstatements::blockStartAtOrBefore);
+        indexed = filtersAfter.isValid() && filtersBefore.isValid();
+    }
+
+    // One search: the page being filled and the frontier, the rowid up to which (forward; down to
+    // which, backward) every access has been decided.
+    struct Walk
+    {
+        const ValueSearch *search = nullptr;
+        bool forward = true;
+        std::int64_t frontier = 0;
+        std::int64_t start = 0;
+        std::int64_t end = 0; // the last rowid to decide (forward), the first (backward)
+        QueryPage *page = nullptr;
+        bool done = false;
+
+        bool full() const { return quint64(page->accesses.size()) >= search->query.limit; }
+        double share() const
+        {
+            const double span = double(forward ? end - start : start - end);
+            return span <= 0 ? 1.0 : std::min(1.0, double(forward ? frontier - start : start - frontier) / span);
+        }
+    };
+
+    bool begin(const ValueSearch &search, QueryPage *page, Walk *walk, QString *error);
+    bool windowStep(Walk &walk, QString *error);
+    bool valuesStep(Walk &walk, QString *error);
+    bool matchesValue(const Walk &walk, const Access &access);
+    // The accesses of rowids [first, last] that the walk's window, operations and value select,
+    // appended in its order while the page has room; `bytesOf` gives each rowid's value.
+    template<typename BytesOf>
+    bool takeBlockMatches(Walk &walk, std::int64_t first, std::int64_t last, const BytesOf &bytesOf, QString *error);
+    QString databaseError(const QString &what) const
+    {
+        return QStringLiteral("cannot %1: %2").arg(what, connection.lastError());
+    }
+
+    const ValueSearchTuning tuning;
+    HistoryDatabase &database;
+    sqlite::Connection &connection;
+    HalfAxisQueryEngine engine;
+    AccessValueReader values;
+    LastWrites lastWrites;
+    RowIdSearch rowIds;
+    bool rowIdsLoaded = false;
+    sqlite::Statement filtersAfter;
+    sqlite::Statement filtersBefore;
+    sqlite::Statement blocksAfter;
+    sqlite::Statement blocksBefore;
+    sqlite::Statement blockAt;
+    sqlite::Statement accessesBetween;
+    sqlite::Statement blockStart;
+    bool indexed = false;
+    DecodedValueBlock block;
+};
+
+ValueSearchEngine::ValueSearchEngine(HistoryDatabase &database, ValueSearchTuning tuning)
+    : d(std::make_unique<Private>(database, tuning))
+{ }
+
+ValueSearchEngine::~ValueSearchEngine() = default;
+
+bool ValueSearchEngine::hasValues() const
+{
+    return d->values.available();
+}
+
+bool ValueSearchEngine::hasIndex() const
+{
+    return d->indexed;
+}
+
+QString ValueSearchEngine::cancelledMessage()
+{
+    return QStringLiteral("the search was cancelled");
+}
+
+bool ValueSearchEngine::Private::begin(const ValueSearch &search, QueryPage *page, Walk *walk, QString *error)
+{
+    const HalfAxisQuery &query = search.query;
+    if (!values.available()) {
+        *error = QStringLiteral("this history has no values (record the program with `memhist record`, or import a "
+                                "trace that has them)");
+        return false;
+    }
+    if (search.unexplained ? !query.operations.testFlag(Operation::Read) : search.value.isEmpty()) {
+        *error = search.unexplained ? QStringLiteral("an unexplained-read search needs reads (--ops r or rw)")
+                                    : QStringLiteral("the value to search for is empty");
+        return false;
+    }
+    if (query.first.value > query.last.value || query.operations == Operations() || query.limit == 0) {
+        *error = query.limit == 0 ? QStringLiteral("the limit must be at least 1")
+                                  : QStringLiteral("the window is empty (first address above the last) or no "
+                                                   "operation is selected");
+        return false;
+    }
+    if (!rowIdsLoaded && !rowIds.load()) {
+        *error = rowIds.failure().message(database.path());
+        return false;
+    }
+    rowIdsLoaded = true;
+    page->accesses.clear();
+    page->exhausted = false;
+    walk->search = &search;
+    walk->page = page;
+    walk->forward = query.direction == Direction::Forward;
+    // The first and last rowids (the history's own statements: the ends of the rowid b-tree).
+    std::int64_t firstRow = 0;
+    std::int64_t lastRow = 0;
+    for (const auto &[sql, row] :
+        { std::pair { statements::firstAccess, &firstRow }, std::pair { statements::lastAccess, &lastRow } }) {
+        sqlite::Statement end = connection.prepare(sql);
+        const int rc = end.isValid() ? end.step() : SQLITE_ERROR;
+        if (rc == SQLITE_DONE) {
+            walk->done = true; // no accesses at all
+            return true;
+        }
+        if (rc != SQLITE_ROW) {
+            *error = databaseError(QStringLiteral("read the accesses' rowids"));
+            return false;
+        }
+        *row = end.int64(0);
+    }
+    if (walk->forward) {
+        std::int64_t frontier = firstRow - 1;
+        if (query.at)
+            frontier = std::max(frontier, rowIds.firstRowIdAtOrAfter(toStored(query.at->value)) - 1);
+        if (query.resumeAfter)
+            frontier = std::max(frontier, query.resumeAfter->value);
+        walk->frontier = walk->start = frontier;
+        walk->end = lastRow;
+        walk->done = frontier >= lastRow;
+    } else {
+        std::int64_t frontier = lastRow + 1;
+        if (query.at)
+            frontier = std::min(frontier, rowIds.lastRowIdAtOrBefore(toStored(query.at->value)) + 1);
+        if (query.resumeAfter)
+            frontier = std::min(frontier, query.resumeAfter->value);
+        walk->frontier = walk->start = frontier;
+        walk->end = firstRow;
+        walk->done = frontier <= firstRow;
+    }
+    if (rowIds.failed()) {
+        *error = rowIds.failure().message(database.path());
+        rowIds.clearFailure();
+        return false;
+    }
+    return true;
+}
+
+bool ValueSearchEngine::Private::matchesValue(const Walk &walk, const Access &access)
+{
+    if (walk.search->unexplained)
+        return access.operation == Operation::Read && lastWrites.differs(access, values.value(access.rowId));
+    const std::optional<AccessValue> value = values.value(access.rowId);
+    return value && value->bytes.contains(walk.search->value);
+}
+
+bool ValueSearchEngine::Private::windowStep(Walk &walk, QString *error)
+{
+    HalfAxisQuery query = walk.search->query;
+    query.resumeAfter = RowId { walk.frontier };
+    if (walk.search->unexplained)
+        query.operations = Operation::Read;
+    query.limit = tuning.windowStepRows;
+    QueryPage rows;
+    if (!engine.run(query, &rows, error))
+        return false;
+    for (const Access &access : std::as_const(rows.accesses)) {
+        walk.frontier = access.rowId.value;
+        if (matchesValue(walk, access)) {
+            walk.page->accesses << access;
+            if (walk.full())
+                return true;
+        }
+    }
+    if (lastWrites.failed(error))
+        return false;
+    if (rows.exhausted) {
+        walk.frontier = walk.end;
+        walk.done = true;
+    }
+    return true;
+}
+
+template<typename BytesOf>
+bool ValueSearchEngine::Private::takeBlockMatches(
+    Walk &walk, std::int64_t first, std::int64_t last, const BytesOf &bytesOf, QString *error)
+{
+    // Only the block's rowids on the walk's side of the frontier.
+    first = walk.forward ? std::max(first, walk.frontier + 1) : first;
+    last = walk.forward ? last : std::min(last, walk.frontier - 1);
+    bool any = false;
+    for (std::int64_t id = first; id <= last && !any; ++id)
+        any = bytesOf(id).contains(walk.search->value);
+    if (!any)
+        return true;
+    const HalfAxisQuery &query = walk.search->query;
+    QList<Access> matches;
+    accessesBetween.bind(1, first);
+    accessesBetween.bind(2, last);
+    int rc = SQLITE_ROW;
+    while ((rc = accessesBetween.step()) == SQLITE_ROW) {
+        const query::AccessRow row = query::readAccessRow(accessesBetween);
+        const QString problem = query::scannedAccessProblem(row, 0, std::numeric_limits<std::int64_t>::max());
+        if (!problem.isEmpty()) {
+            accessesBetween.reset();
+            *error = problem + QStringLiteral("; the database is damaged: run 'memhist check %1'").arg(database.path());
+            return false;
+        }
+        const Access access = query::toAccess(row);
+        if (query.operations.testFlag(access.operation) && access.physical.value <= query.last.value
+            && access.lastByte().value >= query.first.value && bytesOf(access.rowId.value).contains(walk.search->value))
+            matches << access;
+    }
+    accessesBetween.reset();
+    if (rc != SQLITE_DONE) {
+        *error = databaseError(QStringLiteral("read accesses %1 to %2").arg(first).arg(last));
+        return false;
+    }
+    if (!walk.forward)
+        std::reverse(matches.begin(), matches.end());
+    for (const Access &access : std::as_const(matches)) {
+        walk.page->accesses << access;
+        if (walk.full()) {
+            walk.frontier = access.rowId.value;
+            return true;
+        }
+    }
+    return true;
+}
+
+bool ValueSearchEngine::Private::valuesStep(Walk &walk, QString *error)
+{
+    // The blocks from the one that holds the rowid next to the frontier (forward, it may start
+    // before the frontier) in the walk's direction.
+    std::int64_t from = walk.frontier;
+    if (walk.forward) {
+        blockStart.bind(1, walk.frontier + 1);
+        if (blockStart.step() == SQLITE_ROW)
+            from = std::min(from, blockStart.int64(0) - 1);
+        blockStart.reset();
+    }
+    sqlite::Statement &blocks
+        = indexed ? (walk.forward ? filtersAfter : filtersBefore) : (walk.forward ? blocksAfter : blocksBefore);
+    blocks.bind(1, walk.forward ? from : walk.frontier);
+    const auto bytesOf = [this](std::int64_t id) { return block.bytesOf(id); };
+    int rc = SQLITE_ROW;
+    int taken = 0;
+    bool ok = true;
+    while (ok && taken < tuning.valueStepBlocks && !walk.full() && (rc = blocks.step()) == SQLITE_ROW) {
+        ++taken;
+        const std::int64_t first = blocks.int64(0);
+        bool candidate = true;
+        if (indexed) {
+            ValueFilter filter;
+            candidate = !filter.read(blocks.blobView(1)) || filter.mayContain(walk.search->value);
+            if (candidate) {
+                blockAt.bind(1, first);
+                candidate = blockAt.step() == SQLITE_ROW
+                    && block.decode(first, blockAt.int64(1), blockAt.blobView(2), blockAt.blob(3));
+                blockAt.reset();
+            }
+        } else {
+            candidate = block.decode(first, blocks.int64(1), blocks.blobView(2), blocks.blob(3));
+        }
+        // A block that does not decode holds no value a search can trust: `memhist check` names it.
+        if (candidate)
+            ok = takeBlockMatches(walk, block.first(), block.last(), bytesOf, error);
+        if (!walk.full()) {
+            // Every rowid of this block (and of the gap before it, which has no values) is decided.
+            walk.frontier
+                = walk.forward ? std::max<std::int64_t>(walk.frontier, candidate ? block.last() : first) : first;
+        }
+    }
+    blocks.reset();
+    if (!ok)
+        return false;
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+        *error = databaseError(QStringLiteral("read the value blocks"));
+        return false;
+    }
+    if (rc == SQLITE_DONE && !walk.full()) {
+        walk.frontier = walk.end;
+        walk.done = true;
+    }
+    return true;
+}
+
+bool ValueSearchEngine::run(const ValueSearch &search, QueryPage *page, QString *error, const Progress &progress)
+{
+    Private::Walk walk;
+    if (!d->begin(search, page, &walk, error))
+        return false;
+
+    // The ways this search may take, and what a rowid cost on each, as last measured (ns).
+    using Ways = ValueSearchTuning::Ways;
+    const bool valuesPossible = !search.unexplained && search.query.threads.isEmpty() && d->blocksAfter.isValid()
+        && d->tuning.ways != Ways::WindowOnly;
+    const bool wholeSpace = search.query.first.value == 0 && search.query.last.value == ~std::uint64_t(0);
+    double costPerRow[2] = { -1, -1 };
+    Way way = valuesPossible && (wholeSpace || d->tuning.ways == Ways::ValuesOnly) ? Way::Values : Way::Window;
+    int stepsOnWay = 0;
+    QElapsedTimer timer;
+    while (!walk.done && !walk.full()) {
+        const std::int64_t before = walk.frontier;
+        timer.start();
+        if (!(way == Way::Window ? d->windowStep(walk, error) : d->valuesStep(walk, error)))
+            return false;
+        const double rows = double(
+            std::max<std::int64_t>(1, walk.frontier > before ? walk.frontier - before : before - walk.frontier));
+        costPerRow[int(way)] = double(timer.nsecsElapsed()) / rows;
+        if (progress && !progress(walk.share())) {
+            *error = cancelledMessage();
+            return false;
+        }
+        if (!valuesPossible || d->tuning.ways != Ways::Cheaper)
+            continue;
+        const Way other = way == Way::Window ? Way::Values : Way::Window;
+        if (costPerRow[int(other)] < 0 || ++stepsOnWay >= d->tuning.stepsBeforeRetry) {
+            // Not measured yet, or measured long ago: try it.
+            way = other;
+            stepsOnWay = 0;
+        } else if (costPerRow[int(other)] < costPerRow[int(way)]) {
+            way = other;
+            stepsOnWay = 0;
+        }
+    }
+    page->exhausted = !walk.full();
+    return true;
+}
+
+} // namespace memhist
