@@ -81,8 +81,8 @@ void printSlowest(const QueryBenchmarkResult &queries, const QList<QuerySample> 
 {
     std::printf(nextPages ? "Slowest next pages (slices: visited by the first page, then by the next)\n"
                           : "Slowest first pages\n");
-    std::printf(
-        "  %9s %6s  %-22s %20s %-41s %-14s %5s %s\n", "ms", "#", "class", "T", "window", "region", "rows", "slices");
+    std::printf("  %9s %6s  %-22s %20s %-41s %-14s %5s %s\n", "ms", "#", "class", "T", "window", "region", "rows",
+        nextPages ? "slices" : "slices, chunks read, SQLite cache misses, CPU ms");
     for (const QuerySample &sample : samples) {
         const qint64 nanoseconds = nextPages ? sample.nextNanoseconds : sample.nanoseconds;
         if (nanoseconds == 0)
@@ -91,7 +91,11 @@ void printSlowest(const QueryBenchmarkResult &queries, const QList<QuerySample> 
         const std::uint64_t centre = sample.first.value / 2 + sample.last.value / 2;
         const QString slices = nextPages
             ? QStringLiteral("%1, %2").arg(sample.slicesVisited).arg(sample.nextSlicesVisited)
-            : QString::number(sample.slicesVisited);
+            : QStringLiteral("%1, %2, %3, %4")
+                  .arg(sample.slicesVisited)
+                  .arg(sample.chunksRead)
+                  .arg(sample.pageCacheMisses)
+                  .arg(double(sample.cpuNanoseconds) / 1e6, 0, 'f', 3);
         std::printf("  %9.3f %6lld  %-22s %20llu 0x%016llx-0x%016llx %-14s %4lld %s%s\n", double(nanoseconds) / 1e6,
             static_cast<long long>(sample.sequence), qUtf8Printable(className(queryClass)),
             static_cast<unsigned long long>(sample.at.value), static_cast<unsigned long long>(sample.first.value),
@@ -131,6 +135,16 @@ void printStream(const StreamMix &mix, qint64 generateNs)
                 "pointer chasing %.1f %%\n",
         percent(mix.stack, mix.accesses), mix.maxCallDepth, percent(mix.counter, mix.accesses),
         percent(mix.array, mix.accesses), percent(mix.pointer, mix.accesses));
+    if (mix.valueBytes > 0) {
+        std::printf("  values          %.2f bytes per access, %.2f before bytes per write; writes store zeros %.1f %%, "
+                    "small integers %.1f %%, pointers %.1f %%, text %.1f %%\n",
+            double(mix.valueBytes) / double(std::max<qint64>(1, mix.accesses)),
+            double(mix.beforeBytes) / double(std::max<qint64>(1, mix.writes)), percent(mix.zeroWrites, mix.writes),
+            percent(mix.smallIntegerWrites, mix.writes), percent(mix.pointerWrites, mix.writes),
+            percent(mix.textWrites, mix.writes));
+    } else {
+        std::printf("  values          none (--no-values)\n");
+    }
     std::printf("  generator alone %.2f M accesses/s (included in every rate below)\n\n",
         perSecond(mix.accesses, generateNs) / 1e6);
 }
@@ -159,6 +173,13 @@ void printWriter(const WriterRunResult &writer)
         double(writer.summaryBytes) / double(std::max<qint64>(1, stats.accesses)),
         double(stats.addressSummaryCpuNanoseconds) / 1e9,
         100.0 * double(stats.addressSummaryCpuNanoseconds) / double(std::max<qint64>(1, writer.cpuNanoseconds)));
+    if (writer.valueBytes >= 0) {
+        std::printf("  values          %lld bytes, %.2f bytes per access (in the file above; %.2f bytes of value and "
+                    "before bytes per access given)\n",
+            static_cast<long long>(writer.valueBytes),
+            double(writer.valueBytes) / double(std::max<qint64>(1, stats.accesses)),
+            double(writer.mix.valueBytes + writer.mix.beforeBytes) / double(std::max<qint64>(1, stats.accesses)));
+    }
     std::printf("  slices          %lld (%.0f accesses each)\n", static_cast<long long>(stats.slices),
         double(stats.accesses) / double(std::max<qint64>(1, stats.slices)));
     std::printf("  chunks          %lld (%.1f accesses each)\n", static_cast<long long>(stats.chunks),

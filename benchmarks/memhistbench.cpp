@@ -35,9 +35,11 @@ struct Options
     QString directory; // empty: a temporary directory
     bool keep = false;
     bool references = true; // the plain-insert phases
+    bool values = true; // the stream's accesses carry their bytes to the writer
     QStringList queryOnly; // existing histories: only the query phase runs, on each
     bool plainPath = true; // with queryOnly: also time the plain path (every slice visited)
     bool warm = false; // with queryOnly: read each history once before timing its queries
+    QString samplesPath; // with queryOnly: every query's figures, one line each
     WriterOptions writer; // the library's defaults unless overridden
 };
 
@@ -70,6 +72,8 @@ Options parseOptions(const QCoreApplication &app)
     const QCommandLineOption keep(QStringLiteral("keep"), QStringLiteral("Keep the files written."));
     const QCommandLineOption noReferences(QStringLiteral("no-references"),
         QStringLiteral("Skip the plain-insert references (and so the ratio to the ceiling)."));
+    const QCommandLineOption noValues(QStringLiteral("no-values"),
+        QStringLiteral("Write the accesses without their values (the history of benchmarks before values)."));
     // Writer options, to compare configurations from the command line (docs/benchmarks.md "Choosing the caps").
     const WriterOptions defaults;
     const QCommandLineOption sliceCap(QStringLiteral("slice-cap"),
@@ -91,8 +95,12 @@ Options parseOptions(const QCoreApplication &app)
     const QCommandLineOption warm(QStringLiteral("warm"),
         QStringLiteral("With --query-only: read each history once, sequentially, before timing its queries, so that "
                        "they meet its pages in the page cache (when it fits in memory) rather than on the disk."));
-    parser.addOptions({ accesses, seed, queries, dir, keep, noReferences, sliceCap, chunkCap, chunkTarget, queryOnly,
-        noPlain, warm });
+    const QCommandLineOption samples(QStringLiteral("samples"),
+        QStringLiteral("With --query-only: write every query's figures to FILE, a tab-separated line each (the "
+                       "history, class, T, window, rows, slices, chunks read, SQLite cache misses, wall and CPU ms)."),
+        QStringLiteral("FILE"));
+    parser.addOptions({ accesses, seed, queries, dir, keep, noReferences, noValues, sliceCap, chunkCap, chunkTarget,
+        queryOnly, noPlain, warm, samples });
     parser.process(app);
 
     const auto fail = [](const QString &message) {
@@ -118,9 +126,13 @@ Options parseOptions(const QCoreApplication &app)
     options.directory = parser.value(dir);
     options.keep = parser.isSet(keep);
     options.references = !parser.isSet(noReferences);
+    options.values = !parser.isSet(noValues);
     options.queryOnly = parser.values(queryOnly);
     options.plainPath = !parser.isSet(noPlain);
     options.warm = parser.isSet(warm);
+    options.samplesPath = parser.value(samples);
+    if (options.queryOnly.isEmpty() && !options.samplesPath.isEmpty())
+        fail(QStringLiteral("--samples: only with --query-only"));
     if (options.queryOnly.isEmpty() && parser.isSet(noPlain))
         fail(QStringLiteral("--no-plain: only with --query-only"));
     if (options.queryOnly.isEmpty() && options.warm)
@@ -161,6 +173,30 @@ double readThroughPageCache(const QString &path)
     return double(timer.nsecsElapsed()) / 1e9;
 }
 
+// Every first page of `result` as a tab-separated line.
+bool writeSamples(QFile &file, const QString &history, const QueryBenchmarkResult &result)
+{
+    QByteArray text;
+    for (const QuerySample &sample : result.samples) {
+        const QueryClass &queryClass = result.classes[sample.classIndex].queryClass;
+        text += QStringLiteral("%1\t%2 %3\t%4\t0x%5\t0x%6\t%7\t%8\t%9\t%10\t%11\t%12\n")
+                    .arg(history, queryClass.window,
+                        queryClass.direction == Direction::Forward ? QStringLiteral("forward")
+                                                                   : QStringLiteral("backward"))
+                    .arg(sample.at.value)
+                    .arg(sample.first.value, 0, 16)
+                    .arg(sample.last.value, 0, 16)
+                    .arg(sample.rows)
+                    .arg(sample.slicesVisited)
+                    .arg(sample.chunksRead)
+                    .arg(sample.pageCacheMisses)
+                    .arg(double(sample.nanoseconds) / 1e6, 0, 'f', 3)
+                    .arg(double(sample.cpuNanoseconds) / 1e6, 0, 'f', 3)
+                    .toUtf8();
+    }
+    return file.write(text) == text.size();
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -177,6 +213,9 @@ int main(int argc, char *argv[])
         queryOptions.queriesPerClass = options.queriesPerClass;
         queryOptions.plainPath = options.plainPath;
         QList<SizedQueryRun> runs;
+        QFile samplesFile(options.samplesPath);
+        if (!options.samplesPath.isEmpty() && !samplesFile.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            abortRun(QStringLiteral("queries"), options.samplesPath + QStringLiteral(": cannot write"));
         for (const QString &history : options.queryOnly) {
             std::printf("%s\n", qUtf8Printable(history));
             if (options.warm) {
@@ -190,6 +229,8 @@ int main(int argc, char *argv[])
                 abortRun(QStringLiteral("queries"), run.result.error);
             run.accesses = run.result.historyAccesses;
             run.summaryBytes = addressSummaryBytes(history);
+            if (samplesFile.isOpen() && !writeSamples(samplesFile, history, run.result))
+                abortRun(QStringLiteral("queries"), options.samplesPath + QStringLiteral(": cannot write"));
             printQueries(run.result, queryOptions.limit);
             std::fflush(stdout);
             runs.append(std::move(run));
@@ -222,7 +263,7 @@ int main(int argc, char *argv[])
 
     // The stream alone: its mix, and what generating it costs inside every rate below.
     {
-        AccessStreamGenerator stream(options.seed, options.accesses);
+        AccessStreamGenerator stream(options.seed, options.accesses, options.values);
         Access access;
         QElapsedTimer timer;
         timer.start();
@@ -232,7 +273,7 @@ int main(int argc, char *argv[])
     std::fflush(stdout);
 
     BenchFigures figures;
-    figures.writer = runWriter(historyPath, options.seed, options.accesses, options.writer);
+    figures.writer = runWriter(historyPath, options.seed, options.accesses, options.values, options.writer);
     if (!figures.writer.ok)
         abortRun(QStringLiteral("writer"), figures.writer.error);
     printWriter(figures.writer);

@@ -120,7 +120,8 @@ QueryBenchmarkResult runQueryBenchmark(
               timer.start();
               const bool ok = on.run(query, &page, &error);
               const qint64 firstNs = timer.nsecsElapsed();
-              classResult.firstPageCpuNs.append(threadCpuNs() - cpuStart);
+              const qint64 firstCpuNs = threadCpuNs() - cpuStart;
+              classResult.firstPageCpuNs.append(firstCpuNs);
               if (!ok) {
                   result.error = error;
                   return false;
@@ -135,6 +136,9 @@ QueryBenchmarkResult runQueryBenchmark(
                   sample->rows = page.accesses.size();
                   sample->exhausted = page.exhausted;
                   sample->slicesVisited = stats.slicesVisited;
+                  sample->chunksRead = stats.chunksRead;
+                  sample->pageCacheMisses = stats.pageCacheMisses;
+                  sample->cpuNanoseconds = firstCpuNs;
               }
               if (const std::optional<RowId> resume = page.resumePoint();
                   resume && quint64(page.accesses.size()) == options.limit) {
@@ -178,7 +182,12 @@ QueryBenchmarkResult runQueryBenchmark(
         std::tie(query.first, query.last) = windowAround(centre, queryClass.windowBytes);
         query.limit = options.limit;
 
-        QuerySample sample { 0, samples.size(), c, *query.at, query.first, query.last, 0, false, 0 };
+        QuerySample sample;
+        sample.sequence = samples.size();
+        sample.classIndex = c;
+        sample.at = *query.at;
+        sample.first = query.first;
+        sample.last = query.last;
         const bool plainFirst = options.plainPath && samples.size() % 2 == 1;
         if (plainFirst && !measure(plainEngine, result.plainClasses[c], query, nullptr))
             return result;
@@ -197,6 +206,7 @@ QueryBenchmarkResult runQueryBenchmark(
             sum += samples[i].nanoseconds;
         result.meanMsByTenth.append(end > begin ? double(sum) / double(end - begin) / 1e6 : 0.0);
     }
+    result.samples = samples;
     const qsizetype kept = std::min(slowestKept, samples.size());
     std::partial_sort(samples.begin(), samples.begin() + kept, samples.end(),
         [](const QuerySample &a, const QuerySample &b) { return a.nextNanoseconds > b.nextNanoseconds; });

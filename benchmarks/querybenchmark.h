@@ -45,6 +45,9 @@ struct QuerySample
     qsizetype rows = 0;
     bool exhausted = false;
     qint64 slicesVisited = 0;
+    qint64 chunksRead = 0; // QueryStats::chunksRead
+    qint64 pageCacheMisses = 0;
+    qint64 cpuNanoseconds = 0;
     qint64 nextNanoseconds = 0; // 0 without a next page (the first was not full)
     qsizetype nextRows = 0;
     bool nextExhausted = false;
@@ -70,6 +73,7 @@ struct QueryBenchmarkResult
     QList<QueryClassResult> plainClasses; // with QueryBenchmarkOptions::plainPath
     QList<QuerySample> slowest; // the slowest first pages, slowest first
     QList<QuerySample> slowestNext; // the slowest next pages, slowest first
+    QList<QuerySample> samples; // every query, in run order
     // Mean first-page time of each tenth of the run, all classes together: shows the warm-up.
     QList<double> meanMsByTenth;
     qint64 totalNanoseconds = 0; // the whole phase, lookups of random addresses included

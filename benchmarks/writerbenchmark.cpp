@@ -15,25 +15,37 @@ namespace {
 
 constexpr const char *summaryPageBytes = "SELECT sum(pgsize) FROM dbstat WHERE name IN ('address_summary', "
                                          "'address_summary_info', 'idx_address_summary_1')";
+constexpr const char *valuePageBytes = "SELECT sum(pgsize) FROM dbstat WHERE name = 'access_value_blocks'";
 
-} // namespace
-
-qint64 addressSummaryBytes(const QString &path)
+qint64 pageBytes(const QString &path, const char *sql)
 {
     sqlite::Connection db;
     if (!db.open(path, sqlite::Connection::Mode::ReadOnly))
         return -1;
-    sqlite::Statement pages = db.prepare(summaryPageBytes);
+    sqlite::Statement pages = db.prepare(sql);
     if (!pages.isValid() || pages.step() != SQLITE_ROW || pages.isNull(0))
         return -1;
     return pages.int64(0);
 }
 
-WriterRunResult runWriter(const QString &path, std::uint64_t seed, qint64 accesses, const WriterOptions &options)
+} // namespace
+
+qint64 addressSummaryBytes(const QString &path)
+{
+    return pageBytes(path, summaryPageBytes);
+}
+
+qint64 valueBytes(const QString &path)
+{
+    return pageBytes(path, valuePageBytes);
+}
+
+WriterRunResult runWriter(
+    const QString &path, std::uint64_t seed, qint64 accesses, bool withValues, const WriterOptions &options)
 {
     QFile::remove(path);
     WriterRunResult result;
-    AccessStreamGenerator stream(seed, accesses);
+    AccessStreamGenerator stream(seed, accesses, withValues);
 
     const bool peakResettable = resetPeakRss();
     result.rssBeforeBytes = currentRssBytes();
@@ -54,6 +66,8 @@ WriterRunResult runWriter(const QString &path, std::uint64_t seed, qint64 access
                 result.error = writer.errorString();
                 return result;
             }
+            if (stream.hasValues())
+                writer.addValue(stream.value());
         }
         const qint64 finishStart = timer.nsecsElapsed();
         if (!writer.finish()) {
@@ -68,6 +82,8 @@ WriterRunResult runWriter(const QString &path, std::uint64_t seed, qint64 access
     result.peakRssBytes = peakResettable ? peakRssBytes() : -1;
     result.fileBytes = QFileInfo(path).size();
     result.summaryBytes = addressSummaryBytes(path);
+    result.valueBytes = withValues ? valueBytes(path) : -1;
+    result.mix = stream.mix();
     result.ok = true;
     return result;
 }

@@ -12,6 +12,7 @@
 #include "core/storage/sqlite.h"
 #include "core/storage/threadspanstatements.h"
 
+#include <QScopeGuard>
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -611,6 +612,7 @@ bool HalfAxisQueryEngine::Private::gather(const std::vector<ChunkRef> &chunks, b
     best.reserve(std::min<std::size_t>(needed, 4096) + 1); // the limit may be huge (export: every match)
     sqlite::Statement &cursor = forward ? chunkForward : chunkBackward;
     for (const ChunkRef &chunk : chunks) {
+        ++stats.chunksRead;
         cursor.bind(1, chunk.row.id);
         cursor.bind(2, transition);
         cursor.bind(3, rowBound);
@@ -855,6 +857,13 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
     // One read transaction for the whole query: otherwise SQLite takes and releases its file lock
     // (fcntl, fstat, a header read) around every one of the query's many small statements.
     sqlite::Transaction readTransaction(d->db);
+    int unused = 0;
+    int misses = 0;
+    sqlite3_db_status(d->db.handle(), SQLITE_DBSTATUS_CACHE_MISS, &misses, &unused, 1); // reset
+    const auto countMisses = qScopeGuard([&] {
+        sqlite3_db_status(d->db.handle(), SQLITE_DBSTATUS_CACHE_MISS, &misses, &unused, 0);
+        d->stats.pageCacheMisses = misses;
+    });
     d->failure.clear();
     d->rowids.clearFailure();
     const auto fail = [&] {

@@ -98,6 +98,11 @@ struct QueryStats
     bool usedAddressSummary = false;
     // Slices whose chunks were looked up (slices sharing a boundary transition count together).
     qint64 slicesVisited = 0;
+    // Chunks whose accesses were read through a cursor (each of its rows from the start point on is
+    // a table read, matching or not: most of a narrow window's cost).
+    qint64 chunksRead = 0;
+    // Pages SQLite did not find in its own cache, read from the file or its memory map.
+    qint64 pageCacheMisses = 0;
 };
 
 // Runs half-axis queries on one open database. Not thread-safe: one engine per thread (it owns
