@@ -347,6 +347,8 @@ bool ValueSearchEngine::run(const ValueSearch &search, QueryPage *page, QString 
     double costPerRow[2] = { -1, -1 };
     Way way = valuesPossible && (wholeSpace || d->tuning.ways == Ways::ValuesOnly) ? Way::Values : Way::Window;
     int stepsOnWay = 0;
+    int retryAfter = d->tuning.stepsBeforeRetry;
+    bool retrying = false;
     QElapsedTimer timer;
     while (!walk.done && !walk.full()) {
         const std::int64_t before = walk.frontier;
@@ -363,10 +365,22 @@ bool ValueSearchEngine::run(const ValueSearch &search, QueryPage *page, QString 
         if (!valuesPossible || d->tuning.ways != Ways::Cheaper)
             continue;
         const Way other = way == Way::Window ? Way::Values : Way::Window;
-        if (costPerRow[int(other)] < 0 || ++stepsOnWay >= d->tuning.stepsBeforeRetry) {
+        if (retrying) {
+            // The step just taken tried the way that had lost. Lost again: back, and wait twice as
+            // long before the next try (a retry costs a step of the slower way).
+            retrying = false;
+            stepsOnWay = 0;
+            if (costPerRow[int(way)] >= costPerRow[int(other)]) {
+                way = other;
+                retryAfter = std::min(retryAfter * 2, 1024);
+            } else {
+                retryAfter = d->tuning.stepsBeforeRetry;
+            }
+        } else if (costPerRow[int(other)] < 0 || ++stepsOnWay >= retryAfter) {
             // Not measured yet, or measured long ago: try it.
             way = other;
             stepsOnWay = 0;
+            retrying = true;
         } else if (costPerRow[int(other)] < costPerRow[int(way)]) {
             way = other;
             stepsOnWay = 0;

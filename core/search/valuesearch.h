@@ -52,7 +52,7 @@ struct ValueSearchTuning
     quint64 windowStepRows = 1024;
     int valueStepBlocks = 64;
     // After this many steps the way not taken is tried again (what a step costs changes along a
-    // history).
+    // history); each try that loses doubles the wait, up to 1,024 steps.
     int stepsBeforeRetry = 16;
 };
 
