@@ -28,6 +28,7 @@ private slots:
     void equalsTheScan();
     void unexplainedEqualsTheReplay();
     void cliFindsValues();
+    void checkNamesUnexplainedReads();
     void cliRefusals_data();
     void cliRefusals();
 
@@ -354,6 +355,27 @@ void tst_ValueSearch::cliFindsValues()
                  QStringLiteral("--context") }),
         QByteArray("rowid,transition,operation,address,linear,size,pc,function,source,instruction,region,value,before\n"
                    "5,31,R,0x1000,0x1000,8,,,,,,0700000000000000,\n"));
+}
+
+void tst_ValueSearch::checkNamesUnexplainedReads()
+{
+    // `memhist check` finds the same read by its replay, names it, and points to search for all.
+    const CliResult result = runCli({ QStringLiteral("check"), m_small });
+    QCOMPARE(result.exitCode, 0);
+    QStringList valueNotes;
+    for (const QString &line : QString::fromUtf8(result.out).split(u'\n')) {
+        if (line.startsWith(QLatin1String("note: values:")) || line.startsWith(QLatin1String("note:   access ")))
+            valueNotes << line;
+    }
+    QCOMPARE(valueNotes,
+        QStringList(
+            { QStringLiteral("note: values: 1 of 2 reads of written bytes differ from what the last write left (memory "
+                             "changed behind the trace's back: another process, a device, or a kernel effect "
+                             "the recorder is not told of); `memhist search --unexplained` lists them all; the "
+                             "first:"),
+                QStringLiteral(
+                    "note:   access 5 (transition 31, 8 bytes at 0x1000) read 0700000000000000 where the last writes "
+                    "left 0300000000000000 (first differing byte 0x1000)") }));
 }
 
 void tst_ValueSearch::cliRefusals_data()

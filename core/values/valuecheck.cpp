@@ -154,7 +154,7 @@ QStringList ValueCheck::notes() const
     }
     notes << QStringLiteral("values: %1 of %2 reads of written bytes differ from what the last write left (memory "
                             "changed behind the trace's back: another process, a device, or a kernel effect the "
-                            "recorder is not told of); the first:")
+                            "recorder is not told of); `memhist search --unexplained` lists them all; the first:")
                  .arg(m_mismatches)
                  .arg(m_readsCompared);
     for (const QString &named : m_named)
