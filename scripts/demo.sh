@@ -58,6 +58,9 @@ elif [[ -n $program ]]; then
     address=$(printf '0x%x' $((bias + offset + 4 * 4)))
     run "$memhist" query "$db" --backward --from "$address" --to "$(printf '0x%x' $((address + 3)))" --ops w \
         --context --limit 3
+    # And when did it first become 5? A value search, through the value index.
+    run "$memhist" search "$db" --int 5 --size 4 --from "$address" --to "$(printf '0x%x' $((address + 3)))" --ops w \
+        --context --limit 1
     echo
     echo "demo: on a desktop, open it with: $viewer $db"
 else
