@@ -6,9 +6,11 @@
 #include "benchreport.h"
 #include "core/storage/sqlite.h"
 #include "machinecontext.h"
+#include "memorybenchmark.h"
 #include "plaininsert.h"
 #include "querybenchmark.h"
 #include "querygrowth.h"
+#include "searchbenchmark.h"
 #include "writerbenchmark.h"
 
 #include <QCommandLineParser>
@@ -40,6 +42,8 @@ struct Options
     bool plainPath = true; // with queryOnly: also time the plain path (every slice visited)
     bool warm = false; // with queryOnly: read each history once before timing its queries
     QString samplesPath; // with queryOnly: every query's figures, one line each
+    QStringList memory; // existing histories: MemoryReader::read is timed on each
+    QStringList search; // existing histories: value searches are timed on each
     WriterOptions writer; // the library's defaults unless overridden
 };
 
@@ -99,8 +103,16 @@ Options parseOptions(const QCoreApplication &app)
         QStringLiteral("With --query-only: write every query's figures to FILE, a tab-separated line each (the "
                        "history, class, T, window, rows, slices, chunks read, SQLite cache misses, wall and CPU ms)."),
         QStringLiteral("FILE"));
-    parser.addOptions({ accesses, seed, queries, dir, keep, noReferences, noValues, sliceCap, chunkCap, chunkTarget,
-        queryOnly, noPlain, warm, samples });
+    const QCommandLineOption memory(QStringLiteral("memory"),
+        QStringLiteral("Only time memory at T (MemoryReader::read of 256 B and 4 KiB ranges, --queries of each) on an "
+                       "existing history with values. Repeat it to compare sizes, smallest first."),
+        QStringLiteral("HISTORY"));
+    const QCommandLineOption search(QStringLiteral("search"),
+        QStringLiteral("Only time value searches (--queries first pages for values that occur, and one for a value "
+                       "that occurs nowhere) on an existing history with values. Repeat it to compare sizes."),
+        QStringLiteral("HISTORY"));
+    parser.addOptions({ accesses, seed, queries, dir, keep, noReferences, noValues, memory, search, sliceCap, chunkCap,
+        chunkTarget, queryOnly, noPlain, warm, samples });
     parser.process(app);
 
     const auto fail = [](const QString &message) {
@@ -131,12 +143,14 @@ Options parseOptions(const QCoreApplication &app)
     options.plainPath = !parser.isSet(noPlain);
     options.warm = parser.isSet(warm);
     options.samplesPath = parser.value(samples);
+    options.memory = parser.values(memory);
+    options.search = parser.values(search);
     if (options.queryOnly.isEmpty() && !options.samplesPath.isEmpty())
         fail(QStringLiteral("--samples: only with --query-only"));
     if (options.queryOnly.isEmpty() && parser.isSet(noPlain))
         fail(QStringLiteral("--no-plain: only with --query-only"));
-    if (options.queryOnly.isEmpty() && options.warm)
-        fail(QStringLiteral("--warm: only with --query-only"));
+    if (options.queryOnly.isEmpty() && options.memory.isEmpty() && options.search.isEmpty() && options.warm)
+        fail(QStringLiteral("--warm: only with --query-only, --memory or --search"));
     const auto writerOption = [&](const QCommandLineOption &option, quint32 *value) {
         if (!parser.isSet(option))
             return;
@@ -206,6 +220,49 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(MEMHIST_VERSION));
     const Options options = parseOptions(app);
     sqlite::configureProcess();
+
+    if (!options.search.isEmpty()) {
+        const MachineContext machine = collectMachineContext();
+        std::printf("memhist-bench %s, %s, nproc %d (load average %s), build %s\n", MEMHIST_VERSION,
+            qUtf8Printable(machine.date), machine.processors, qUtf8Printable(machine.loadAverage),
+            MEMHIST_BENCH_BUILD_TYPE);
+        QList<std::pair<QString, SearchBenchmarkResult>> runs;
+        for (const QString &history : options.search) {
+            if (options.warm && readThroughPageCache(history) < 0)
+                abortRun(QStringLiteral("search"), history + QStringLiteral(": cannot read"));
+            SearchBenchmarkResult result = runSearchBenchmark(history, options.queriesPerClass, options.seed);
+            if (!result.ok)
+                abortRun(QStringLiteral("search"), result.error);
+            runs.append({ history, std::move(result) });
+        }
+        printSearchRuns(runs, options.queriesPerClass);
+        std::printf("  load average at the end: %s\n", qUtf8Printable(collectMachineContext().loadAverage));
+        return 0;
+    }
+
+    if (!options.memory.isEmpty()) {
+        const MachineContext machine = collectMachineContext();
+        std::printf("memhist-bench %s, %s, nproc %d (load average %s), build %s\n", MEMHIST_VERSION,
+            qUtf8Printable(machine.date), machine.processors, qUtf8Printable(machine.loadAverage),
+            MEMHIST_BENCH_BUILD_TYPE);
+        QList<SizedMemoryRun> runs;
+        for (const QString &history : options.memory) {
+            if (options.warm) {
+                const double seconds = readThroughPageCache(history);
+                if (seconds < 0)
+                    abortRun(QStringLiteral("memory"), history + QStringLiteral(": cannot read"));
+                std::printf("%s: read once before the reads (--warm) in %.1f s\n", qUtf8Printable(history), seconds);
+            }
+            SizedMemoryRun run { history,
+                runMemoryBenchmark(history, { 256, 4096 }, options.queriesPerClass, options.seed) };
+            if (!run.result.ok)
+                abortRun(QStringLiteral("memory"), run.result.error);
+            runs.append(std::move(run));
+        }
+        printMemoryRuns(runs, options.queriesPerClass);
+        std::printf("  load average at the end: %s\n", qUtf8Printable(collectMachineContext().loadAverage));
+        return 0;
+    }
 
     if (!options.queryOnly.isEmpty()) {
         QueryBenchmarkOptions queryOptions;
