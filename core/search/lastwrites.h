@@ -10,9 +10,19 @@
 #include "core/values/accessvalue.h"
 #include "core/values/accessvaluereader.h"
 
+#include <QList>
 #include <QString>
 
 namespace memhist {
+
+// A write that left some bytes of a later access: `write`, and the bytes [first, last] of the
+// access it explains.
+struct LastWrite
+{
+    Access write;
+    Address first;
+    Address last;
+};
 
 class LastWrites
 {
@@ -24,6 +34,11 @@ public:
     // it before `read` left. False when they all agree, when no earlier write (with a value) of its
     // bytes exists, when `read` has no value, or on a database error (see failed()).
     bool differs(const Access &read, const std::optional<AccessValue> &value);
+    // The last write before `access` (a row of the history) of each of its bytes, newest first (a
+    // write that explains several bytes listed once), and in *unwritten the byte ranges that no
+    // earlier write covers, in address order. What `memhist origin` follows. False on a database
+    // error (see failed()).
+    bool lastWritesOf(const Access &access, QList<LastWrite> *writes, QList<LastWrite> *unwritten);
     // True (and *error set, once) when a query of differs() failed since the last call.
     bool failed(QString *error);
 
