@@ -12,6 +12,7 @@
 #include "core/checker/checkstatements.h"
 #include "core/context/contextschema.h"
 #include "core/context/contextstatements.h"
+#include "core/origin/originstatements.h"
 #include "core/query/querystatements.h"
 #include "core/search/searchstatements.h"
 #include "core/storage/addresssummarystatements.h"
@@ -52,6 +53,7 @@ const StatementList statementLists[] = {
     { "context", contextstatements::contextStatements },
     { "values", valueschema::valueStatements },
     { "search", searchstatements::searchStatements },
+    { "origin", originstatements::originStatements },
     { "plane", plane::statements::planeStatements },
     { "charts", charts::statements::chartStatements },
 };
@@ -151,6 +153,7 @@ QList<Expected> expectedPlans()
         { QStringLiteral("context/codeTraceRowAtOrBefore"), D::History, { QStringLiteral("SEARCH code_trace USING INTEGER PRIMARY KEY (rowid<?)") } },
         { QStringLiteral("context/codeTraceRowsForward"), D::History, { QStringLiteral("SEARCH code_trace USING INTEGER PRIMARY KEY (rowid>?)") } },
         { QStringLiteral("context/codeTraceRowsBackward"), D::History, { QStringLiteral("SEARCH code_trace USING INTEGER PRIMARY KEY (rowid<?)") } },
+        { QStringLiteral("context/codeTraceRowAtOrAfter"), D::History, { QStringLiteral("SEARCH code_trace USING INTEGER PRIMARY KEY (rowid>?)") } },
         { QStringLiteral("context/codeRunById"), D::History, { QStringLiteral("SEARCH code_runs USING INTEGER PRIMARY KEY (rowid=?)") } },
         { QStringLiteral("context/allCodeRuns"), D::History, { QStringLiteral("SCAN code_runs") } },
         { QStringLiteral("context/allModules"), D::History, { QStringLiteral("SCAN modules") } },
@@ -174,6 +177,7 @@ QList<Expected> expectedPlans()
         { QStringLiteral("values/blocksBefore"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid<?)") } },
         { QStringLiteral("values/blockAt"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid=?)") } },
         { QStringLiteral("search/accessesBetween"), D::History, { QStringLiteral("SEARCH accesses USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") } },
+        { QStringLiteral("origin/accessByRowId"), D::History, { QStringLiteral("SEARCH accesses USING INTEGER PRIMARY KEY (rowid=?)") } },
         { QStringLiteral("search/blockStartAtOrBefore"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid<?)") } },
         { QStringLiteral("values/legacyValue"), D::History, { QStringLiteral("SEARCH access_values USING INTEGER PRIMARY KEY (rowid=?)") } },
         // widgets/plane/planestatements.h

@@ -22,6 +22,9 @@ inline constexpr const char *codeTraceRowsForward
     = "SELECT transition_first, runs FROM code_trace WHERE transition_first >= ?1 ORDER BY transition_first";
 inline constexpr const char *codeTraceRowsBackward
     = "SELECT transition_first, runs FROM code_trace WHERE transition_first <= ?1 ORDER BY transition_first DESC";
+// The first row starting at or after ?1: the next row of a forward walk (codetracewalk.h).
+inline constexpr const char *codeTraceRowAtOrAfter
+    = "SELECT transition_first, runs FROM code_trace WHERE transition_first >= ?1 ORDER BY transition_first LIMIT 1";
 
 // One run by its id (a rowid probe), and every run (a scan: which runs hold a given PC).
 inline constexpr const char *codeRunById = "SELECT pc, sizes FROM code_runs WHERE id = ?1";
@@ -90,6 +93,7 @@ inline constexpr memhist::statements::NamedStatement contextStatements[] = {
     MEMHIST_STATEMENT(codeTraceRowAtOrBefore),
     MEMHIST_STATEMENT(codeTraceRowsForward),
     MEMHIST_STATEMENT(codeTraceRowsBackward),
+    MEMHIST_STATEMENT(codeTraceRowAtOrAfter),
     MEMHIST_STATEMENT(codeRunById),
     MEMHIST_STATEMENT(allCodeRuns),
     MEMHIST_STATEMENT(allModules),
