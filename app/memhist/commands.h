@@ -16,5 +16,6 @@ int runInfo(const QStringList &arguments);
 int runAt(const QStringList &arguments);
 int runMemory(const QStringList &arguments);
 int runSearch(const QStringList &arguments);
+int runOrigin(const QStringList &arguments);
 
 } // namespace memhist::cli
