@@ -92,6 +92,7 @@ QList<Expected> expectedPlans()
         { QStringLiteral("history/schemaObjectCount"), D::History, { QStringLiteral("SCAN sqlite_master") } },
         { QStringLiteral("history/tableExists"), D::History, { QStringLiteral("SCAN sqlite_schema") } },
         { QStringLiteral("history/tableColumns"), D::History, { QStringLiteral("SCAN pragma_table_info VIRTUAL TABLE INDEX 0:") } },
+        { QStringLiteral("history/schemaObjects"), D::History, { QStringLiteral("SCAN sqlite_schema") } },
         { QStringLiteral("history/indexTable"), D::History, { QStringLiteral("SCAN sqlite_schema") } },
         { QStringLiteral("history/indexColumns"), D::History, { QStringLiteral("SCAN pragma_index_info VIRTUAL TABLE INDEX 0:"), QStringLiteral("USE TEMP B-TREE FOR ORDER BY") } },
         { QStringLiteral("history/metaRows"), D::History, { QStringLiteral("SCAN meta") } },

@@ -5,6 +5,7 @@
 #include "core/context/contextreader.h"
 #include "core/context/contextsummarytext.h"
 #include "core/model/numbertext.h"
+#include "core/model/visibletext.h"
 #include "core/storage/historysources.h"
 #include "core/storage/schema.h"
 #include "core/storage/threadspans.h"
@@ -34,7 +35,7 @@ QString metaValue(const HistoryDatabase &database, const char *key)
     if (!database.hasMeta())
         return QStringLiteral("unknown (no meta table)");
     const QString value = database.meta().value(QLatin1String(key));
-    return value.isEmpty() ? QStringLiteral("unknown") : value;
+    return value.isEmpty() ? QStringLiteral("unknown") : visibleText(value);
 }
 
 struct Provenance
@@ -51,7 +52,7 @@ Provenance provenance(const HistoryDatabase &database)
     if (database.hasMeta() || !reference) {
         result.formatVersion = metaValue(database, schema::meta::formatVersion);
         result.writer = metaValue(database, schema::meta::writer);
-        const QString writerVersion = database.meta().value(QLatin1String(schema::meta::writerVersion));
+        const QString writerVersion = visibleText(database.meta().value(QLatin1String(schema::meta::writerVersion)));
         if (!writerVersion.isEmpty())
             result.writer += u' ' + writerVersion;
         result.created = metaValue(database, schema::meta::createdAt);
@@ -63,17 +64,17 @@ Provenance provenance(const HistoryDatabase &database)
     }
     const QString type = reference->type == QLatin1String("3")
         ? QStringLiteral("type 3, a memory history")
-        : QStringLiteral("type %1, not a memory history (3)").arg(reference->type);
-    result.formatVersion
-        = QStringLiteral("%1 (from _metadata: %2; metadata version %3)")
-              .arg(reference->formatVersion.isEmpty() ? QStringLiteral("unknown") : reference->formatVersion, type,
-                  reference->metadataVersion);
-    QString writer = reference->toolName.isEmpty() ? QStringLiteral("unknown") : reference->toolName;
+        : QStringLiteral("type %1, not a memory history (3)").arg(visibleText(reference->type));
+    result.formatVersion = QStringLiteral("%1 (from _metadata: %2; metadata version %3)")
+                               .arg(reference->formatVersion.isEmpty() ? QStringLiteral("unknown")
+                                                                       : visibleText(reference->formatVersion),
+                                   type, visibleText(reference->metadataVersion));
+    QString writer = reference->toolName.isEmpty() ? QStringLiteral("unknown") : visibleText(reference->toolName);
     if (!reference->toolVersion.isEmpty())
-        writer += u' ' + reference->toolVersion;
+        writer += u' ' + visibleText(reference->toolVersion);
     writer += QStringLiteral(" (from _metadata");
     if (!reference->toolInfo.isEmpty())
-        writer += QStringLiteral("; tool info: ") + reference->toolInfo;
+        writer += QStringLiteral("; tool info: ") + visibleText(reference->toolInfo);
     result.writer = writer + u')';
     result.created = reference->generationDate
         ? QDateTime::fromSecsSinceEpoch(*reference->generationDate, Qt::UTC).toString(Qt::ISODate)
@@ -146,7 +147,9 @@ int runInfo(const QStringList &arguments)
     QStringList sources;
     for (const SourceDescription &source :
         parseSourcesMeta(database->meta().value(QLatin1String(schema::meta::sources)))) {
-        sources << (source.format.isEmpty() ? source.path : source.path + QStringLiteral(" (") + source.format + u')');
+        sources << (source.format.isEmpty()
+                ? visibleText(source.path)
+                : visibleText(source.path) + QStringLiteral(" (") + visibleText(source.format) + u')');
     }
     if (sources.isEmpty())
         sources << metaValue(*database, schema::meta::sources);
@@ -214,8 +217,8 @@ int runInfo(const QStringList &arguments)
         for (const ModuleRow &module : context.modules()) {
             text += QString(18, u' ')
                 + QStringLiteral("%1  %2  %3  %4..%5\n")
-                      .arg(module.module.path, hexText(module.module.bias),
-                          module.module.buildId.isEmpty() ? QStringLiteral("-") : module.module.buildId,
+                      .arg(visibleText(module.module.path), hexText(module.module.bias),
+                          module.module.buildId.isEmpty() ? QStringLiteral("-") : visibleText(module.module.buildId),
                           QString::number(module.module.first.value), QString::number(module.module.last.value));
         }
     }

@@ -34,8 +34,17 @@ QString describe(const AccessRow &access)
 // Size, wrap: what an access needs before its bytes can be compared with anything.
 QString byteProblem(const AccessRow &access)
 {
+    if (access.notInteger) {
+        return violation(describe(access),
+            QStringLiteral("%1 is not stored as an integer").arg(QLatin1String(access.notInteger)),
+            property::integerColumns);
+    }
     if (access.size < 1)
         return violation(describe(access), QStringLiteral("size is %1").arg(access.size), property::accessSize);
+    if (access.size > std::int64_t(0xffffffff)) {
+        return violation(
+            describe(access), QStringLiteral("size is %1, past 32 bits").arg(access.size), property::accessSizeWidth);
+    }
     const std::uint64_t first = fromStored(access.first);
     if (first + std::uint64_t(access.size - 1) < first) {
         return violation(describe(access),

@@ -35,6 +35,9 @@ struct AccessRow
     std::int64_t first = 0;
     std::int64_t size = 0;
     std::optional<std::int64_t> linear; // NULL when the writer only knew physical addresses
+    // The name of the first column not stored as an integer (a TEXT or BLOB value, which SQL
+    // compares as greater than every number: queries would pass it by), or null.
+    const char *notInteger = nullptr;
 };
 
 // Transitions not negative, first <= last, and (in rowid order) not starting before the end of the

@@ -6,6 +6,7 @@
 #include "core/storage/sqlitefileheader.h"
 
 #include <QFileInfo>
+#include <QSet>
 #include <QStringList>
 
 namespace memhist {
@@ -27,6 +28,21 @@ QStringList names(sqlite::Connection &db, const char *sql, const char *argument)
     while (stmt.step() == SQLITE_ROW)
         result << stmt.text(0);
     return result;
+}
+
+// Whether a column declared `type` keeps an integer stored in it an integer (SQLite's affinity
+// rules, section 3.1 of its datatype documentation): not TEXT affinity, which turns numbers into
+// text that SQL compares as greater than every number, nor REAL, which turns them into doubles.
+bool keepsIntegers(const QString &type)
+{
+    const QString upper = type.toUpper();
+    if (upper.contains(QLatin1String("INT")))
+        return true;
+    for (const char *word : { "CHAR", "CLOB", "TEXT", "REAL", "FLOA", "DOUB" }) {
+        if (upper.contains(QLatin1String(word)))
+            return false;
+    }
+    return true;
 }
 
 QStringList indexColumns(sqlite::Connection &db, const char *table, const char *index)
@@ -100,6 +116,12 @@ std::unique_ptr<HistoryDatabase> HistoryDatabase::open(const QString &path, QStr
     }
     if (info.isDir()) {
         *error = describe(path, QStringLiteral("is a directory, not a memhist database"));
+        return nullptr;
+    }
+    // A FIFO, a device or a socket: opening it may block forever (a FIFO waits for a writer).
+    if (!info.isFile()) {
+        *error
+            = describe(path, QStringLiteral("not a regular file (a FIFO, device or socket), not a memhist database"));
         return nullptr;
     }
     // SQLite takes an empty file for an empty database, which then lacks every table.
@@ -176,14 +198,69 @@ bool HistoryDatabase::openConnection(QString *error)
     return false; // not reached: the immutable attempt returns
 }
 
+bool HistoryDatabase::checkSchemaObjects(QString *error)
+{
+    QSet<QString> ours;
+    for (const char *name : schema::memhistTableNames)
+        ours.insert(QLatin1String(name));
+    QSet<QString> requiredIndexes;
+    for (const auto &index : schema::requiredIndexes)
+        requiredIndexes.insert(QLatin1String(index.name));
+    sqlite::Statement objects = m_connection.prepare(statements::schemaObjects);
+    int rc = objects.isValid() ? SQLITE_ROW : SQLITE_ERROR;
+    while (objects.isValid() && (rc = objects.step()) == SQLITE_ROW) {
+        const QString type = objects.text(0);
+        const QString name = objects.text(1).toLower(); // SQLite's names ignore ASCII case
+        const QString sql = objects.text(2).simplified();
+        if (ours.contains(name)
+            && (type != QLatin1String("table")
+                || sql.startsWith(QLatin1String("CREATE VIRTUAL"), Qt::CaseInsensitive))) {
+            *error = describe(m_path,
+                QStringLiteral("not a usable memhist database: '%1' is a %2, not a table (memhist reads only "
+                               "tables under its names)")
+                    .arg(objects.text(1), type == QLatin1String("table") ? QStringLiteral("virtual table") : type));
+            return false;
+        }
+        if (type == QLatin1String("index") && requiredIndexes.contains(name)
+            && sql.contains(QLatin1String(" WHERE "), Qt::CaseInsensitive)) {
+            *error = describe(m_path,
+                QStringLiteral("not a usable memhist database: index %1 is partial (it has a WHERE clause), so it "
+                               "does not hold every row")
+                    .arg(objects.text(1)));
+            return false;
+        }
+    }
+    if (rc != SQLITE_DONE) {
+        *error = describe(m_path, QStringLiteral("cannot read the schema: ") + m_connection.lastError());
+        return false;
+    }
+    return true;
+}
+
 bool HistoryDatabase::checkShape(QString *error)
 {
+    if (!checkSchemaObjects(error))
+        return false;
     for (const auto &table : schema::requiredTables) {
         const QStringList columns = names(m_connection, statements::tableColumns, table.name);
         if (columns.isEmpty()) {
             *error = describe(
                 m_path, QStringLiteral("not a memhist database: table '%1' is missing").arg(QLatin1String(table.name)));
             return false;
+        }
+        sqlite::Statement types = m_connection.prepare(statements::tableColumns);
+        types.bind(1, QString::fromLatin1(table.name));
+        while (types.isValid() && types.step() == SQLITE_ROW) {
+            const QString column = types.text(0);
+            const bool read = std::any_of(std::begin(table.columns), std::end(table.columns),
+                [&](const char *name) { return name && column == QLatin1String(name); });
+            if (read && !keepsIntegers(types.text(1))) {
+                *error = describe(m_path,
+                    QStringLiteral("not a usable memhist database: column %1.%2 is declared %3, which does not keep "
+                                   "numbers as integers")
+                        .arg(QLatin1String(table.name), column, types.text(1)));
+                return false;
+            }
         }
         for (const char *column : table.columns) {
             if (column && !columns.contains(QLatin1String(column))) {

@@ -79,6 +79,8 @@ private:
     HistoryDatabase() = default;
     bool openConnection(QString *error);
     bool checkShape(QString *error);
+    // Views or virtual tables under our table names, partial indexes where whole ones are needed.
+    bool checkSchemaObjects(QString *error);
     void readMetadata();
     void countAccesses(HistorySummary *summary);
 

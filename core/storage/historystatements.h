@@ -10,7 +10,10 @@ namespace memhist::statements {
 // SQLite reads the header lazily: the first statement is where a damaged or foreign file shows.
 inline constexpr const char *schemaObjectCount = "SELECT count(*) FROM sqlite_schema";
 inline constexpr const char *tableExists = "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = ?1";
-inline constexpr const char *tableColumns = "SELECT name FROM pragma_table_info(?1)";
+inline constexpr const char *tableColumns = "SELECT name, type FROM pragma_table_info(?1)";
+// Every object of the schema with its type and SQL (to refuse views and virtual tables under our
+// names, and partial indexes where we need whole ones).
+inline constexpr const char *schemaObjects = "SELECT type, name, coalesce(sql, '') FROM sqlite_schema";
 // The index must belong to the table: pragma_index_info alone would accept a same-named index on
 // another table.
 inline constexpr const char *indexTable = "SELECT tbl_name FROM sqlite_schema WHERE type = 'index' AND name = ?1";
@@ -36,6 +39,7 @@ inline constexpr NamedStatement historyStatements[] = {
     MEMHIST_STATEMENT(schemaObjectCount),
     MEMHIST_STATEMENT(tableExists),
     MEMHIST_STATEMENT(tableColumns),
+    MEMHIST_STATEMENT(schemaObjects),
     MEMHIST_STATEMENT(indexTable),
     MEMHIST_STATEMENT(indexColumns),
     MEMHIST_STATEMENT(metaRows),

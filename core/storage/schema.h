@@ -118,6 +118,35 @@ struct RequiredTable
     const char *name;
     const char *columns[6];
 };
+// Every table memhist reads, required or optional. A file may hold other objects, but under these
+// names only real tables: a view or a virtual table there would run SQL of the file's choosing
+// (an endless recursive view, a huge printf()) inside every read of it.
+inline constexpr const char *memhistTableNames[] = {
+    "slices",
+    "chunks",
+    "accesses",
+    "meta",
+    "_metadata",
+    "thread_spans",
+    "address_summary",
+    "address_summary_info",
+    "summary_info",
+    "summary_tiles",
+    "code_runs",
+    "code_trace",
+    "memory_map",
+    "modules",
+    "module_sections",
+    "functions",
+    "data_objects",
+    "source_files",
+    "source_lines",
+    "instructions",
+    "access_value_blocks",
+    "access_value_filters",
+    "access_values",
+};
+
 inline constexpr RequiredTable requiredTables[] = {
     { "slices", { "transition_first", "transition_last" } },
     { "chunks", { "slice_id", "phy_first", "phy_last", "operation" } },

@@ -153,6 +153,14 @@ bool Connection::open(const QString &path, Mode mode, const QString &temporaryDi
     m_db = db;
     m_openError.clear();
     sqlite3_extended_result_codes(m_db, 1);
+    if (mode != Mode::ReadWriteCreate) {
+        // A file to read is a stranger's: SQL in its schema (views, triggers, defaults) may call
+        // no function with side effects, ordinary SQL may not corrupt it, and the two-argument
+        // fts3_tokenizer() (Debian's SQLite enables it) cannot hand SQLite a pointer.
+        sqlite3_db_config(m_db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+        sqlite3_db_config(m_db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+        sqlite3_db_config(m_db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, nullptr);
+    }
     return true;
 }
 

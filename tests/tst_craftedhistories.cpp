@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+// Histories from a stranger: a genuine history with one change a broken writer or an attacker could
+// make (storage classes, views and virtual tables under our names, triggers, partial indexes,
+// extremes at 2^63 and 2^64 - 1, a FIFO), given to every command that reads a history (info,
+// check, query, export, at, memory, search), each run under a time and memory limit. Every run
+// ends by itself, with status 0 or 1 and never a signal; where the change makes answers wrong, the
+// exact refusal is asserted. The byte-level fuzzers (fuzz/) cannot build these: each is valid SQLite.
+#include "core/storage/historysources.h"
+#include "core/storage/sqlite.h"
+#include "core/writer/historywriter.h"
+#include "testsupport.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <sys/stat.h>
+
+using namespace memhist;
+using namespace memhist::test;
+
+class tst_CraftedHistories : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void everyCommandEndsCleanly_data();
+    void everyCommandEndsCleanly();
+    void infoShowsWhatFilesSayFaithfully();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_genuine;
+};
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    bool crashedOrKilled = true;
+    QByteArray out;
+    QByteArray err;
+};
+
+// `memhist ARGUMENTS` under a 20 s limit and 2 GiB of address space (ulimit -v), so that a hang or
+// a runaway allocation fails the test instead of the machine.
+Run runLimited(const QStringList &arguments)
+{
+    QProcess process;
+    QStringList shellArguments { QStringLiteral("-c"), QStringLiteral("ulimit -v 2097152; exec \"$0\" \"$@\""),
+        QStringLiteral(MEMHIST_CLI_PATH) };
+    shellArguments += arguments;
+    process.start(QStringLiteral("/bin/sh"), shellArguments);
+    Run run;
+    if (!process.waitForFinished(20000)) {
+        process.kill();
+        process.waitForFinished();
+        run.err = "did not end within 20 s";
+        return run;
+    }
+    run.exitCode = process.exitCode();
+    run.crashedOrKilled = process.exitStatus() != QProcess::NormalExit;
+    run.out = process.readAllStandardOutput();
+    run.err = process.readAllStandardError();
+    return run;
+}
+
+} // namespace
+
+void tst_CraftedHistories::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    // Two slices' worth of accesses with values, so that values, the value index and every
+    // optional table the writer makes are there to be replaced.
+    QList<ValuedAccess> stream;
+    for (int i = 0; i < 3000; ++i) {
+        const Operation operation = i % 3 == 0 ? Operation::Write : Operation::Read;
+        stream << ValuedAccess { userAccess(std::uint64_t(i), operation, 0x1000 + std::uint64_t(i % 97) * 8, 8),
+            QByteArray(8, char(i % 7)) };
+    }
+    m_genuine = m_dir.filePath(QStringLiteral("genuine.memhist"));
+    QVERIFY(writeHistoryWithValues(m_genuine, stream));
+}
+
+void tst_CraftedHistories::everyCommandEndsCleanly_data()
+{
+    QTest::addColumn<QString>("change"); // SQL run on a copy of the genuine history; "FIFO": a FIFO instead
+    QTest::addColumn<QString>("refusal"); // what every command's stderr then says (empty: any answer will do)
+    QTest::addColumn<QString>("checkSays"); // what `check` says (empty: the refusal, or any answer)
+
+    QTest::newRow("genuine") << QString() << QString() << QString();
+    QTest::newRow("recursive view under a context table's name")
+        << QStringLiteral("CREATE VIEW source_files AS WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) "
+                          "SELECT x AS id, 'p' AS path FROM r")
+        << QStringLiteral("not a usable memhist database: 'source_files' is a view, not a table (memhist reads only "
+                          "tables under its names)")
+        << QString();
+    QTest::newRow("huge printf view under the instructions' name")
+        << QStringLiteral("CREATE VIEW instructions AS SELECT 4096 AS pc, x'90' AS bytes, printf('%.*c', 900000000, "
+                          "'x') AS text")
+        << QStringLiteral("not a usable memhist database: 'instructions' is a view, not a table (memhist reads only "
+                          "tables under its names)")
+        << QString();
+    QTest::newRow("view with an upper-case name")
+        << QStringLiteral("CREATE VIEW FUNCTIONS AS SELECT 1 AS id, 1 AS module_id, 'f' AS name, 0 AS addr_first, "
+                          "-1 AS addr_last")
+        << QStringLiteral("not a usable memhist database: 'FUNCTIONS' is a view, not a table (memhist reads only "
+                          "tables under its names)")
+        << QString();
+    QTest::newRow("virtual table under a context table's name")
+        << QStringLiteral("CREATE VIRTUAL TABLE data_objects USING rtree(id, addr_first, addr_last)")
+        << QStringLiteral("not a usable memhist database: 'data_objects' is a virtual table, not a table (memhist "
+                          "reads only tables under its names)")
+        << QString();
+    QTest::newRow("partial access index")
+        << QStringLiteral("DROP INDEX idx_accesses_1; CREATE INDEX idx_accesses_1 ON accesses(chunk_id, transition) "
+                          "WHERE size > 4")
+        << QStringLiteral("not a usable memhist database: index idx_accesses_1 is partial (it has a WHERE clause), so "
+                          "it does not hold every row")
+        << QString();
+    QTest::newRow("transition column declared TEXT")
+        << QStringLiteral(
+               "ALTER TABLE accesses RENAME TO old; CREATE TABLE accesses(chunk_id int8 not null, transition text not "
+               "null, linear int8, phy_first int8 not null, size int not null, operation int not null); INSERT INTO "
+               "accesses(rowid, chunk_id, transition, linear, phy_first, size, operation) SELECT rowid, chunk_id, "
+               "transition, linear, phy_first, size, operation FROM old; DROP TABLE old; CREATE INDEX idx_accesses_1 "
+               "ON accesses(chunk_id, transition)")
+        << QStringLiteral("not a usable memhist database: column accesses.transition is declared TEXT, which does "
+                          "not keep numbers as integers")
+        << QString();
+    QTest::newRow("a transition stored as a BLOB")
+        << QStringLiteral("UPDATE accesses SET transition = CAST(transition AS BLOB) WHERE rowid = 1500") << QString()
+        << QStringLiteral("access 1500 (transition 1499): transition is not stored as an integer [numbers are stored "
+                          "as integers]");
+    QTest::newRow("a transition stored as TEXT")
+        << QStringLiteral("UPDATE accesses SET transition = 'x' || transition WHERE rowid = 10") << QString()
+        << QStringLiteral("access 10 (transition 0): transition is not stored as an integer [numbers are stored as "
+                          "integers]");
+    QTest::newRow("a size past 32 bits") << QStringLiteral("UPDATE accesses SET size = 4294967304 WHERE rowid = 7")
+                                         << QString()
+                                         << QStringLiteral("access 7 (transition 6): size is 4294967304, past 32 bits "
+                                                           "[an access covers at most 2^32-1 bytes]");
+    QTest::newRow("last transition at 2^63 - 1")
+        << QStringLiteral("UPDATE accesses SET transition = 9223372036854775807 WHERE rowid = 3000") << QString()
+        << QString();
+    QTest::newRow("address at 2^64 - 1") << QStringLiteral("UPDATE accesses SET phy_first = -1 WHERE rowid = 5")
+                                         << QString() << QString();
+    QTest::newRow("trigger") << QStringLiteral("CREATE TRIGGER t AFTER INSERT ON meta BEGIN DELETE FROM accesses; END")
+                             << QString() << QString();
+    QTest::newRow("damaged value blocks")
+        << QStringLiteral("UPDATE access_value_blocks SET layout = x'ff', bytes = randomblob(100000)") << QString()
+        << QString();
+    QTest::newRow("FIFO") << QStringLiteral("FIFO")
+                          << QStringLiteral("not a regular file (a FIFO, device or socket), not a memhist database")
+                          << QString();
+}
+
+void tst_CraftedHistories::everyCommandEndsCleanly()
+{
+    QFETCH(QString, change);
+    QFETCH(QString, refusal);
+    QFETCH(QString, checkSays);
+    const QString history = m_dir.filePath(
+        QStringLiteral("crafted-%1.memhist").arg(QString::fromUtf8(QTest::currentDataTag()).replace(u' ', u'-')));
+    QFile::remove(history);
+    if (change == QLatin1String("FIFO")) {
+        QCOMPARE(mkfifo(QFile::encodeName(history).constData(), 0600), 0);
+    } else {
+        QVERIFY(QFile::copy(m_genuine, history));
+        if (!change.isEmpty()) {
+            sqlite::Connection connection;
+            QVERIFY(connection.open(history, sqlite::Connection::Mode::ReadWriteCreate));
+            QVERIFY2(connection.execute(change.toUtf8().constData()), qPrintable(connection.lastError()));
+        }
+    }
+    const QString csv = m_dir.filePath(QStringLiteral("export.csv"));
+    const QList<QStringList> commands {
+        { QStringLiteral("info"), history },
+        { QStringLiteral("check"), history },
+        { QStringLiteral("query"), history, QStringLiteral("--from"), QStringLiteral("0x1000"), QStringLiteral("--to"),
+            QStringLiteral("0x1100"), QStringLiteral("--context") },
+        { QStringLiteral("query"), history, QStringLiteral("--backward"), QStringLiteral("--limit"),
+            QStringLiteral("5000") },
+        { QStringLiteral("export"), history, QStringLiteral("-o"), csv, QStringLiteral("--context") },
+        { QStringLiteral("at"), history, QStringLiteral("1500") },
+        { QStringLiteral("memory"), history, QStringLiteral("--at"), QStringLiteral("2000"), QStringLiteral("--from"),
+            QStringLiteral("0x1000"), QStringLiteral("--to"), QStringLiteral("0x1400") },
+        { QStringLiteral("search"), history, QStringLiteral("--int"), QStringLiteral("3"), QStringLiteral("--size"),
+            QStringLiteral("1") },
+    };
+    for (const QStringList &arguments : commands) {
+        const Run run = runLimited(arguments);
+        const QString what = arguments.join(u' ') + QStringLiteral(": ") + QString::fromUtf8(run.err);
+        QVERIFY2(!run.crashedOrKilled, qPrintable(what));
+        QVERIFY2(run.exitCode == 0 || run.exitCode == 1, qPrintable(what));
+        if (!refusal.isEmpty()) {
+            QCOMPARE(run.exitCode, 1);
+            QVERIFY2(run.err.startsWith((history + QStringLiteral(": ") + refusal).toUtf8()), qPrintable(what));
+        } else if (arguments[0] == QLatin1String("check") && !checkSays.isEmpty()) {
+            QCOMPARE(run.exitCode, 1);
+            QVERIFY2(QByteArray(run.out + run.err).contains(checkSays.toUtf8()),
+                qPrintable(what + QString::fromUtf8(run.out)));
+        } else if (change.isEmpty()) {
+            QVERIFY2(run.exitCode == 0, qPrintable(what));
+        }
+        // An export that fails leaves nothing at its output path.
+        if (arguments[0] == QLatin1String("export") && run.exitCode != 0)
+            QVERIFY2(!QFile::exists(csv), qPrintable(what));
+        QFile::remove(csv);
+    }
+}
+
+void tst_CraftedHistories::infoShowsWhatFilesSayFaithfully()
+{
+    // A trace path with a newline and a tab stays one source; a meta value's terminal escape is
+    // shown, not sent to the terminal.
+    const QString history = m_dir.filePath(QStringLiteral("sources.memhist"));
+    HistoryWriter writer(history);
+    QVERIFY(writer.open());
+    writer.setSources({ { QStringLiteral("lackey"), QStringLiteral("/tmp/a\nlackey\t/tmp/b\\c") } });
+    QVERIFY(writer.add(userAccess(1, Operation::Read, 0x10, 4)));
+    QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
+    {
+        sqlite::Connection connection;
+        QVERIFY(connection.open(history, sqlite::Connection::Mode::ReadWriteCreate));
+        QVERIFY(connection.execute("UPDATE meta SET value = 'memhist' || char(27) || '[2J' WHERE key = 'writer'"));
+    }
+    const CliResult info = runCli({ QStringLiteral("info"), history });
+    QCOMPARE(info.exitCode, 0);
+    QStringList lines;
+    for (const QString &line : QString::fromUtf8(info.out).split(u'\n')) {
+        if (line.startsWith(QLatin1String("sources:")) || line.startsWith(QLatin1String("writer:"))
+            || line.startsWith(QLatin1String("transitions:")))
+            lines << line;
+    }
+    QCOMPARE(lines,
+        QStringList({ QStringLiteral("writer:           memhist\\x1b[2J 0.1.0"),
+            QStringLiteral("sources:          /tmp/a\\nlackey\\t/tmp/b\\c (lackey)"),
+            QStringLiteral("transitions:      1..1") }));
+    QCOMPARE(parseSourcesMeta(sourcesMetaText({ { QStringLiteral("c\tsv"), QStringLiteral("x\\ny\n") } })),
+        QList<SourceDescription>({ { QStringLiteral("c\tsv"), QStringLiteral("x\\ny\n") } }));
+}
+
+QTEST_GUILESS_MAIN(tst_CraftedHistories)
+#include "tst_craftedhistories.moc"
