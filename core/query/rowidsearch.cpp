@@ -10,6 +10,14 @@
 
 namespace memhist {
 
+namespace {
+
+// Rows between the guessed probe and the first probe of the gallop away from it: a few rows per
+// page of the accesses table, so that a good guess is bracketed within a page or two.
+constexpr std::int64_t gallopStart = 64;
+
+} // namespace
+
 RowIdSearch::RowIdSearch(sqlite::Connection &db)
     : m_db(db)
 { }
@@ -38,6 +46,8 @@ bool RowIdSearch::load()
         return m_failure.violation(problem);
     m_first = firstRow->rowId;
     m_last = lastRow->rowId;
+    m_firstTransition = firstRow->transition;
+    m_lastTransition = lastRow->transition;
     return true;
 }
 
@@ -92,20 +102,48 @@ std::int64_t RowIdSearch::firstRowIdAtOrAfter(std::int64_t transition)
         if (!problem.isEmpty())
             m_failure.violation(problem);
     };
+    // First the guess, then galloping away from it until a probe lands on the other side of the
+    // target, then bisection (step 0).
+    bool guessed = false;
+    std::int64_t step = 0;
+    bool lastBelow = false; // the last probe moved `low` up
     while (low < high && !failed()) {
-        const std::int64_t middle = low + (high - low) / 2;
+        std::int64_t middle = low + (high - low) / 2;
+        if (!guessed) {
+            guessed = true;
+            if (m_lastTransition > m_firstTransition && transition > m_firstTransition
+                && transition <= m_lastTransition) {
+                const long double share = (static_cast<long double>(transition) - m_firstTransition)
+                    / (static_cast<long double>(m_lastTransition) - m_firstTransition);
+                middle = std::clamp(
+                    m_first + std::int64_t(share * static_cast<long double>(m_last - m_first)), low, high - 1);
+                step = gallopStart;
+            } else if (transition <= m_firstTransition) {
+                middle = low; // the first row already: one probe
+            } else if (transition > m_lastTransition) {
+                middle = high - 1; // past the last row: one probe
+            }
+        } else if (step > 0) {
+            middle = lastBelow ? std::min(high - 1, low + step - 1) : std::max(low, high - step);
+            step = step > (high - low) / 4 ? 0 : step * 4; // past the interval's size, bisect what is left
+        }
         const auto row = rowAtOrAfter(middle);
         if (row)
             checkOrder(*row);
+        const bool wasBelow = lastBelow;
         if (!row || row->transition >= transition) {
             high = middle;
             if (row)
                 above = row;
+            lastBelow = false;
         } else {
             // a damaged file may answer a row before `middle`: the search must still move on
             low = std::max(row->rowId, middle) + 1;
             below = row;
+            lastBelow = true;
         }
+        if (step > 0 && lastBelow != wasBelow && below && above)
+            step = 0; // the target lies between the last two probes
     }
     const auto row = failed() ? std::nullopt : rowAtOrAfter(low);
     if (row)

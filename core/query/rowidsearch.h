@@ -34,6 +34,11 @@ public:
     std::optional<RowPosition> rowAtOrBefore(std::int64_t rowId);
 
     // The smallest rowid whose transition is >= `transition`, or (last rowid + 1) when none is.
+    // Transitions grow about evenly with rowid in a trace, so the first probe is where the ends'
+    // transitions put it; probes from there, 64 rows away and four times further each time, find the
+    // other side, and a binary search between the two ends it: about a dozen probes on a few pages
+    // of a 10^8-row table, against 27 probes over as many pages for a binary search of the whole
+    // table. Uneven histories cost at most about three times the probes of a binary search.
     std::int64_t firstRowIdAtOrAfter(std::int64_t transition);
     // An upper bound: every row with rowid <= the result has transition <= `transition`, and every
     // row with such a transition has rowid <= the result.
@@ -54,6 +59,9 @@ private:
     sqlite::Statement m_atOrBefore;
     std::int64_t m_first = 1;
     std::int64_t m_last = 0;
+    // The transitions of the first and last rows: where a search guesses its first probe.
+    std::int64_t m_firstTransition = 0;
+    std::int64_t m_lastTransition = 0;
 };
 
 } // namespace memhist
