@@ -20,6 +20,7 @@
 namespace memhist {
 
 class HistoryDatabase;
+class OriginTreeBuilder;
 
 struct OriginRequest
 {
@@ -57,8 +58,7 @@ public:
     bool find(const OriginRequest &request, OriginTree *tree, QString *error);
 
 private:
-    class Private;
-    std::unique_ptr<Private> d;
+    std::unique_ptr<OriginTreeBuilder> d;
 };
 
 } // namespace memhist
