@@ -263,6 +263,13 @@ void tst_Origin::kernelWroteTheBytes()
     QCOMPARE(tree.hops[1].value, fileBytes.left(16));
     QCOMPARE(tree.hops[1].confidence, Confidence::Exact);
     QCOMPARE(tree.hops[0].value, QByteArray("3"));
+
+    // Asked about the kernel's write itself: its source is the system call, not an instruction.
+    const OriginTree write = originOf(*tree.hops[1].rowId);
+    QCOMPARE(write.hops.size(), 2);
+    QCOMPARE(write.hops[1].kind, HopKind::Kernel);
+    QCOMPARE(write.hops[1].note, QStringLiteral("read()"));
+    QCOMPARE(write.hops[1].transition, tree.hops[1].transition);
 }
 
 void tst_Origin::neverWrittenIsInitial()
