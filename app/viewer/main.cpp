@@ -49,8 +49,9 @@ struct ViewerOptions
         QStringLiteral("Once loaded, zoom the plane to addresses A1..A2 (with --zoom-transitions)."),
         QStringLiteral("A1,A2") };
     QCommandLineOption panel { QStringLiteral("panel"),
-        QStringLiteral("The panel to show below the plane: results, charts or sql."), QStringLiteral("PANEL"),
-        QStringLiteral("results") };
+        QStringLiteral("The panel to show: results, charts or sql below the plane; memory: the results and the "
+                       "Memory pane beside them."),
+        QStringLiteral("PANEL"), QStringLiteral("results") };
     QCommandLineOption selectRow { QStringLiteral("select-row"),
         QStringLiteral("Once the results have N rows, select the Nth (1 = the first): its detail and position line."),
         QStringLiteral("N") };
@@ -138,9 +139,10 @@ int main(int argc, char *argv[])
         scene.zoomLastAddress = memhist::Address { a2 };
     }
     scene.panel = parser.value(options.panel);
-    if (!QStringList { QStringLiteral("results"), QStringLiteral("charts"), QStringLiteral("sql") }.contains(
-            scene.panel))
-        return usageError(QStringLiteral("--panel: expected results, charts or sql"));
+    if (!QStringList {
+            QStringLiteral("results"), QStringLiteral("charts"), QStringLiteral("sql"), QStringLiteral("memory") }
+             .contains(scene.panel))
+        return usageError(QStringLiteral("--panel: expected results, charts, sql or memory"));
     scene.sql = parser.value(options.sql);
     if (parser.isSet(options.selectRow)) {
         std::uint64_t row = 0;

@@ -17,6 +17,7 @@
 #include "statuspanel.h"
 #include "widgets/charts/chartspanel.h"
 #include "widgets/detail/detailpane.h"
+#include "widgets/memory/memorypane.h"
 #include "widgets/plane/planewidget.h"
 #include "widgets/query/querypanel.h"
 #include "widgets/query/threadfilter.h"
@@ -25,6 +26,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QCompleter>
 #include <QDialog>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -55,7 +57,7 @@ constexpr auto geometryKey = "window/geometry";
 constexpr auto stateKey = "window/state";
 constexpr auto lastDirectoryKey = "lastDirectory";
 // Bumped when the docks change, so a saved layout of an older version is not restored over them.
-constexpr int windowStateVersion = 4;
+constexpr int windowStateVersion = 5;
 // Rows of the results table in the first layout, and the most of the window's height its dock may
 // take: the plane is the main view and keeps the larger share, even in a 700 px high window.
 constexpr int firstLayoutRows = 8;
@@ -120,6 +122,8 @@ void MainWindow::createPanels()
     // otherwise squeeze it to a word per line. No more, so that the window still fits a 1024 px
     // wide screen beside the query panel (its code scrolls sideways, its lines break between names).
     m_detailPane->setMinimumWidth(fontMetrics().averageCharWidth() * 26);
+    m_memoryPane = new MemoryPane(this);
+    m_memoryPane->setObjectName(QStringLiteral("memoryPane"));
 
     const auto makeDock = [this](QWidget *widget, const QString &title, const QString &name) {
         auto *dock = new QDockWidget(title, this);
@@ -153,6 +157,11 @@ void MainWindow::createPanels()
     m_detailDock = makeDock(m_detailPane, tr("Detail"), QStringLiteral("detailDock"));
     m_detailDock->setTitleBarWidget(nullptr);
     splitDockWidget(m_resultsDock, m_detailDock, Qt::Horizontal);
+    // A tab behind the Detail pane: both are about the selection, and beside the results they are
+    // seen with the rows that move it.
+    m_memoryDock = makeDock(m_memoryPane, tr("Memory"), QStringLiteral("memoryDock"));
+    m_memoryDock->setTitleBarWidget(nullptr);
+    tabifyDockWidget(m_detailDock, m_memoryDock);
     tabifyDockWidget(m_resultsDock, m_chartsDock);
     tabifyDockWidget(m_chartsDock, m_sqlDock);
     m_navigator = new Navigator(m_plane, m_queryPanel, this);
@@ -166,6 +175,7 @@ void MainWindow::createPanels()
     tabifyDockWidget(m_bookmarksDock, m_logDock);
     setTabPosition(Qt::BottomDockWidgetArea, QTabWidget::North);
     m_resultsDock->raise();
+    m_detailDock->raise();
 }
 
 void MainWindow::createActions()
@@ -284,6 +294,10 @@ void MainWindow::createMenus()
     addPanelAction(m_executionsDock, Panel::Executions, Qt::Key_4);
     addPanelAction(m_bookmarksDock, Panel::Bookmarks, Qt::Key_5);
     addPanelAction(m_logDock, Panel::Log, Qt::Key_6);
+    QAction *memory = m_viewMenu->addAction(tr("&Memory"), this, &MainWindow::showMemoryPane);
+    memory->setObjectName(QStringLiteral("showMemoryAction"));
+    memory->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    memory->setStatusTip(tr("The memory after the position line's transition, beside the Detail pane"));
 
     QMenu *go = menuBar()->addMenu(tr("&Go"));
     for (QAction *action : m_navigator->menuActions()) {
@@ -330,8 +344,8 @@ void MainWindow::createToolBar()
 
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(bar->toggleViewAction());
-    for (QDockWidget *dock :
-        { m_resultsDock, m_chartsDock, m_sqlDock, m_detailDock, m_executionsDock, m_bookmarksDock, m_logDock })
+    for (QDockWidget *dock : { m_resultsDock, m_chartsDock, m_sqlDock, m_detailDock, m_memoryDock, m_executionsDock,
+             m_bookmarksDock, m_logDock })
         m_viewMenu->addAction(dock->toggleViewAction());
 }
 
@@ -373,9 +387,45 @@ void MainWindow::connectPanels()
     connect(m_queryPanel, &QueryPanel::resultsChanged, m_plane,
         [this] { m_plane->setThreadFilter(m_queryPanel->threadFilter()->threads()); });
     connect(m_queryPanel, &QueryPanel::accessSelected, m_detailPane, &DetailPane::showAccess);
+    connectMemoryPane();
     connect(m_queryPanel, &QueryPanel::exportStatusChanged, this, &MainWindow::showStatus);
     connect(m_queryPanel, &QueryPanel::exportFailed, this,
         [this](const QString &message) { showError(tr("Export failed"), message); });
+}
+
+void MainWindow::connectMemoryPane()
+{
+    // It follows the position line: the selected access, a transition gone to, a click on the plane
+    // (at the access under the cursor when there is one).
+    connect(m_queryPanel, &QueryPanel::accessSelected, m_memoryPane, &MemoryPane::showAccess);
+    connect(m_navigator, &Navigator::transitionShown, m_memoryPane, &MemoryPane::showTransition);
+    connect(m_plane, &PlaneWidget::pointClicked, m_memoryPane,
+        [this](Transition t, Address a, const std::optional<Access> &access) {
+            if (access)
+                m_memoryPane->showPoint(access->transition, access->physical);
+            else
+                m_memoryPane->showPoint(t, a);
+        });
+    // Its address field takes what Go to Address takes, completed the same way.
+    m_memoryPane->setAddressResolver([this](const QString &text, Address *address, QString *error) {
+        return m_navigator->addressOfText(text, address, nullptr, error);
+    });
+    auto *completer = new QCompleter(m_navigator->symbolCompleter()->model(), m_memoryPane);
+    completer->setCaseSensitivity(Qt::CaseInsensitive);
+    completer->setFilterMode(Qt::MatchContains);
+    completer->setMaxVisibleItems(16);
+    m_memoryPane->setCompleter(completer);
+    // A click on a byte selects the access that tells it as a step of the Go menu would: the
+    // results list the accesses to its bytes from it (back in time from a write or read, which is
+    // where one goes on asking who wrote the value; forward from a later read), it the current row,
+    // on the plane and in the Detail pane.
+    connect(m_memoryPane, &MemoryPane::accessPicked, this, [this](const Access &access, KnownBy knownBy) {
+        m_navigator->selectAccess(access, knownBy == KnownBy::LaterRead ? Direction::Forward : Direction::Backward);
+        showStatus(tr("Selected the %1 at transition %2, row %3")
+                       .arg(access.operation == Operation::Write ? tr("write") : tr("read"),
+                           countText(access.transition.value), countText(quint64(access.rowId.value))));
+    });
+    connect(m_memoryPane, &MemoryPane::statusMessage, this, &MainWindow::showStatus);
 }
 
 void MainWindow::restoreSettings()
@@ -427,8 +477,13 @@ void MainWindow::fitFirstLayout(int pass)
     // The detail pane beside the results gets about a third of the width: at 1600 px, room for a
     // line of disassembly with its address and the bytes of a 7-byte instruction (wider code
     // scrolls sideways).
-    if (pass == 0)
-        resizeDocks({ m_resultsDock, m_detailDock }, { width() * 64 / 100, width() * 36 / 100 }, Qt::Horizontal);
+    // The Memory pane behind it asks for the width of its 16 bytes a row when that is more, up to 45 %.
+    if (pass == 0) {
+        const int memoryWidth = m_memoryPane->sizeHint().width()
+            + 2 * style()->pixelMetric(QStyle::PM_DockWidgetFrameWidth, nullptr, m_memoryDock);
+        const int right = std::clamp(memoryWidth, width() * 36 / 100, width() * 45 / 100);
+        resizeDocks({ m_resultsDock, m_detailDock }, { width() - right, right }, Qt::Horizontal);
+    }
     const int maxHeight = std::max(200, height() * firstLayoutMaxPercent / 100);
     const auto *table = m_queryPanel->findChild<QTableView *>(QStringLiteral("resultsView"));
     if (!table || !table->isVisible()) {
@@ -503,6 +558,12 @@ void MainWindow::showPanel(Panel panel)
     dock->raise();
 }
 
+void MainWindow::showMemoryPane()
+{
+    m_memoryDock->show();
+    m_memoryDock->raise();
+}
+
 void MainWindow::updateNavigation()
 {
     m_backAction->setEnabled(m_plane->canGoBack());
@@ -531,6 +592,7 @@ void MainWindow::historyReady(const QString &path, const HistoryInfo &info, cons
     m_plane->setHistory(m_historyPath);
     m_queryPanel->setHistory(m_historyPath);
     m_detailPane->setHistory(m_historyPath);
+    m_memoryPane->setHistory(m_historyPath);
     m_chartsPanel->setHistory(m_historyPath);
     m_sqlConsole->setHistory(m_historyPath);
     m_navigator->setHistory(m_historyPath);

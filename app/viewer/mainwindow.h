@@ -18,6 +18,7 @@ class QTimer;
 namespace memhist {
 class ChartsPanel;
 class DetailPane;
+class MemoryPane;
 class PlaneWidget;
 class QueryPanel;
 class SqlConsole;
@@ -103,6 +104,10 @@ public:
     // The Go menu: steps to the previous/next write or read, go to, executions, bookmarks.
     Navigator *navigator() const { return m_navigator; }
     DetailPane *detailPane() const { return m_detailPane; }
+    // The memory after the position line's transition, beside the Detail pane.
+    MemoryPane *memoryPane() const { return m_memoryPane; }
+    // Shows the Memory pane (a tab behind the Detail pane).
+    void showMemoryPane();
     MessageLog *messageLog() const { return m_log; }
     // Help ▸ Mouse and Keys (not modal: the user tries the keys with the page open).
     void showMouseAndKeys();
@@ -131,6 +136,7 @@ private:
     void createToolBar();
     void createStatusBar();
     void connectPanels();
+    void connectMemoryPane();
     void restoreSettings();
     // The first layout (no saved one): the results table shows up to 8 rows in at most 40 % of the
     // window's height, the plane gets the rest. Fitted again when the window is resized, until the
@@ -157,6 +163,7 @@ private:
     ChartsPanel *m_chartsPanel = nullptr;
     SqlConsole *m_sqlConsole = nullptr;
     DetailPane *m_detailPane = nullptr;
+    MemoryPane *m_memoryPane = nullptr;
     QDockWidget *m_resultsDock = nullptr;
     QDockWidget *m_chartsDock = nullptr;
     QDockWidget *m_sqlDock = nullptr;
@@ -164,6 +171,7 @@ private:
     QDockWidget *m_executionsDock = nullptr;
     QDockWidget *m_bookmarksDock = nullptr;
     QDockWidget *m_detailDock = nullptr;
+    QDockWidget *m_memoryDock = nullptr;
     QDockWidget *m_logDock = nullptr;
     MessageLog *m_log = nullptr;
 

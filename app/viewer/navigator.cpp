@@ -322,6 +322,7 @@ void Navigator::goToTransition(Transition t)
 {
     m_plane->setVisibleRange(centredOnTransition(m_plane->visibleRange(), t));
     m_plane->setCurrentTransition(t);
+    emit transitionShown(t);
     emit statusMessage(tr("Transition %1").arg(countText(t.value)));
 }
 
@@ -354,11 +355,13 @@ bool Navigator::goToTransitionText(const QString &text, QString *error)
     return true;
 }
 
-bool Navigator::goToAddressText(const QString &text, QString *error)
+bool Navigator::addressOfText(const QString &text, Address *address, QString *description, QString *error) const
 {
     std::uint64_t value = 0;
     if (parseTypedNumber(text, &value)) {
-        goToAddress(Address { value });
+        *address = Address { value };
+        if (description)
+            description->clear();
         return true;
     }
     // "name" or "name+offset".
@@ -369,12 +372,9 @@ bool Navigator::goToAddressText(const QString &text, QString *error)
         name = text.left(plus);
     for (const NamedRange &symbol : std::as_const(m_symbols)) {
         if (symbol.name == name) {
-            const Address address { saturatingAdd(symbol.range.first.value, offset) };
-            m_plane->setVisibleRange(centredOnAddress(m_plane->visibleRange(), address, m_plane->occupiedRegions()));
-            emit statusMessage(
-                tr("%1 (%2) at %3")
-                    .arg(text, symbol.kind == NamedRange::Kind::Function ? tr("function") : tr("data object"),
-                        hexText(address.value)));
+            *address = Address { saturatingAdd(symbol.range.first.value, offset) };
+            if (description)
+                *description = symbol.kind == NamedRange::Kind::Function ? tr("function") : tr("data object");
             return true;
         }
     }
@@ -390,6 +390,21 @@ bool Navigator::goToAddressText(const QString &text, QString *error)
               .arg(text)
         : tr("“%1” is neither an address nor a function or data object of this history.").arg(text);
     return false;
+}
+
+bool Navigator::goToAddressText(const QString &text, QString *error)
+{
+    Address address;
+    QString description;
+    if (!addressOfText(text, &address, &description, error))
+        return false;
+    if (description.isEmpty()) {
+        goToAddress(address);
+        return true;
+    }
+    m_plane->setVisibleRange(centredOnAddress(m_plane->visibleRange(), address, m_plane->occupiedRegions()));
+    emit statusMessage(tr("%1 (%2) at %3").arg(text, description, hexText(address.value)));
+    return true;
 }
 
 void Navigator::askAndGo(Action which)

@@ -120,6 +120,10 @@ public:
     // A number in the viewer's formats, else the name of a function or data object of the history
     // (centred on its first address): false + *error otherwise.
     bool goToAddressText(const QString &text, QString *error);
+    // What goToAddressText() goes to: the address of a number, or of a function or data object
+    // (name or name+offset), with *description "function" or "data object" (empty for a number);
+    // false + *error otherwise. The one symbol lookup of the viewer (the Memory pane's field too).
+    bool addressOfText(const QString &text, Address *address, QString *description, QString *error) const;
 
     // The functions and data objects of the open history, once read (symbolsLoaded()).
     const QList<NamedRange> &symbols() const { return m_symbols; }
@@ -137,6 +141,8 @@ signals:
     void statusMessage(const QString &message);
     // A step ended: the access found, or nothing (statusMessage says "No earlier ..."), or an error.
     void stepFinished(std::optional<memhist::Access> found);
+    // The position line moved to a transition without an access (goToTransition()).
+    void transitionShown(memhist::Transition t);
     void symbolsLoaded();
 
 private:

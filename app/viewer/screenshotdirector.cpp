@@ -3,6 +3,7 @@
 
 #include "mainwindow.h"
 #include "widgets/detail/detailpane.h"
+#include "widgets/memory/memorypane.h"
 #include "widgets/plane/planewidget.h"
 #include "widgets/query/querypanel.h"
 #include "widgets/query/resultsmodel.h"
@@ -62,6 +63,7 @@ void ScreenshotDirector::start()
         somethingChanged();
     });
     connect(m_window->detailPane(), &DetailPane::detailShown, this, &ScreenshotDirector::somethingChanged);
+    connect(m_window->memoryPane(), &MemoryPane::memoryShown, this, &ScreenshotDirector::somethingChanged);
     // The console runs its statement in the background: its rows count as a change too.
     connect(m_window->sqlConsole(), &SqlConsole::statementFinished, this, &ScreenshotDirector::somethingChanged);
 }
@@ -96,6 +98,8 @@ void ScreenshotDirector::stage()
         m_window->showPanel(MainWindow::Panel::Sql);
     else
         m_window->showPanel(MainWindow::Panel::Results);
+    if (m_scene.panel == QLatin1String("memory"))
+        m_window->showMemoryPane();
     if (!m_scene.sql.isEmpty()) {
         m_window->sqlConsole()->setStatement(m_scene.sql);
         m_window->sqlConsole()->runStatement();

@@ -28,7 +28,7 @@ struct ScreenshotScene
     Transition zoomLastTransition;
     Address zoomFirstAddress;
     Address zoomLastAddress;
-    // "results", "charts" or "sql".
+    // "results", "charts" or "sql"; "memory": the results, and the Memory pane beside them.
     QString panel = QStringLiteral("results");
     // The results row to select once loaded (1 = the first; 0: none), for the detail pane and the
     // plane's position line.
