@@ -28,6 +28,7 @@ private slots:
     void everyCommandEndsCleanly_data();
     void everyCommandEndsCleanly();
     void infoShowsWhatFilesSayFaithfully();
+    void sideFilesAreReadWithBounds();
 
 private:
     QTemporaryDir m_dir;
@@ -241,6 +242,42 @@ void tst_CraftedHistories::infoShowsWhatFilesSayFaithfully()
             QStringLiteral("transitions:      1..1") }));
     QCOMPARE(parseSourcesMeta(sourcesMetaText({ { QStringLiteral("c\tsv"), QStringLiteral("x\\ny\n") } })),
         QList<SourceDescription>({ { QStringLiteral("c\tsv"), QStringLiteral("x\\ny\n") } }));
+}
+
+void tst_CraftedHistories::sideFilesAreReadWithBounds()
+{
+    // A batch line longer than any query, a maps file larger than any process's (sparse: no disk
+    // used), a FIFO: each refused at once, with what was wrong and where.
+    const QString longLine = m_dir.filePath(QStringLiteral("long.batch"));
+    QFile batch(longLine);
+    QVERIFY(batch.open(QIODevice::WriteOnly));
+    batch.write("--at 1\n");
+    batch.write(QByteArray(5000, ' ') + "--at 2\n");
+    batch.close();
+    CliResult result = runCli({ QStringLiteral("query"), m_genuine, QStringLiteral("--batch"), longLine });
+    QCOMPARE(result.exitCode, 1);
+    QCOMPARE(result.err, (longLine + QStringLiteral(":2: line longer than 4096 bytes\n")).toUtf8());
+    result = runCli({ QStringLiteral("memory"), m_genuine, QStringLiteral("--batch"), longLine });
+    QCOMPARE(result.exitCode, 1);
+    QCOMPARE(result.err,
+        (QStringLiteral("memhist memory: ") + longLine + QStringLiteral(":2: line longer than 4096 bytes\n")).toUtf8());
+
+    const QString hugeMaps = m_dir.filePath(QStringLiteral("huge.maps"));
+    QFile maps(hugeMaps);
+    QVERIFY(maps.open(QIODevice::WriteOnly));
+    QVERIFY(maps.resize(65 << 20));
+    maps.close();
+    result = runCli({ QStringLiteral("import"), QFINDTESTDATA("data/lackey/true.tiny.lackey"), QStringLiteral("-o"),
+        m_dir.filePath(QStringLiteral("out.memhist")), QStringLiteral("--maps"), hugeMaps });
+    QCOMPARE(result.exitCode, 1);
+    QCOMPARE(result.err, (hugeMaps + QStringLiteral(": 68157440 bytes, more than the 67108864 bytes read at most\n")).toUtf8());
+    QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("out.memhist"))));
+
+    const QString fifo = m_dir.filePath(QStringLiteral("queries.fifo"));
+    QCOMPARE(mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    result = runCli({ QStringLiteral("query"), m_genuine, QStringLiteral("--batch"), fifo });
+    QCOMPARE(result.exitCode, 1);
+    QCOMPARE(result.err, (fifo + QStringLiteral(": not a regular file\n")).toUtf8());
 }
 
 QTEST_GUILESS_MAIN(tst_CraftedHistories)

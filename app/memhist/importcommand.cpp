@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // memhist import TRACE... -o OUT.memhist [--format auto|csv|lackey|drmemtrace|tenet|memhist-stream] [--with-exec]
 //               [--skip-instructions N] [--max-instructions M] [--maps FILE]
+#include "boundedfile.h"
 #include "commandline.h"
 #include "commands.h"
 #include "core/context/contextsummarytext.h"
@@ -123,10 +124,10 @@ int runImport(const QStringList &arguments)
         const QString mapsPath = parser.value(mapsOption);
         if (inputReplacedBy(output, { mapsPath }))
             return usageError(help.name, QStringLiteral("-o %1 would replace the maps file %2").arg(output, mapsPath));
-        QFile mapsFile(mapsPath);
-        if (!mapsFile.open(QIODevice::ReadOnly))
-            return inputError(QStringLiteral("%1: cannot open: %2").arg(mapsPath, mapsFile.errorString()));
-        if (!parseProcessMaps(mapsFile.readAll(), mapsPath, &options.initialMap, &error))
+        // A /proc/PID/maps file is tens of kilobytes; 64 MiB is far past any real one.
+        QByteArray maps;
+        if (!readBoundedFile(mapsPath, 64 << 20, &maps, &error)
+            || !parseProcessMaps(maps, mapsPath, &options.initialMap, &error))
             return inputError(error);
     }
 

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // memhist memory DB --at T --from A --to B [--format hex|csv] | --batch FILE: the memory of [A, B]
 // after transition T, byte by byte, with how each byte is known (core/memory/memoryreader.h).
+#include "boundedfile.h"
 #include "commandline.h"
 #include "commands.h"
 #include "core/memory/memoryreader.h"
 #include "core/model/numbertext.h"
 #include "historyargument.h"
+#include "querybatch.h"
 #include "queryoptions.h"
 
 #include <QCommandLineParser>
@@ -96,14 +98,12 @@ bool readMemoryOptions(const QCommandLineParser &parser, MemoryRequest *request,
 // Every line of the batch file, read before any runs (as query --batch does).
 bool readMemoryBatch(const QString &path, QList<MemoryRequest> *requests, QString *error, int *exitStatus)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = path + QStringLiteral(": cannot open: ") + file.errorString();
+    QStringList lines;
+    if (!readBoundedLines(path, maxBatchLines, maxBatchLineBytes, &lines, error)) {
         *exitStatus = ExitFailure;
         return false;
     }
     static const QRegularExpression whitespace(QStringLiteral("\\s+"));
-    const QStringList lines = QString::fromUtf8(file.readAll()).split(u'\n');
     for (qsizetype i = 0; i < lines.size(); ++i) {
         const QString line = lines[i].trimmed();
         if (line.isEmpty() || line.startsWith(u'#'))

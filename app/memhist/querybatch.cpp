@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "querybatch.h"
 
+#include "boundedfile.h"
 #include "commandline.h"
 #include "queryoptions.h"
 
@@ -12,14 +13,11 @@ namespace memhist::cli {
 
 bool readBatchFile(const QString &path, QList<BatchQuery> *queries, QString *error, int *exitStatus)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = path + QStringLiteral(": cannot open: ") + file.errorString();
+    QStringList lines;
+    if (!readBoundedLines(path, maxBatchLines, maxBatchLineBytes, &lines, error)) {
         *exitStatus = ExitFailure;
         return false;
     }
-    const QString text = QString::fromUtf8(file.readAll());
-    const QStringList lines = text.split(u'\n');
     static const QRegularExpression whitespace(QStringLiteral("\\s+"));
 
     QList<BatchQuery> result;

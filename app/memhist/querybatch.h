@@ -10,6 +10,11 @@
 
 namespace memhist::cli {
 
+// Bounds of a batch file (query's and memory's), checked as it is read: a line longer than any
+// query, or more lines than a batch of interactive queries, is a file given by mistake.
+inline constexpr qsizetype maxBatchLines = 1'000'000;
+inline constexpr qint64 maxBatchLineBytes = 4096;
+
 struct BatchQuery
 {
     int line = 0; // 1-based line of the batch file
@@ -19,7 +24,7 @@ struct BatchQuery
 // Reads every query of the file before any runs, so that a mistake on line 90 does not leave 89
 // answers behind. Blank lines and lines starting with '#' are skipped; the others are split on
 // whitespace. On failure returns false, *error "FILE:LINE: reason" with *exitStatus 2 (a bad line
-// is a usage error), or "FILE: cannot open: reason" with *exitStatus 1.
+// is a usage error), or "FILE: cannot open: reason" (or past the bounds above) with *exitStatus 1.
 bool readBatchFile(const QString &path, QList<BatchQuery> *queries, QString *error, int *exitStatus);
 
 } // namespace memhist::cli
