@@ -299,7 +299,7 @@ InstructionFlow InstructionFlowReader::decode(const QByteArray &bytes, Address p
     for (int i = 0; i < readCount; ++i) {
         const unsigned reg = read[i];
         const int family = registerFamily(reg);
-        if (isIgnored(reg) || explicitRegisters.contains(reg) || addressRegisters.contains(reg) || family == 4
+        if (isIgnored(reg) || explicitRegisters.contains(reg) || addressRegisters.contains(reg) || family == rspFamily
             || isString(id) || id == X86_INS_SYSCALL)
             continue;
         const RegisterOperand operand = operandOf(reg, 8);
@@ -311,7 +311,7 @@ InstructionFlow InstructionFlowReader::decode(const QByteArray &bytes, Address p
         if (isIgnored(reg))
             continue;
         flow.writtenFamilies |= familyBit(registerFamily(reg));
-        if (!explicitRegisters.contains(reg) && registerFamily(reg) != 4 && !isString(id)) {
+        if (!explicitRegisters.contains(reg) && registerFamily(reg) != rspFamily && !isString(id)) {
             const RegisterOperand operand = operandOf(reg, 8);
             if (!contains(flow.destinations, operand.family, operand.name))
                 flow.destinations << operand;

@@ -98,6 +98,11 @@ void OriginTreeBuilder::forwardFromInstruction(Transition transition, const QByt
             flow = flows.flowAt(*pc);
     }
     const bool compute = flow.kind == FlowKind::Compute;
+    const QList<Access> writes = accessesAt(transition, Operation::Write);
+    const bool writesRegister = std::any_of(flow.destinations.cbegin(), flow.destinations.cend(),
+        [](const RegisterOperand &destination) { return destination.family != noRegisterFamily; });
+    if (writes.isEmpty() && !writesRegister)
+        return; // a comparison, a jump: the value goes no further
     if (compute) {
         OriginHop hop;
         hop.kind = HopKind::Computed;
@@ -113,7 +118,7 @@ void OriginTreeBuilder::forwardFromInstruction(Transition transition, const QByt
             return;
         ++depth;
     }
-    for (const Access &write : accessesAt(transition, Operation::Write)) {
+    for (const Access &write : writes) {
         OriginHop hop;
         hop.kind = HopKind::LastWrite;
         hop.rowId = write.rowId;
@@ -134,7 +139,7 @@ void OriginTreeBuilder::forwardFromInstruction(Transition transition, const QByt
     if (flow.kind == FlowKind::Unknown || flow.kind == FlowKind::Kernel)
         return;
     for (const RegisterOperand &destination : flow.destinations) {
-        if (destination.family == noRegisterFamily || destination.family == 4 || full())
+        if (destination.family == noRegisterFamily || destination.family == rspFamily || full())
             continue; // rsp: where the stack is, not a value
         if (compute) {
             forwardRegister(destination, transition, {}, parent, depth);

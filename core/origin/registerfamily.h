@@ -14,6 +14,8 @@ namespace memhist {
 // follow (flags, rip, segment, x87, mmx, mask and control registers).
 inline constexpr int noRegisterFamily = -1;
 inline constexpr int registerFamilyCount = 48;
+// rsp: pushes, pops and calls write it implicitly; it says where the stack is, not a value.
+inline constexpr int rspFamily = 4;
 
 // The family of capstone's x86_reg `reg`.
 int registerFamily(unsigned reg);
