@@ -148,6 +148,21 @@ void tst_CraftedHistories::everyCommandEndsCleanly_data()
         << QString();
     QTest::newRow("address at 2^64 - 1") << QStringLiteral("UPDATE accesses SET phy_first = -1 WHERE rowid = 5")
                                          << QString() << QString();
+    QTest::newRow("overlapping thread spans")
+        << QStringLiteral("CREATE TABLE thread_spans(thread_id int8 not null, transition_first int8 not null, "
+                          "transition_last int8 not null); CREATE INDEX idx_thread_spans_1 ON "
+                          "thread_spans(transition_last); INSERT INTO thread_spans VALUES (7, 0, 1999), (8, 1500, "
+                          "2999)")
+        << QString()
+        << QStringLiteral("thread span 2 (thread 8): starts at transition 1500, inside span 1, which ends at 1999 "
+                          "[thread spans cover first..last with first <= last and never overlap]");
+    QTest::newRow("reversed thread span")
+        << QStringLiteral("CREATE TABLE thread_spans(thread_id int8 not null, transition_first int8 not null, "
+                          "transition_last int8 not null); CREATE INDEX idx_thread_spans_1 ON "
+                          "thread_spans(transition_last); INSERT INTO thread_spans VALUES (7, 2999, 0)")
+        << QString()
+        << QStringLiteral("thread span 1 (thread 7): covers transitions 2999..0 [thread spans cover first..last with "
+                          "first <= last and never overlap]");
     QTest::newRow("trigger") << QStringLiteral("CREATE TRIGGER t AFTER INSERT ON meta BEGIN DELETE FROM accesses; END")
                              << QString() << QString();
     QTest::newRow("damaged value blocks")
@@ -270,7 +285,8 @@ void tst_CraftedHistories::sideFilesAreReadWithBounds()
     result = runCli({ QStringLiteral("import"), QFINDTESTDATA("data/lackey/true.tiny.lackey"), QStringLiteral("-o"),
         m_dir.filePath(QStringLiteral("out.memhist")), QStringLiteral("--maps"), hugeMaps });
     QCOMPARE(result.exitCode, 1);
-    QCOMPARE(result.err, (hugeMaps + QStringLiteral(": 68157440 bytes, more than the 67108864 bytes read at most\n")).toUtf8());
+    QCOMPARE(result.err,
+        (hugeMaps + QStringLiteral(": 68157440 bytes, more than the 67108864 bytes read at most\n")).toUtf8());
     QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("out.memhist"))));
 
     const QString fifo = m_dir.filePath(QStringLiteral("queries.fifo"));

@@ -132,6 +132,7 @@ QList<Expected> expectedPlans()
         { QStringLiteral("check/chunkById"), D::History, { QStringLiteral("SEARCH chunks USING INTEGER PRIMARY KEY (rowid=?)") } },
         { QStringLiteral("check/accesses"), D::History, { QStringLiteral("SCAN accesses") } },
         { QStringLiteral("check/integrityCheck"), D::History, {} },
+        { QStringLiteral("check/threadSpansInOrder"), D::History, { QStringLiteral("SCAN thread_spans"), QStringLiteral("USE TEMP B-TREE FOR ORDER BY") } },
         { QStringLiteral("check/tableColumns"), D::History, { QStringLiteral("SCAN pragma_table_info VIRTUAL TABLE INDEX 0:") } },
         { QStringLiteral("check/tableIndexColumns"), D::History, { QStringLiteral("USE TEMP B-TREE FOR count(DISTINCT)"), QStringLiteral("SCAN il VIRTUAL TABLE INDEX 0:"), QStringLiteral("SCAN ii VIRTUAL TABLE INDEX 0:") } },
         // core/summary/summarystatements.h

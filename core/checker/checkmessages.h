@@ -41,6 +41,7 @@ inline constexpr auto chunkCap = "the accesses of a chunk are capped, except wit
 // The optional address summary (storage/addresssummaryformat.h): readers skip the slices it does
 // not list, so it must list every slice with a chunk in each block, and be well formed.
 inline constexpr auto addressSummary = "the address summary lists exactly the slices with a chunk in each block";
+inline constexpr auto threadSpans = "thread spans cover first..last with first <= last and never overlap";
 inline constexpr auto metaNumber = "meta values are numbers";
 inline constexpr auto metaCount = "meta counts match the database";
 } // namespace property

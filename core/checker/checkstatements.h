@@ -35,7 +35,13 @@ inline constexpr const char *tableColumns = "SELECT count(*), coalesce(sum(\"not
 inline constexpr const char *tableIndexColumns
     = "SELECT count(DISTINCT il.name), count(*) FROM pragma_index_list(?1) AS il, pragma_index_info(il.name) AS ii";
 
+// The optional thread_spans table in time order, for the check that its spans never overlap (the
+// thread filter and the thread at a transition assume one thread per transition).
+inline constexpr const char *threadSpansInOrder = "SELECT rowid, thread_id, transition_first, transition_last "
+                                                  "FROM thread_spans ORDER BY transition_first, transition_last";
+
 inline constexpr memhist::statements::NamedStatement checkStatements[] = {
+    MEMHIST_STATEMENT(threadSpansInOrder),
     MEMHIST_STATEMENT(chunks),
     MEMHIST_STATEMENT(maxSliceRowId),
     MEMHIST_STATEMENT(accessRowIdSpan),

@@ -14,6 +14,7 @@
 #include "core/storage/historystatements.h"
 #include "core/storage/schema.h"
 #include "core/storage/sqlite.h"
+#include "core/storage/threadspanstatements.h"
 #include "core/values/valuecheck.h"
 
 #include <algorithm>
@@ -124,7 +125,7 @@ public:
     {
         const bool finished = checkIntegrity() && readCap() && readLastTransition() && checkSlices()
             && startSummaryCheck() && checkChunks() && checkChunkOrder() && checkAccesses() && checkMeta()
-            && finishSummaryCheck() && m_progress.finish();
+            && checkThreadSpans() && finishSummaryCheck() && m_progress.finish();
         if (!finished) {
             CheckReport cancelled;
             cancelled.violation = QStringLiteral("cancelled");
@@ -675,6 +676,55 @@ private:
     }
 
     // Counts a writer recorded in meta must be those of the database (keys absent are not checked).
+    // The optional thread_spans table: each span first <= last, none overlapping another (a
+    // transition run by two threads would answer a thread filter by chance).
+    bool checkThreadSpans()
+    {
+        sqlite::Statement exists = m_db.prepare(memhist::statements::threadSpansTableExists);
+        if (!exists.isValid() || exists.step() != SQLITE_ROW)
+            return true;
+        sqlite::Statement stmt = m_db.prepare(sql::threadSpansInOrder);
+        if (!stmt.isValid()) {
+            reportReadError("thread_spans");
+            return true;
+        }
+        std::optional<std::pair<qint64, std::int64_t>> previous; // rowid, transition_last
+        int rc;
+        while ((rc = stmt.step()) == SQLITE_ROW) {
+            const qint64 rowId = stmt.int64(0);
+            const std::int64_t first = stmt.int64(2);
+            const std::int64_t last = stmt.int64(3);
+            const auto self
+                = [&] { return QStringLiteral("thread span %1 (thread %2)").arg(rowId).arg(stmt.int64(1)); };
+            if (const char *column = firstNonInteger(stmt, { "thread_id", "transition_first", "transition_last" })) {
+                report(property::integerColumns, [&] {
+                    return violation(self(),
+                        QStringLiteral("%1 is not stored as an integer").arg(QLatin1String(column)),
+                        property::integerColumns);
+                });
+            } else if (first < 0 || first > last) {
+                report(property::threadSpans, [&] {
+                    return violation(self(), QStringLiteral("covers transitions %1..%2").arg(first).arg(last),
+                        property::threadSpans);
+                });
+            } else if (previous && first <= previous->second) {
+                report(property::threadSpans, [&] {
+                    return violation(self(),
+                        QStringLiteral("starts at transition %1, inside span %2, which ends at %3")
+                            .arg(first)
+                            .arg(previous->first)
+                            .arg(previous->second),
+                        property::threadSpans);
+                });
+            }
+            if (!previous || last > previous->second)
+                previous = { rowId, last };
+        }
+        if (rc != SQLITE_DONE)
+            reportReadError("thread_spans");
+        return true;
+    }
+
     bool checkMeta()
     {
         const auto &meta = m_database.meta();
