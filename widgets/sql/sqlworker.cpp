@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/sql/sqlworker.h"
 
+#include "core/storage/sqlitefileheader.h"
+#include "widgets/sql/consoleguard.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
+#include <QUrl>
 #include <sqlite3.h>
 
 namespace memhist {
@@ -67,18 +72,32 @@ SqlOpenResult SqlWorker::open(const QString &path)
 bool SqlWorker::openConnection(const QString &path, QString *error)
 {
     m_database = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
-    m_database.setDatabaseName(path);
-    // Read-only at the SQLite level: no statement typed in the console can change the history.
-    m_database.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+    // Read-only at the SQLite level: no statement typed in the console can change the history. A
+    // WAL-mode history without its -wal file is read immutable, as the command line reads it, so
+    // that no -wal and -shm files appear beside it.
+    const auto header = readSqliteFileHeader(path);
+    if (header && header->walMode && !QFileInfo::exists(path + QStringLiteral("-wal"))) {
+        m_database.setDatabaseName(
+            QString::fromUtf8(QUrl::fromLocalFile(QFileInfo(path).absoluteFilePath()).toEncoded())
+            + QStringLiteral("?immutable=1"));
+        m_database.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI"));
+    } else {
+        m_database.setDatabaseName(path);
+        m_database.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+    }
     if (!m_database.open()) {
         *error = m_database.lastError().text();
         return false;
     }
     const QVariant handle = m_database.driver()->handle();
-    if (handle.isValid() && qstrcmp(handle.typeName(), "sqlite3*") == 0) {
-        QMutexLocker locker(&m_handleMutex);
-        m_handle = *static_cast<sqlite3 *const *>(handle.constData());
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0) {
+        *error = QCoreApplication::translate("memhist::SqlWorker", "The SQL driver gives no SQLite handle");
+        m_database.close();
+        return false;
     }
+    QMutexLocker locker(&m_handleMutex);
+    m_handle = *static_cast<sqlite3 *const *>(handle.constData());
+    guardConsoleConnection(m_handle);
     return true;
 }
 
@@ -99,6 +118,11 @@ SqlBatch SqlWorker::run(quint64 generation, const QString &sql, int batchSize)
     batch.first = true;
     if (!m_database.isOpen()) {
         batch.error = QCoreApplication::translate("memhist::SqlWorker", "No history open");
+        return batch;
+    }
+    if (const QString refusal = consoleRefusal(m_handle, sql); !refusal.isEmpty()) {
+        batch.error = refusal;
+        batch.milliseconds = timer.elapsed();
         return batch;
     }
     m_query = std::make_unique<QSqlQuery>(m_database);
@@ -143,7 +167,10 @@ std::optional<SqlBatch> SqlWorker::fetch(quint64 generation, int batchSize)
 void SqlWorker::readRows(SqlBatch *batch, int batchSize)
 {
     batch->rows.reserve(batchSize);
-    while (batch->rows.size() < batchSize) {
+    // Bounded by bytes too: a few rows of large blobs are a full batch.
+    constexpr qint64 maxBatchBytes = 16 << 20;
+    qint64 bytes = 0;
+    while (batch->rows.size() < batchSize && bytes < maxBatchBytes) {
         if (!m_query->next()) {
             // The end of the rows, or a failure while stepping to the next one (an interrupt).
             const QSqlError error = m_query->lastError();
@@ -157,8 +184,16 @@ void SqlWorker::readRows(SqlBatch *batch, int batchSize)
         }
         QVariantList row;
         row.reserve(m_columnCount);
-        for (int column = 0; column < m_columnCount; ++column)
+        for (int column = 0; column < m_columnCount; ++column) {
             row.append(m_query->value(column));
+            const QVariant &value = row.constLast();
+            if (value.typeId() == QMetaType::QByteArray)
+                bytes += value.toByteArray().size();
+            else if (value.typeId() == QMetaType::QString)
+                bytes += 2 * value.toString().size();
+            else
+                bytes += 8;
+        }
         batch->rows.append(std::move(row));
     }
     // A full batch: the statement stays open (paused between steps) for the next fetch().
