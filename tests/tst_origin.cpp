@@ -2,9 +2,9 @@
 // The origin tree (core/origin/originfinder.h, `memhist origin`) on a program of known value paths
 // recorded with `memhist record` (data/origin/chains.c): a constant through a global, a register,
 // an XOR, the heap and memcpy to the read that ends it, backward and forward; bytes read() from a
-// file; a byte never written; a value passed between threads; rep movsb; a register not written
-// for over 10^6 transitions; a history without code trace or values; the command line's CSV and
-// refusals.
+// file; a byte never written; a value passed between threads; rep movsb; a register another thread
+// writes meanwhile; a register not written for over 10^6 transitions; a history without code trace
+// or values; the command line's CSV and refusals.
 #include "core/origin/originfinder.h"
 #include "core/query/halfaxisquery.h"
 #include "core/recorder/toolrecorder.h"
@@ -35,6 +35,7 @@ private slots:
     void neverWrittenIsInitial();
     void chainAcrossThreads();
     void repMovsbCopies();
+    void registerStaysInItsThread();
     void farRegisterIsUnknown();
     void forwardReachesTheFinalRead();
     void rowNotInTheHistory();
@@ -146,7 +147,7 @@ void tst_Origin::initTestCase()
         if (match.hasMatch())
             m_addresses.insert(match.captured(1), match.captured(2).toULongLong(nullptr, 16));
     }
-    QCOMPARE(m_addresses.size(), 15);
+    QCOMPARE(m_addresses.size(), 17);
     QString error;
     m_database = HistoryDatabase::open(m_history, &error);
     QVERIFY2(m_database, qPrintable(error));
@@ -327,6 +328,25 @@ void tst_Origin::repMovsbCopies()
     QCOMPARE(tree.hops[2].value, QByteArray("g"));
     QCOMPARE(tree.hops[2].confidence, Confidence::Exact);
     QCOMPARE(tree.hops[2].note, QStringLiteral("rep movsb byte ptr [rdi], byte ptr [rsi]"));
+}
+
+void tst_Origin::registerStaysInItsThread()
+{
+    const Access store = lastAccess(m_addresses.value(QStringLiteral("r14Word")), Operation::Write);
+    const Access other = lastAccess(m_addresses.value(QStringLiteral("otherR14Word")), Operation::Write);
+    const OriginTree tree = originOf(store.rowId);
+    const HopText access { QStringLiteral("access"), QStringLiteral("registerStaysInItsThread"),
+        markLine(QStringLiteral("r14")) };
+    const HopText set { QStringLiteral("register"), QStringLiteral("registerStaysInItsThread"),
+        markLine(QStringLiteral("r14")) };
+    QCOMPARE(textsOf(tree.hops), (QList<HopText> { access, set }));
+    QCOMPARE(tree.hops[1].note, QStringLiteral("mov r14d, 0x11"));
+    QCOMPARE(tree.hops[1].confidence, Confidence::Exact); // the immediate is the bytes stored
+    // The second thread wrote its own r14 (and stored it) between the two: the walk passed over it.
+    QVERIFY(*tree.hops[1].transition < other.transition);
+    QVERIFY(other.transition < store.transition);
+    const ThreadSpans threads(*m_database);
+    QVERIFY(threads.threadAt(other.transition) != threads.threadAt(store.transition));
 }
 
 void tst_Origin::farRegisterIsUnknown()

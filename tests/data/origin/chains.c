@@ -10,10 +10,13 @@
  *  - across threads: a second thread stores a constant to a global, the first loads it after the
  *    join and stores it to another global, then reads that;
  *  - rep movsb copies five bytes, then one of them is read;
- *  - farRegister: a register set, then not written for 1.2 million instructions, then stored.
+ *  - farRegister: a register set, then not written for 1.2 million instructions, then stored;
+ *  - registerStaysInItsThread: r14 set, a spin until a second thread has written its own r14,
+ *    then r14 stored: the store's r14 is the first thread's, whatever ran between.
  * It prints the address of each object the test asks about as "name=0x...". */
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +39,10 @@ uint8_t movsTarget[5];
 volatile uint8_t movsSink;
 size_t (*volatile copySize)(void);
 uint64_t farWord;
+uint64_t r14Word;
+uint64_t otherR14Word;
+volatile int r14Set;
+volatile int r14Done;
 
 static size_t four(void)
 {
@@ -116,6 +123,39 @@ __attribute__((noinline)) void farRegister(void)
                      : "r15", "cc");
 }
 
+void *writeOwnR14(void *argument)
+{
+    (void)argument;
+    while (!r14Set)
+        sched_yield();
+    __asm__ volatile("mov $0x22, %%r14d\n"
+                     "mov %%r14, %0"
+                     : "=m"(otherR14Word)
+                     :
+                     : "r14"); /* mark:otherr14 */
+    r14Done = 1;
+    return NULL;
+}
+
+/* Sets r14, lets the second thread go, and yields (sched_yield(), which writes rax, rcx and r11 but
+ * not r14) until it has written its own r14; then stores r14. */
+__attribute__((noinline)) void registerStaysInItsThread(void)
+{
+    pthread_t thread;
+    pthread_create(&thread, NULL, writeOwnR14, NULL);
+    __asm__ volatile("mov $0x11, %%r14d\n" /* mark:r14 */
+                     "movl $1, %1\n"
+                     "1: mov $24, %%eax\n"
+                     "syscall\n"
+                     "cmpl $0, %2\n"
+                     "je 1b\n"
+                     "mov %%r14, %0"
+                     : "=m"(r14Word), "=m"(r14Set)
+                     : "m"(r14Done)
+                     : "r14", "rax", "rcx", "r11", "cc", "memory");
+    pthread_join(thread, NULL);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -131,13 +171,14 @@ int main(int argc, char **argv)
     acrossThreads();
     repMovsb();
     farRegister();
+    registerStaysInItsThread();
     printf("constantWord=%p\nheapWord=%p\ncopiedWord=%p\nchainSink=%p\nfileBuffer=%p\nfileSink=%p\n",
         (void *)&constantWord, (void *)heapWord, (void *)&copiedWord, (void *)&chainSink, (void *)fileBuffer,
         (void *)&fileSink);
     printf("neverWritten=%p\nneverSink=%p\nthreadWord=%p\njoinedWord=%p\njoinedSink=%p\n", (void *)neverWritten,
         (void *)&neverSink, (void *)&threadWord, (void *)&joinedWord, (void *)&joinedSink);
-    printf("movsSource=%p\nmovsTarget=%p\nmovsSink=%p\nfarWord=%p\n", (void *)movsSource, (void *)movsTarget,
-        (void *)&movsSink, (void *)&farWord);
+    printf("movsSource=%p\nmovsTarget=%p\nmovsSink=%p\nfarWord=%p\nr14Word=%p\notherR14Word=%p\n", (void *)movsSource,
+        (void *)movsTarget, (void *)&movsSink, (void *)&farWord, (void *)&r14Word, (void *)&otherR14Word);
     free(heapWord);
     return 0;
 }
