@@ -5,6 +5,8 @@
 // check, query, export, at, memory, search), each run under a time and memory limit. Every run
 // ends by itself, with status 0 or 1 and never a signal; where the change makes answers wrong, the
 // exact refusal is asserted. The byte-level fuzzers (fuzz/) cannot build these: each is valid SQLite.
+#include "core/charts/chartdata.h"
+#include "core/storage/historydatabase.h"
 #include "core/storage/historysources.h"
 #include "core/storage/sqlite.h"
 #include "core/writer/historywriter.h"
@@ -29,6 +31,7 @@ private slots:
     void everyCommandEndsCleanly();
     void infoShowsWhatFilesSayFaithfully();
     void sideFilesAreReadWithBounds();
+    void chartsCountOnlyTheirRange();
 
 private:
     QTemporaryDir m_dir;
@@ -294,6 +297,33 @@ void tst_CraftedHistories::sideFilesAreReadWithBounds()
     result = runCli({ QStringLiteral("query"), m_genuine, QStringLiteral("--batch"), fifo });
     QCOMPARE(result.exitCode, 1);
     QCOMPARE(result.err, (fifo + QStringLiteral(": not a regular file\n")).toUtf8());
+}
+
+void tst_CraftedHistories::chartsCountOnlyTheirRange()
+{
+    // One access moved back in time (a single UPDATE) crashed the viewer on open: the charts'
+    // exact pass indexed its buckets with the row's transition unchecked. Now the row is counted
+    // nowhere and the others as before.
+    const QString history = m_dir.filePath(QStringLiteral("backwards.memhist"));
+    QFile::remove(history);
+    QVERIFY(QFile::copy(m_genuine, history));
+    {
+        sqlite::Connection connection;
+        QVERIFY(connection.open(history, sqlite::Connection::Mode::ReadWriteCreate));
+        QVERIFY(connection.execute("UPDATE accesses SET transition = 0 WHERE rowid = 2000"));
+    }
+    QString error;
+    const auto database = HistoryDatabase::open(history, &error);
+    QVERIFY2(database, qPrintable(error));
+    ChartData data;
+    ViewRange range;
+    range.firstTransition = Transition { 1000 };
+    range.lastTransition = Transition { 2999 };
+    QVERIFY2(computeChartData(*database, range, false, {}, &data, &error), qPrintable(error));
+    double counted = 0;
+    for (qsizetype i = 0; i < data.reads.size(); ++i)
+        counted += data.reads[i] + data.writes[i];
+    QCOMPARE(counted, 1999.0); // 2000 rows from transition 1000 on, less the one moved to 0
 }
 
 QTEST_GUILESS_MAIN(tst_CraftedHistories)

@@ -197,7 +197,13 @@ bool computeChartData(HistoryDatabase &database, ViewRange range, bool wholeHist
     if (data->accessesInRange <= options.exactRowLimit) {
         // Small enough to read every row in one pass: exact counts.
         QList<BucketTally> tallies(buckets.count, BucketTally { 0, 0, &regions });
+        // A row of the range whose transition lies outside it (transitions that decrease with
+        // rowid: a damaged history, which check names) is counted nowhere, not past the buckets' end.
+        QHash<std::uint64_t, double> discardedRegions;
+        BucketTally discarded { 0, 0, &discardedRegions };
         data->rowsRead = tallier.read(rangeBegin, rangeEnd, [&](std::uint64_t transition) -> BucketTally & {
+            if (transition < buckets.first.value || transition > buckets.last.value)
+                return discarded;
             return tallies[buckets.bucketOf(Transition { transition })];
         });
         for (int i = 0; i < buckets.count; ++i) {
