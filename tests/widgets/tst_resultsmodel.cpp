@@ -2,6 +2,7 @@
 // ResultsModel: pages fetched in the background, appended once each, stale pages dropped, the
 // same rows as the query engine and the memhist command line, forward and backward.
 #include "core/csv/csvaccessformat.h"
+#include "core/search/valuesearch.h"
 #include "core/storage/historydatabase.h"
 #include "core/storage/sqlite.h"
 #include "core/writer/historywriter.h"
@@ -116,6 +117,9 @@ private slots:
     void threadColumn();
     void missingHistoryFails();
     void damagedHistoryFailsWithTheEnginesMessage();
+    void valueSearchPagesLikeAQuery_data();
+    void valueSearchPagesLikeAQuery();
+    void cancelledValueSearchKeepsItsRows();
 
 private:
     QTemporaryDir m_dir;
@@ -426,4 +430,117 @@ void TestResultsModel::damagedHistoryFailsWithTheEnginesMessage()
 }
 
 QTEST_MAIN(TestResultsModel)
+namespace {
+
+// 600 accesses with values over 64 bytes: every seventh access's bytes hold "AB" (its first row is
+// 1, then 8, 15, …); the others hold bytes without an 'A'.
+QString writeValuedHistory(const QString &path, QList<qint64> *matching)
+{
+    QList<ValuedAccess> stream;
+    for (int i = 0; i < 600; ++i) {
+        const Operation operation = i % 2 == 0 ? Operation::Write : Operation::Read;
+        QByteArray value = i % 7 == 0 ? QByteArrayLiteral("xABy") : QByteArrayLiteral("wxyz");
+        stream << ValuedAccess { userAccess(std::uint64_t(i) * 2, operation, 0x2000 + std::uint64_t(i % 16) * 4, 4),
+            value };
+        if (i % 7 == 0)
+            matching->append(i + 1);
+    }
+    return writeHistoryWithValues(path, stream) ? path : QString();
+}
+
+QList<qint64> rowIdsOf(const ResultsModel &model)
+{
+    QList<qint64> rowIds;
+    for (const Access &access : model.loadedAccesses())
+        rowIds << access.rowId.value;
+    return rowIds;
+}
+
+} // namespace
+
+void TestResultsModel::valueSearchPagesLikeAQuery_data()
+{
+    QTest::addColumn<int>("direction");
+    QTest::addColumn<int>("pageSize");
+    QTest::newRow("forward, pages of 5") << int(Direction::Forward) << 5;
+    QTest::newRow("backward, pages of 3") << int(Direction::Backward) << 3;
+    QTest::newRow("forward, one page") << int(Direction::Forward) << 1000;
+}
+
+void TestResultsModel::valueSearchPagesLikeAQuery()
+{
+    QFETCH(int, direction);
+    QFETCH(int, pageSize);
+    QList<qint64> matching;
+    const QString path
+        = writeValuedHistory(m_dir.filePath(QStringLiteral("valued-%1.memhist").arg(pageSize)), &matching);
+    QVERIFY(!path.isEmpty());
+    if (Direction(direction) == Direction::Backward)
+        std::reverse(matching.begin(), matching.end());
+
+    ResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setHistory(path);
+    model.setPageSize(pageSize);
+    ValueSearch search;
+    search.query.direction = Direction(direction);
+    search.value = QByteArrayLiteral("AB");
+    QSignalSpy pages(&model, &ResultsModel::pageLoaded);
+    model.setValueSearch(search);
+    QVERIFY(model.valueSearch().has_value());
+    // Scrolled to the end page by page, as the table does.
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            if (!model.isLoading() && model.canFetchMore({}))
+                model.fetchMore({});
+            return model.isExhausted() || model.hasFailed();
+        },
+        20000));
+    QVERIFY(!model.hasFailed());
+    QCOMPARE(rowIdsOf(model), matching);
+    QVERIFY(pages.count() >= int((matching.size() + pageSize - 1) / pageSize));
+
+    // A query afterwards is a query again.
+    HalfAxisQuery query;
+    query.first = Address { 0x2000 };
+    query.last = Address { 0x2003 };
+    model.setQuery(query);
+    QVERIFY(!model.valueSearch());
+    QVERIFY(QTest::qWaitFor([&] { return !model.isLoading(); }, 20000));
+    QCOMPARE(model.accessAt(0).rowId, RowId { 1 });
+    QCOMPARE(model.accessAt(1).rowId, RowId { 17 });
+}
+
+void TestResultsModel::cancelledValueSearchKeepsItsRows()
+{
+    QList<qint64> matching;
+    const QString path = writeValuedHistory(m_dir.filePath(QStringLiteral("valued-cancel.memhist")), &matching);
+    QVERIFY(!path.isEmpty());
+    ResultsModel model;
+    model.setHistory(path);
+    model.setPageSize(4);
+    ValueSearch search;
+    search.value = QByteArrayLiteral("AB");
+    model.setValueSearch(search);
+    QVERIFY(QTest::qWaitFor([&] { return !model.isLoading(); }, 20000));
+    QCOMPARE(rowIdsOf(model), matching.mid(0, 4));
+    // The next page is asked for and cancelled at once: the four rows stay, nothing more comes.
+    QSignalSpy cancelled(&model, &ResultsModel::searchCancelled);
+    model.fetchMore({});
+    QVERIFY(model.isLoading());
+    model.cancelSearch();
+    QCOMPARE(cancelled.count(), 1);
+    QCOMPARE(cancelled.at(0).at(0).toInt(), 4);
+    QVERIFY(model.isCancelled());
+    QVERIFY(!model.isLoading());
+    QVERIFY(!model.canFetchMore({}));
+    QTest::qWait(200);
+    QCOMPARE(rowIdsOf(model), matching.mid(0, 4));
+    // A new search starts over.
+    model.setValueSearch(search);
+    QVERIFY(!model.isCancelled());
+    QVERIFY(QTest::qWaitFor([&] { return !model.isLoading(); }, 20000));
+    QCOMPARE(rowIdsOf(model), matching.mid(0, 4));
+}
+
 #include "tst_resultsmodel.moc"

@@ -52,6 +52,16 @@ public:
     JobTicket current() const { return m_generations.current(); }
     // Makes every request so far stale (e.g. before switching histories).
     void cancel() { m_generations.cancel(); }
+    // Asks the current request to stop early (its ticket reads cancelled(), so later requests of
+    // the same generation are skipped); the result of the one running still counts.
+    void stop() { m_generations.stop(); }
+    // `handler` gets what current requests report (JobTicket::report()), at most once per
+    // `intervalMs`, on the owner's thread.
+    void onProgress(std::function<void(const JobProgress &)> handler, int intervalMs = 100)
+    {
+        m_generations.state()->progressHandler = std::move(handler);
+        m_generations.state()->progressIntervalMs = intervalMs;
+    }
 
 protected:
     ConnectionThreadBase(QObject *owner, const QString &threadName, ConnectionWorker *worker);

@@ -29,7 +29,9 @@ QString operationName(Operation operation)
 ResultsModel::ResultsModel(QObject *parent)
     : QAbstractTableModel(parent)
     , m_thread(std::make_unique<ConnectionThread<ResultsWorker>>(this, QStringLiteral("memhist results")))
-{ }
+{
+    m_thread->onProgress([this](const JobProgress &progress) { emit searchProgress(progress.fraction); });
+}
 
 // A page being computed is finished (the engine has no cancellation point), later ones skipped.
 ResultsModel::~ResultsModel() = default;
@@ -45,6 +47,7 @@ void ResultsModel::startOver()
     m_loading = false;
     m_exhausted = false;
     m_failed = false;
+    m_cancelled = false;
     endResetModel();
 }
 
@@ -52,6 +55,7 @@ void ResultsModel::setHistory(const QString &path)
 {
     m_historyPath = path;
     m_query.reset();
+    m_valueSearch.reset();
     m_hasThreads = false;
     m_hasContext = false;
     m_hasValues = false;
@@ -63,8 +67,29 @@ void ResultsModel::setHistory(const QString &path)
 void ResultsModel::setQuery(const HalfAxisQuery &query)
 {
     m_query = query;
+    m_valueSearch.reset();
     startOver();
     requestPage();
+}
+
+void ResultsModel::setValueSearch(const ValueSearch &search)
+{
+    m_query = search.query;
+    m_valueSearch = search;
+    startOver();
+    requestPage();
+}
+
+void ResultsModel::cancelSearch()
+{
+    if (!m_valueSearch || m_cancelled || !m_loading)
+        return;
+    // Said at once: a page not started yet is skipped and never answers; one running stops at its
+    // next step, and what it still delivers is dropped.
+    m_thread->stop();
+    m_loading = false;
+    m_cancelled = true;
+    emit searchCancelled(int(m_accesses.size()));
 }
 
 void ResultsModel::setPageSize(int rows)
@@ -74,7 +99,7 @@ void ResultsModel::setPageSize(int rows)
 
 void ResultsModel::requestPage()
 {
-    if (!m_query || m_loading || m_exhausted || m_failed || m_historyPath.isEmpty())
+    if (!m_query || m_loading || m_exhausted || m_failed || m_cancelled || m_historyPath.isEmpty())
         return;
     HalfAxisQuery query = *m_query;
     if (m_resumePoint)
@@ -84,19 +109,26 @@ void ResultsModel::requestPage()
     // A page of a query the user has replaced is skipped, or dropped when it arrives.
     m_thread->post(
         m_thread->current(),
-        [path = m_historyPath, query](
-            ResultsWorker &worker, const JobTicket &) { return worker.fetchPage(path, query); },
+        [path = m_historyPath, query, search = m_valueSearch](
+            ResultsWorker &worker, const JobTicket &ticket) { return worker.fetchPage(path, query, search, ticket); },
         [this](const ResultsPage &page) { receivePage(page); });
 }
 
 void ResultsModel::receivePage(const ResultsPage &page)
 {
+    if (m_cancelled)
+        return; // cancelSearch() has said so already
     m_loading = false;
     if (!page.error.isEmpty()) {
         m_failed = true;
         emit queryFailed(page.error);
         return;
     }
+    // Where the next page starts, before anything is emitted: a view (or QAbstractItemModelTester)
+    // may fetch more from the header change below, and must not ask for this page again.
+    m_exhausted = page.exhausted;
+    if (!page.accesses.isEmpty())
+        m_resumePoint = page.accesses.constLast().rowId;
     if (page.threadsAvailable != m_hasThreads || page.contextAvailable != m_hasContext
         || page.valuesAvailable != m_hasValues || page.contextColumnsWithData != m_contextColumnsWithData) {
         m_hasThreads = page.threadsAvailable;
@@ -105,9 +137,7 @@ void ResultsModel::receivePage(const ResultsPage &page)
         m_contextColumnsWithData = page.contextColumnsWithData;
         emit headerDataChanged(Qt::Horizontal, ThreadColumn, BeforeColumn);
     }
-    m_exhausted = page.exhausted;
     if (!page.accesses.isEmpty()) {
-        m_resumePoint = page.accesses.constLast().rowId;
         const int first = int(m_accesses.size());
         beginInsertRows({}, first, first + int(page.accesses.size()) - 1);
         m_accesses.append(page.accesses);
@@ -366,7 +396,7 @@ QByteArray ResultsModel::rowsAsCsv(const QList<int> &rows, const QList<int> &col
 
 bool ResultsModel::canFetchMore(const QModelIndex &parent) const
 {
-    return !parent.isValid() && m_query && !m_exhausted && !m_failed && !m_historyPath.isEmpty();
+    return !parent.isValid() && m_query && !m_exhausted && !m_failed && !m_cancelled && !m_historyPath.isEmpty();
 }
 
 void ResultsModel::fetchMore(const QModelIndex &parent)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/query/halfaxisquery.h"
+#include "core/search/valuesearch.h"
 
 #include <QAbstractTableModel>
 #include <QList>
@@ -64,6 +65,15 @@ public:
     // requests the first page. query.limit is ignored: rows come in pages of pageSize().
     void setQuery(const memhist::HalfAxisQuery &query);
     std::optional<memhist::HalfAxisQuery> query() const { return m_query; }
+    // Starts over with the accesses of a value search instead (core/search/valuesearch.h), paged,
+    // resumed and ordered as a query's (query() is then the search's query). Each page reports its
+    // progress (searchProgress) and may be stopped (cancelSearch()).
+    void setValueSearch(const memhist::ValueSearch &search);
+    std::optional<memhist::ValueSearch> valueSearch() const { return m_valueSearch; }
+    // Stops the value search's page in flight: the rows loaded stay, no more are fetched
+    // (searchCancelled).
+    void cancelSearch();
+    bool isCancelled() const { return m_cancelled; }
 
     // Rows per page, 500 unless set. Takes effect at the next request.
     void setPageSize(int rows);
@@ -105,6 +115,10 @@ public:
 
 signals:
     void pageLoaded(int rowsSoFar, bool exhausted);
+    // How far the value search's page in flight is (0..1), at most ten times a second.
+    void searchProgress(double fraction);
+    // The value search stopped at cancelSearch(); `rowsSoFar` stay.
+    void searchCancelled(int rowsSoFar);
     void queryFailed(const QString &message);
     // The rows of the page just inserted (e.g. for the plane to mark them).
     void accessesAppended(const QList<memhist::Access> &accesses);
@@ -119,6 +133,8 @@ private:
 
     QString m_historyPath;
     std::optional<HalfAxisQuery> m_query;
+    std::optional<ValueSearch> m_valueSearch; // set: the rows are its matches, m_query its query
+    bool m_cancelled = false;
     std::optional<RowId> m_resumePoint; // where the next page starts (after the first page)
     int m_pageSize = 500;
     bool m_loading = false;

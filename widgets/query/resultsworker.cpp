@@ -51,6 +51,7 @@ bool ResultsWorker::openConnection(const QString &path, QString *error)
     if (!m_database)
         return false;
     m_engine = std::make_unique<HalfAxisQueryEngine>(*m_database);
+    m_valueSearch = std::make_unique<ValueSearchEngine>(*m_database);
     m_threads = std::make_unique<ThreadSpans>(*m_database);
     m_contextReader = std::make_unique<ContextReader>(*m_database);
     if (!m_contextReader->parts().isEmpty())
@@ -64,17 +65,30 @@ void ResultsWorker::closeConnection()
     m_contextColumns.reset();
     m_contextReader.reset();
     m_threads.reset();
+    m_valueSearch.reset();
     m_engine.reset();
     m_database.reset();
 }
 
-ResultsPage ResultsWorker::fetchPage(const QString &historyPath, const HalfAxisQuery &query)
+ResultsPage ResultsWorker::fetchPage(const QString &historyPath, const HalfAxisQuery &query,
+    const std::optional<ValueSearch> &search, const JobTicket &ticket)
 {
     ResultsPage result;
     if (!ensureOpen(historyPath, &result.error))
         return result;
     QueryPage page;
-    if (!m_engine->run(query, &page, &result.error)) {
+    bool ran = false;
+    if (search) {
+        ValueSearch paged = *search;
+        paged.query = query;
+        ran = m_valueSearch->run(paged, &page, &result.error, [&ticket](double done) {
+            ticket.report(JobProgress { done, 0, {} });
+            return !ticket.cancelled();
+        });
+    } else {
+        ran = m_engine->run(query, &page, &result.error);
+    }
+    if (!ran) {
         if (result.error.isEmpty())
             result.error = QStringLiteral("the query failed");
         return result;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/query/halfaxisquery.h"
+#include "core/search/valuesearch.h"
 #include "widgets/common/connectionthread.h"
 
 #include <QList>
@@ -44,8 +45,11 @@ public:
     ResultsWorker();
     ~ResultsWorker() override;
 
-    // Runs in the worker thread. Opens `historyPath` if it is not the open one, then runs `query`.
-    ResultsPage fetchPage(const QString &historyPath, const memhist::HalfAxisQuery &query);
+    // Runs in the worker thread. Opens `historyPath` if it is not the open one, then runs `query`,
+    // or, with `search`, the value search with `query` as its query (its page and resume point),
+    // reporting its progress to `ticket` and stopping when the ticket is cancelled.
+    ResultsPage fetchPage(const QString &historyPath, const memhist::HalfAxisQuery &query,
+        const std::optional<ValueSearch> &search = std::nullopt, const JobTicket &ticket = {});
 
 protected:
     bool openConnection(const QString &path, QString *error) override;
@@ -54,6 +58,7 @@ protected:
 private:
     std::unique_ptr<HistoryDatabase> m_database;
     std::unique_ptr<HalfAxisQueryEngine> m_engine;
+    std::unique_ptr<ValueSearchEngine> m_valueSearch;
     std::unique_ptr<ThreadSpans> m_threads;
     std::unique_ptr<ContextReader> m_contextReader; // one per connection: it caches per history
     std::unique_ptr<ContextColumns> m_contextColumns;
