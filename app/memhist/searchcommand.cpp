@@ -6,6 +6,7 @@
 #include "core/context/contextcolumns.h"
 #include "core/context/contextreader.h"
 #include "core/search/valuesearch.h"
+#include "core/search/valuetext.h"
 #include "historyargument.h"
 #include "pageprinter.h"
 #include "progressline.h"
@@ -27,53 +28,6 @@ const CommandHelp help {
                    "(memory changed behind the trace's back). The columns and order are those of `query`;\n"
                    "--resume continues after the last row of a page. Numbers are decimal or 0x hex."),
 };
-
-// --value: hex digits in pairs, optionally separated by spaces, colons or dashes.
-bool parseHexValue(const QString &text, QByteArray *value, QString *error)
-{
-    QString digits = text;
-    digits.remove(u' ').remove(u':').remove(u'-');
-    if (digits.startsWith(QLatin1String("0x"), Qt::CaseInsensitive))
-        digits = digits.mid(2);
-    const bool allHex = std::all_of(digits.cbegin(), digits.cend(), [](QChar c) { return isxdigit(c.toLatin1()); });
-    if (digits.isEmpty() || digits.size() % 2 != 0 || !allHex) {
-        *error = QStringLiteral("--value: '%1' is not hex bytes in memory order (pairs of hex digits, e.g. 2a00)")
-                     .arg(text);
-        return false;
-    }
-    *value = QByteArray::fromHex(digits.toLatin1());
-    return true;
-}
-
-// --int N --size S: N (decimal or 0x hex, negative in two's complement) in S bytes, little-endian.
-bool parseIntegerValue(const QString &text, const QString &sizeText, QByteArray *value, QString *error)
-{
-    bool sizeOk = false;
-    const int size = sizeText.toInt(&sizeOk);
-    if (!sizeOk || (size != 1 && size != 2 && size != 4 && size != 8)) {
-        *error = QStringLiteral("--size: '%1' is not 1, 2, 4 or 8").arg(sizeText);
-        return false;
-    }
-    const bool negative = text.startsWith(u'-');
-    std::uint64_t magnitude = 0;
-    if (!parseNumberOption(QStringLiteral("int"), negative ? text.mid(1) : text, &magnitude, error))
-        return false;
-    const int bits = size * 8;
-    const std::uint64_t largest = bits == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1;
-    const std::uint64_t smallestNegative = std::uint64_t(1) << (bits - 1); // the magnitude of -2^(bits-1)
-    if (negative ? magnitude > smallestNegative : magnitude > largest) {
-        *error = QStringLiteral("--int: %1 does not fit in %2 %3")
-                     .arg(text)
-                     .arg(size)
-                     .arg(size == 1 ? QStringLiteral("byte") : QStringLiteral("bytes"));
-        return false;
-    }
-    const std::uint64_t bitsOfValue = negative ? ~magnitude + 1 : magnitude;
-    value->clear();
-    for (int i = 0; i < size; ++i)
-        value->append(char((bitsOfValue >> (8 * i)) & 0xff));
-    return true;
-}
 
 } // namespace
 
@@ -110,11 +64,18 @@ int runSearch(const QStringList &arguments)
         return usageError(help.name, QStringLiteral("give one of --value, --int (with --size) and --unexplained"));
     if (parser.isSet(sizeOption) != parser.isSet(intOption))
         return usageError(help.name, QStringLiteral("--int and --size go together"));
-    if (parser.isSet(valueOption) && !parseHexValue(parser.value(valueOption), &search.value, &error))
+    if (parser.isSet(valueOption)
+        && !parseHexValue(QStringLiteral("--value"), parser.value(valueOption), &search.value, &error))
         return usageError(help.name, error);
-    if (parser.isSet(intOption)
-        && !parseIntegerValue(parser.value(intOption), parser.value(sizeOption), &search.value, &error))
-        return usageError(help.name, error);
+    if (parser.isSet(intOption)) {
+        bool sizeOk = false;
+        const int size = parser.value(sizeOption).toInt(&sizeOk);
+        if (!sizeOk || (size != 1 && size != 2 && size != 4 && size != 8))
+            return usageError(
+                help.name, QStringLiteral("--size: '%1' is not 1, 2, 4 or 8").arg(parser.value(sizeOption)));
+        if (!integerValue(QStringLiteral("--int"), parser.value(intOption), size, &search.value, &error))
+            return usageError(help.name, error);
+    }
     search.unexplained = parser.isSet(unexplainedOption);
     if (!readQueryOptions(parser, &search.query, &error))
         return usageError(help.name, error);
