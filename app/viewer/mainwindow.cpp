@@ -17,6 +17,7 @@
 #include "statuspanel.h"
 #include "widgets/charts/chartspanel.h"
 #include "widgets/detail/detailpane.h"
+#include "widgets/detail/originview.h"
 #include "widgets/memory/memorypane.h"
 #include "widgets/plane/planewidget.h"
 #include "widgets/query/querypanel.h"
@@ -306,6 +307,9 @@ void MainWindow::createMenus()
         else
             go->addSeparator();
     }
+    go->addSeparator();
+    go->addAction(m_detailPane->comeFromAction());
+    go->addAction(m_detailPane->wentToAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     QAction *keys = help->addAction(tr("&Mouse and Keys"), this, &MainWindow::showMouseAndKeys);
@@ -387,10 +391,34 @@ void MainWindow::connectPanels()
     connect(m_queryPanel, &QueryPanel::resultsChanged, m_plane,
         [this] { m_plane->setThreadFilter(m_queryPanel->threadFilter()->threads()); });
     connect(m_queryPanel, &QueryPanel::accessSelected, m_detailPane, &DetailPane::showAccess);
+    connectOriginTree();
     connectMemoryPane();
     connect(m_queryPanel, &QueryPanel::exportStatusChanged, this, &MainWindow::showStatus);
     connect(m_queryPanel, &QueryPanel::exportFailed, this,
         [this](const QString &message) { showError(tr("Export failed"), message); });
+}
+
+void MainWindow::connectOriginTree()
+{
+    // Where did this come from? / Where did it go? on a result row too.
+    QTableView *results = m_queryPanel->resultsView();
+    auto *separator = new QAction(results);
+    separator->setSeparator(true);
+    results->addActions({ separator, m_detailPane->comeFromAction(), m_detailPane->wentToAction() });
+    // The tree's memory hops are drawn on the plane as a path.
+    connect(m_detailPane->originView(), &OriginView::originShown, this, [this] {
+        const std::optional<OriginResult> &result = m_detailPane->originView()->result();
+        m_plane->setOriginPath(result ? result->tree : OriginTree {});
+    });
+    // A click on a hop selects its access as a click on a byte of the Memory pane does: the results
+    // list the accesses to its bytes back in time from it, it the current row, on the plane and in
+    // the Detail pane (whose Origin tab keeps the tree).
+    connect(m_detailPane, &DetailPane::hopActivated, this, [this](const Access &access) {
+        m_navigator->selectAccess(access, Direction::Backward);
+        showStatus(tr("Selected the %1 at transition %2, row %3")
+                       .arg(access.operation == Operation::Write ? tr("write") : tr("read"),
+                           countText(access.transition.value), countText(quint64(access.rowId.value))));
+    });
 }
 
 void MainWindow::connectMemoryPane()

@@ -136,6 +136,7 @@ private:
     void createToolBar();
     void createStatusBar();
     void connectPanels();
+    void connectOriginTree();
     void connectMemoryPane();
     void restoreSettings();
     // The first layout (no saved one): the results table shows up to 8 rows in at most 40 % of the

@@ -62,4 +62,9 @@ bool OriginFinder::find(const OriginRequest &request, OriginTree *tree, QString 
     return d->find(request, tree, error);
 }
 
+std::optional<Access> OriginFinder::accessAt(RowId row)
+{
+    return d->accessAt(row);
+}
+
 } // namespace memhist

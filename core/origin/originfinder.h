@@ -16,6 +16,7 @@
 #include <QList>
 #include <QString>
 #include <memory>
+#include <optional>
 
 namespace memhist {
 
@@ -56,6 +57,10 @@ public:
     // The tree of `request`. False + *error when the row is not in the history or on a database
     // error ("no access has rowid 7").
     bool find(const OriginRequest &request, OriginTree *tree, QString *error);
+
+    // The access stored at `row` (a hop's rowId), for a viewer that selects hops; none when no
+    // access has that rowid.
+    std::optional<Access> accessAt(RowId row);
 
 private:
     std::unique_ptr<OriginTreeBuilder> d;

@@ -26,6 +26,8 @@ public:
 
     // OriginFinder::find().
     bool find(const OriginRequest &request, OriginTree *tree, QString *error);
+    // OriginFinder::accessAt(): the access stored at `row`, if any.
+    std::optional<Access> accessAt(RowId row);
 
     ContextReader context;
     AccessValueReader values;
@@ -40,8 +42,7 @@ public:
     bool code = false;
 
 private:
-    // origintreebuilder.cpp: the access asked about, the accesses of one instruction, values, hops.
-    std::optional<Access> accessAt(RowId row);
+    // origintreebuilder.cpp: the accesses of one instruction, values, hops.
     QList<Access> accessesAt(Transition transition, Operation operation);
     QByteArray bytesOf(RowId row);
     // Appends `hop` under `parent` with its function and source line; -1 when the tree is full.

@@ -4,10 +4,14 @@
 #include "core/model/numbertext.h"
 #include "core/values/syscallnames.h"
 #include "widgets/detail/detailworker.h"
+#include "widgets/detail/originview.h"
 
+#include <QAction>
 #include <QFileInfo>
 #include <QFontDatabase>
+#include <QMenu>
 #include <QMimeData>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QTextCursor>
 #include <QTextTable>
@@ -211,16 +215,51 @@ QString addressSection(const AccessDetail &detail)
 DetailPane::DetailPane(QWidget *parent)
     : QWidget(parent)
     , m_thread(std::make_unique<ConnectionThread<DetailWorker>>(this, QStringLiteral("memhist detail")))
-    , m_browser(new DetailBrowser(this))
+    , m_tabs(new QTabWidget(this))
+    , m_browser(new DetailBrowser(m_tabs))
+    , m_origin(new OriginView(m_tabs))
+    , m_comeFromAction(new QAction(tr("Where Did This &Come From?"), this))
+    , m_wentToAction(new QAction(tr("Where Did It &Go?"), this))
 {
     m_browser->setObjectName(QStringLiteral("detailText"));
     m_browser->setOpenLinks(false);
     // Paragraphs wrap; the code and source blocks (<pre>) keep their lines.
     m_browser->setLineWrapMode(QTextEdit::WidgetWidth);
     m_browser->document()->setDefaultStyleSheet(QStringLiteral("h4 { margin-top: 8px; margin-bottom: 2px; }"));
+    m_tabs->setObjectName(QStringLiteral("detailTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_browser, tr("Access"));
+    m_tabs->addTab(m_origin, tr("Origin"));
+    m_origin->setObjectName(QStringLiteral("originView"));
+    connect(m_origin, &OriginView::hopActivated, this, &DetailPane::hopActivated);
+
+    // Ctrl+Shift+G is Go to Address, Ctrl+D Add Bookmark: O for origin, D for destination.
+    m_comeFromAction->setObjectName(QStringLiteral("comeFromAction"));
+    m_comeFromAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    m_comeFromAction->setStatusTip(tr("The origin tree of the selected access: the writes, loads and registers its "
+                                      "bytes came through"));
+    m_wentToAction->setObjectName(QStringLiteral("wentToAction"));
+    m_wentToAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    m_wentToAction->setStatusTip(tr("Where the bytes of the selected access went: the later reads of them and "
+                                    "what those instructions wrote"));
+    for (QAction *action : { m_comeFromAction, m_wentToAction }) {
+        action->setShortcutContext(Qt::WindowShortcut);
+        action->setEnabled(false);
+    }
+    connect(m_comeFromAction, &QAction::triggered, this, [this] { showOrigin(Direction::Backward); });
+    connect(m_wentToAction, &QAction::triggered, this, [this] { showOrigin(Direction::Forward); });
+    m_browser->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_browser, &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {
+        const std::unique_ptr<QMenu> menu(m_browser->createStandardContextMenu(position));
+        menu->addSeparator();
+        menu->addAction(m_comeFromAction);
+        menu->addAction(m_wentToAction);
+        menu->exec(m_browser->viewport()->mapToGlobal(position));
+    });
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_browser);
+    layout->addWidget(m_tabs);
     showMessage(tr("No history open"));
 }
 
@@ -232,12 +271,20 @@ void DetailPane::setHistory(const QString &path)
     m_historyPath = path;
     m_thread->cancel();
     m_detail.reset();
+    m_selected.reset();
+    m_comeFromAction->setEnabled(false);
+    m_wentToAction->setEnabled(false);
+    m_origin->setHistory(path);
+    m_tabs->setCurrentWidget(m_browser);
     showMessage(path.isEmpty() ? tr("No history open") : tr("Select an access to see its detail."));
 }
 
 void DetailPane::showAccess(std::optional<Access> access)
 {
     const JobTicket ticket = m_thread->supersede();
+    m_selected = m_historyPath.isEmpty() ? std::nullopt : access;
+    m_comeFromAction->setEnabled(m_selected.has_value());
+    m_wentToAction->setEnabled(m_selected.has_value());
     if (!access || m_historyPath.isEmpty()) {
         m_detail.reset();
         showMessage(m_historyPath.isEmpty() ? tr("No history open") : tr("Select an access to see its detail."));
@@ -255,6 +302,19 @@ void DetailPane::showAccess(std::optional<Access> access)
                 m_browser->setHtml(html(detail));
             emit detailShown();
         });
+}
+
+void DetailPane::showOrigin(Direction direction)
+{
+    if (!m_selected)
+        return;
+    m_tabs->setCurrentWidget(m_origin);
+    m_origin->showOrigin(*m_selected, direction);
+}
+
+bool DetailPane::showsOrigin() const
+{
+    return m_tabs->currentWidget() == m_origin;
 }
 
 QString DetailPane::text() const

@@ -100,6 +100,32 @@ void paintMarkers(QPainter &painter, const QList<QPoint> &markers, const std::op
     }
 }
 
+void paintOriginPath(QPainter &painter, const QList<QPointF> &points, const QList<int> &joins, const QPalette &palette)
+{
+    // Magenta, apart from the operations' blue, orange and green and from the highlight's ring;
+    // lighter on a dark base.
+    const bool dark = palette.color(QPalette::Base).lightness() < 128;
+    const QColor path = dark ? QColor(0xff, 0x6e, 0xd0) : QColor(0xc0, 0x1f, 0x8a);
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(QPen(path, 2, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    for (qsizetype i = 0; i < points.size(); ++i) {
+        const int join = joins.value(i, -1);
+        if (join >= 0 && join < points.size())
+            painter.drawLine(points[join], points[i]);
+    }
+    painter.setPen(QPen(palette.color(QPalette::Base), 1));
+    painter.setBrush(path);
+    for (const QPointF &point : points)
+        painter.drawEllipse(point, 3.5, 3.5);
+    if (!points.isEmpty()) {
+        painter.setPen(QPen(path, 2));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawEllipse(points.first(), 7.0, 7.0);
+    }
+    painter.restore();
+}
+
 void paintAxes(QPainter &painter, const std::vector<AddressTick> &addressTicks,
     const std::vector<TransitionTick> &transitionTicks, QRect plot, const QPalette &palette,
     const QFontMetrics &metrics)

@@ -30,6 +30,10 @@ void paintFoldBands(QPainter &painter, const std::vector<FoldBand> &bands, const
 void paintMarkers(QPainter &painter, const QList<QPoint> &markers, const std::optional<QPointF> &current, QSizeF size,
     const QPalette &palette);
 
+// An origin tree's memory hops at `points`, each joined by a line to the point `joins` names (-1:
+// none), a dot at each and a ring round the first (the access asked about).
+void paintOriginPath(QPainter &painter, const QList<QPointF> &points, const QList<int> &joins, const QPalette &palette);
+
 // Both axes around `plot` in a widget `widgetSize` big: ticks, labels, grid lines and titles.
 void paintAxes(QPainter &painter, const std::vector<AddressTick> &addressTicks,
     const std::vector<TransitionTick> &transitionTicks, QRect plot, const QPalette &palette,

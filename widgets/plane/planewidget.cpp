@@ -175,6 +175,7 @@ void PlaneWidget::setHistory(const QString &databasePath)
     m_marked.clear();
     m_threadFilter.clear();
     m_current.reset();
+    m_originPath.clear();
     m_position.reset();
     m_names.reset();
     m_threadSpans.clear();
@@ -366,6 +367,29 @@ void PlaneWidget::setCurrentAccess(const std::optional<Access> &access)
         const double x = double(access->transition.value) + 0.5;
         const double y = (fold.toDisplay(access->physical.value) + fold.toDisplayEnd(access->lastByte().value)) / 2;
         setViewport(m_state.centredOn(x, y), true);
+    }
+    update();
+}
+
+void PlaneWidget::setOriginPath(const OriginTree &tree)
+{
+    m_originPath.clear();
+    QList<int> pointOfHop; // the point of each hop, or of its nearest ancestor with one; -1: none
+    pointOfHop.reserve(tree.hops.size());
+    for (const OriginHop &hop : tree.hops) {
+        const int parentPoint = hop.parent >= 0 && hop.parent < pointOfHop.size() ? pointOfHop[hop.parent] : -1;
+        if (!hop.transition || !hop.address) {
+            pointOfHop << parentPoint;
+            continue;
+        }
+        Access access;
+        access.rowId = hop.rowId.value_or(RowId {});
+        access.transition = *hop.transition;
+        access.operation = hop.kind == HopKind::Load ? Operation::Read : Operation::Write;
+        access.physical = *hop.address;
+        access.size = std::max<std::uint32_t>(hop.size, 1);
+        pointOfHop << int(m_originPath.size());
+        m_originPath.append({ access, parentPoint });
     }
     update();
 }
@@ -876,6 +900,15 @@ void PlaneWidget::paintEvent(QPaintEvent *)
     const std::optional<QPointF> current
         = m_current ? std::optional<QPointF>(accessCentre(*m_current, map, fold)) : std::nullopt;
     paintMarkers(painter, markerPositions(shownMarkers(), map, fold), current, map.pixels(), palette());
+    if (!m_originPath.isEmpty()) {
+        QList<QPointF> points;
+        QList<int> joins;
+        for (const auto &[access, join] : std::as_const(m_originPath)) {
+            points << accessCentre(access, map, fold);
+            joins << join;
+        }
+        paintOriginPath(painter, points, joins, palette());
+    }
     if (m_names) {
         paintRangeLabels(painter, regions, regionLabelsX, palette(), fm);
         paintRangeLabels(painter, symbols, symbolsX, palette(), fm);

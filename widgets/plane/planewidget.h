@@ -37,6 +37,7 @@
 
 #include "core/model/types.h"
 #include "core/model/viewrange.h"
+#include "core/origin/originfinder.h"
 #include "core/storage/threadspans.h"
 #include "widgets/common/jobtracker.h"
 #include "widgets/plane/planeaxes.h"
@@ -107,6 +108,13 @@ public:
     // Executions tab): the position line moves to `transition`, the selected access keeps its
     // highlight. The next setCurrentAccess() moves the line back to its access.
     void setCurrentTransition(memhist::Transition transition);
+
+    // The memory hops of an origin tree (those with a transition and an address; a register hop has
+    // no place on the plane) drawn as a connected path: each joined to its nearest ancestor on the
+    // plane. An empty tree clears it; so does setHistory().
+    void setOriginPath(const memhist::OriginTree &tree);
+    // The path's points as (access, index of the point it joins; -1 for none), in the tree's order.
+    const QList<std::pair<memhist::Access, int>> &originPath() const { return m_originPath; }
 
     memhist::ViewRange visibleRange() const;
     // Shows `range` (clamped to the history), as one step of the zoom history.
@@ -257,6 +265,7 @@ private:
     QTimer m_markerTimer; // at most 25 repaints a second while results stream in
     bool m_markersDirty = false;
     std::optional<Access> m_current;
+    QList<std::pair<Access, int>> m_originPath;
     std::optional<Transition> m_position; // where the position line is: m_current's or a transition
 
     QTimer m_rangeTimer; // throttles visibleRangeChanged()
