@@ -86,7 +86,16 @@ bool JobController::refusesToReplace(const QString &title, const QString &output
 
 void JobController::openPath(const QString &path)
 {
-    if (QFileInfo(path).isFile() && isSqliteDatabase(path))
+    // A FIFO, device or socket would block whoever opens it (a FIFO waits for a writer).
+    const QFileInfo info(path);
+    if (info.exists() && !info.isFile() && !info.isDir()) {
+        emit failed(tr("Cannot open"),
+            tr("%1 is not a regular file (a FIFO, device or socket): histories and traces are read from regular "
+               "files and directories.")
+                .arg(QDir::toNativeSeparators(path)));
+        return;
+    }
+    if (info.isFile() && isSqliteDatabase(path))
         openHistory(path);
     else
         importTraces({ path }, false); // refuses a .memhist that is no history (importTraces)

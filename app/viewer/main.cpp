@@ -57,6 +57,10 @@ struct ViewerOptions
         QStringLiteral("N") };
     QCommandLineOption sql { QStringLiteral("sql"), QStringLiteral("Once loaded, run STATEMENT in the SQL console."),
         QStringLiteral("STATEMENT") };
+    QCommandLineOption origin { QStringLiteral("origin"),
+        QStringLiteral("Once the row of --select-row is selected, show where its bytes came from (back) or went "
+                       "(forward) in the Detail pane's Origin tab."),
+        QStringLiteral("back|forward") };
 
     void describe(QCommandLineParser &parser) const
     {
@@ -67,8 +71,8 @@ struct ViewerOptions
         parser.addVersionOption();
         parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A history to open or a trace to import."),
             QStringLiteral("[FILE]"));
-        for (const QCommandLineOption *option :
-            { &screenshot, &size, &click, &clickBack, &zoomTransitions, &zoomAddresses, &panel, &selectRow, &sql })
+        for (const QCommandLineOption *option : { &screenshot, &size, &click, &clickBack, &zoomTransitions,
+                 &zoomAddresses, &panel, &selectRow, &sql, &origin })
             parser.addOption(*option);
     }
 };
@@ -150,6 +154,14 @@ int main(int argc, char *argv[])
             return usageError(QStringLiteral("--select-row: expected a row number from 1"));
         scene.selectRow = int(row);
     }
+    if (parser.isSet(options.origin)) {
+        const QString direction = parser.value(options.origin);
+        if (direction != QLatin1String("back") && direction != QLatin1String("forward"))
+            return usageError(QStringLiteral("--origin: expected back or forward"));
+        if (scene.selectRow == 0)
+            return usageError(QStringLiteral("--origin: needs --select-row (the access to explain)"));
+        scene.origin = direction == QLatin1String("back") ? memhist::Direction::Backward : memhist::Direction::Forward;
+    }
     scene.outputPath = parser.value(options.screenshot);
     const bool scripted = parser.isSet(options.screenshot) || scene.clickTransition || scene.zoomFirstTransition
         || parser.isSet(options.sql) || parser.isSet(options.panel) || scene.selectRow > 0;
@@ -186,7 +198,10 @@ int main(int argc, char *argv[])
         QObject::connect(&window, &memhist::viewer::MainWindow::errorShown, &app, [&status](const QString &message) {
             std::fprintf(stderr, "memhist-viewer: %s\n", qPrintable(message));
             status = 1;
-            QCoreApplication::exit(1);
+            // Queued: an error while the file opens comes before app.exec() runs, and exit() then
+            // would be lost, leaving the screenshot run waiting forever.
+            QMetaObject::invokeMethod(
+                QCoreApplication::instance(), [] { QCoreApplication::exit(1); }, Qt::QueuedConnection);
         });
     }
     if (!files.isEmpty())

@@ -4,11 +4,13 @@
 // the row asked for in a screenshot, or says at once that the results have fewer.
 #include "testsupport.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTest>
+#include <sys/stat.h>
 
 class TestViewerCommandLine : public QObject
 {
@@ -19,6 +21,8 @@ private slots:
     void answersWithoutADisplay();
     void selectRowShotOrSaysWhyNot_data();
     void selectRowShotOrSaysWhyNot();
+    void screenshotOfAFileThatCannotOpenEnds_data();
+    void screenshotOfAFileThatCannotOpenEnds();
 };
 
 void TestViewerCommandLine::answersWithoutADisplay_data()
@@ -104,6 +108,54 @@ void TestViewerCommandLine::selectRowShotOrSaysWhyNot()
     QVERIFY2(exitCode == 0 ? output.startsWith(message) : output.endsWith(message), qPrintable(output));
     QCOMPARE(viewer.exitCode(), exitCode);
     QCOMPARE(QFileInfo::exists(shot), exitCode == 0);
+}
+
+void TestViewerCommandLine::screenshotOfAFileThatCannotOpenEnds_data()
+{
+    // What the file is; its error message after "memhist-viewer: PATH".
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("nonexistent") << QStringLiteral("nonexistent")
+                                 << QStringLiteral(": cannot open: No such file or directory\n");
+    QTest::newRow("empty") << QStringLiteral("empty")
+                           << QStringLiteral(" is not a memhist history: it does not start with the SQLite header "
+                                             "that every history has.\n");
+    QTest::newRow("FIFO") << QStringLiteral("fifo")
+                          << QStringLiteral(" is not a regular file (a FIFO, device or socket): histories and traces "
+                                            "are read from regular files and directories.\n");
+}
+
+void TestViewerCommandLine::screenshotOfAFileThatCannotOpenEnds()
+{
+    // These ran forever: the error came before the event loop, and the exit it asked for was lost.
+    QFETCH(QString, kind);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("history.memhist"));
+    if (kind == QLatin1String("empty")) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+    } else if (kind == QLatin1String("fifo")) {
+        QCOMPARE(mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+    }
+    const QString shot = dir.filePath(QStringLiteral("shot.png"));
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("data")));
+    QProcess viewer;
+    viewer.setProcessEnvironment(environment);
+    viewer.start(QStringLiteral(MEMHIST_VIEWER_PATH), { QStringLiteral("--screenshot"), shot, path });
+    if (!viewer.waitForFinished(30000)) {
+        viewer.kill();
+        viewer.waitForFinished();
+        QFAIL("memhist-viewer did not end");
+    }
+    QCOMPARE(viewer.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(viewer.exitCode(), 1);
+    const QString error = QString::fromLocal8Bit(viewer.readAllStandardError());
+    QVERIFY2(error.endsWith(QStringLiteral("memhist-viewer: ") + path + message), qPrintable(error));
+    QVERIFY(!QFileInfo::exists(shot));
 }
 
 QTEST_GUILESS_MAIN(TestViewerCommandLine)
