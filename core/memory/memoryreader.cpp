@@ -14,16 +14,25 @@ namespace {
 
 // Rows per page of the walks: enough that a range of a few hot bytes is one page.
 constexpr quint64 pageRows = 1024;
+// How a walk splits around bytes that fill its pages without deciding anything (see walk()).
+constexpr std::size_t maxCuts = 8;
+constexpr int maxSplitDepth = 4;
 
-// The first and last bytes not yet known, as offsets in the range; false when every byte is.
-bool unknownSpan(const std::vector<bool> &decided, std::uint64_t *first, std::uint64_t *last)
+// The first and last bytes of [spanFirst, spanLast] not yet known, as offsets in the range; false
+// when every byte of the span is.
+bool unknownSpan(const std::vector<bool> &decided, std::uint64_t spanFirst, std::uint64_t spanLast,
+    std::uint64_t *first, std::uint64_t *last)
 {
-    const auto begin = std::find(decided.begin(), decided.end(), false);
-    if (begin == decided.end())
+    const auto spanBegin = decided.begin() + std::ptrdiff_t(spanFirst);
+    const auto spanEnd = decided.begin() + std::ptrdiff_t(spanLast + 1);
+    const auto begin = std::find(spanBegin, spanEnd, false);
+    if (begin == spanEnd)
         return false;
-    const auto end = std::find(decided.rbegin(), decided.rend(), false);
+    auto end = spanEnd;
+    while (*(end - 1))
+        --end;
     *first = std::uint64_t(begin - decided.begin());
-    *last = std::uint64_t(decided.size() - 1 - std::size_t(end - decided.rbegin()));
+    *last = std::uint64_t(end - 1 - decided.begin());
     return true;
 }
 
@@ -37,33 +46,52 @@ public:
         , values(database.connection())
     { }
 
-    // Walks `query` page by page; `visit` decides the bytes of each access it is given, and the
-    // walk ends when every byte is decided or the query is exhausted.
+    // Walks `query` page by page over the bytes [spanFirst, spanLast] (offsets in the range); `visit`
+    // decides the bytes of each access it is given, and the walk ends when every byte of the span
+    // is decided or the query is exhausted. The window is the span's bytes still undecided, first
+    // to last: a byte decided early but accessed all the time (a loop counter) may stay inside it,
+    // between bytes nothing accesses, and then fill page after page with accesses that decide
+    // nothing. When a full page decides almost nothing, the walk goes on as one walk per stretch
+    // between the bytes those wasted accesses touched most, each from where this one stopped: the
+    // bytes are disjoint and each walk keeps the query's order, so each byte is still decided by
+    // its first access in that order.
     template<typename Visit>
-    bool walk(HalfAxisQuery query, std::uint64_t rangeFirst, std::vector<bool> &decided, QList<MemoryByte> &bytes,
-        const Visit &visit, QString *error)
+    bool walk(HalfAxisQuery query, std::uint64_t rangeFirst, std::uint64_t spanFirst, std::uint64_t spanLast,
+        std::vector<bool> &decided, QList<MemoryByte> &bytes, const Visit &visit, QString *error, int depth = 0)
     {
         query.limit = pageRows;
+        std::vector<quint32> wasted; // per byte of the span: accesses of a page that found it decided
         for (;;) {
             std::uint64_t first = 0;
             std::uint64_t last = 0;
-            if (!unknownSpan(decided, &first, &last))
+            if (!unknownSpan(decided, spanFirst, spanLast, &first, &last))
                 return true;
             query.first = Address { rangeFirst + first };
             query.last = Address { rangeFirst + last };
             QueryPage page;
             if (!engine.run(query, &page, error))
                 return false;
+            wasted.assign(std::size_t(spanLast - spanFirst + 1), 0);
+            qsizetype deciding = 0;
             for (const Access &access : std::as_const(page.accesses)) {
                 const std::uint64_t from = std::max(access.physical.value, query.first.value);
                 const std::uint64_t to = std::min(access.lastByte().value, query.last.value);
                 if (from > to)
                     continue;
-                const std::optional<AccessValue> value = values.value(access.rowId);
+                std::optional<AccessValue> value;
+                bool read = false;
                 for (std::uint64_t address = from; address <= to; ++address) {
                     const std::size_t index = std::size_t(address - rangeFirst);
-                    if (decided[index])
+                    if (decided[index]) {
+                        ++wasted[index - spanFirst];
                         continue;
+                    }
+                    if (!read) {
+                        // Only an access that decides a byte needs its value.
+                        value = values.value(access.rowId);
+                        read = true;
+                        ++deciding;
+                    }
                     decided[index] = true;
                     MemoryByte &byte = bytes[qsizetype(index)];
                     const std::size_t offset = std::size_t(address - access.physical.value);
@@ -77,7 +105,35 @@ public:
             if (page.exhausted)
                 return true;
             query.resumeAfter = page.resumePoint();
+            if (deciding * 16 < page.accesses.size() && depth < maxSplitDepth)
+                return split(query, rangeFirst, first, last, wasted, spanFirst, decided, bytes, visit, error, depth);
         }
+    }
+
+    // Goes on with one walk per stretch of [first, last] between its most wasted bytes (at most
+    // maxCuts of them, each wasted by at least 1/64 of a page).
+    template<typename Visit>
+    bool split(const HalfAxisQuery &query, std::uint64_t rangeFirst, std::uint64_t first, std::uint64_t last,
+        const std::vector<quint32> &wasted, std::uint64_t spanFirst, std::vector<bool> &decided,
+        QList<MemoryByte> &bytes, const Visit &visit, QString *error, int depth)
+    {
+        std::vector<std::uint64_t> hot;
+        for (std::uint64_t index = first; index <= last; ++index) {
+            if (wasted[index - spanFirst] * 64 >= pageRows)
+                hot.push_back(index);
+        }
+        std::sort(hot.begin(), hot.end(),
+            [&](std::uint64_t a, std::uint64_t b) { return wasted[a - spanFirst] > wasted[b - spanFirst]; });
+        if (hot.size() > maxCuts)
+            hot.resize(maxCuts);
+        std::sort(hot.begin(), hot.end());
+        std::uint64_t from = first;
+        for (const std::uint64_t cut : hot) {
+            if (cut > from && !walk(query, rangeFirst, from, cut - 1, decided, bytes, visit, error, depth + 1))
+                return false;
+            from = cut + 1;
+        }
+        return from > last || walk(query, rangeFirst, from, last, decided, bytes, visit, error, depth + 1);
     }
 
     HalfAxisQueryEngine engine;
@@ -124,7 +180,7 @@ bool MemoryReader::read(Transition at, Address first, Address last, QList<Memory
         byte.value = *value;
         byte.knownBy = access.operation == Operation::Write ? KnownBy::Write : KnownBy::Read;
     };
-    if (!d->walk(backward, first.value, decided, result, lastAccess, error))
+    if (!d->walk(backward, first.value, 0, size - 1, decided, result, lastAccess, error))
         return false;
 
     if (at.value < std::uint64_t(std::numeric_limits<std::int64_t>::max())) {
@@ -139,7 +195,7 @@ bool MemoryReader::read(Transition at, Address first, Address last, QList<Memory
             byte.transition = access.transition;
             byte.rowId = access.rowId;
         };
-        if (!d->walk(forward, first.value, decided, result, laterAccess, error))
+        if (!d->walk(forward, first.value, 0, size - 1, decided, result, laterAccess, error))
             return false;
     }
     // What neither walk decided, and what was decided unknown, carries no access.
