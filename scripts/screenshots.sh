@@ -3,9 +3,9 @@
 # Takes the README's and docs/viewer.md's screenshots of the real memhist-viewer window under Xvfb, into
 # docs/screenshots/: the window on a recording of resources/examples/wordfreq.c with full context,
 # with a click-to-query and a selected row, a zoom down to single accesses, the Memory pane, the
-# charts and the SQL console. Each run of the viewer sets up its scene from the
-# command line (--click, --zoom-*, --panel, --sql), waits until the plane has rendered it and saves
-# a picture of itself (--screenshot).
+# origin tree of a counter's write, the charts and the SQL console. Each run of the viewer sets up
+# its scene from the command line (--click, --zoom-*, --panel, --sql, --origin), waits until the
+# plane has rendered it and saves a picture of itself (--screenshot).
 #
 #   bash scripts/screenshots.sh            # builds in build/ first when needed
 #   BUILD_DIR=build-x bash scripts/screenshots.sh
@@ -63,6 +63,10 @@ shoot docs/screenshots/zoomed.png 1280x800 --zoom-transitions "$((t - 130)),$((t
 # The Memory pane a little later in count_letters: who touched letter_counts last (a Ctrl+click),
 # the newest write selected, letter_counts's counters shaded by how recently they were written.
 shoot docs/screenshots/memory.png 1280x800 --click-back "$((t + 3000)),$a" --select-row 1 --panel memory
+# Where did the counter count_letters writes a little later come from: the Origin tab's chain
+# back through the increments of that counter, drawn on the plane as a path.
+shoot docs/screenshots/origin.png 1280x800 --zoom-transitions "$((t - 130)),$((t + 3670))" --zoom-addresses "$page,$pageEnd" \
+    --click-back "$((t + 3000)),$a" --select-row 1 --origin back
 # The charts at the default window size (side by side when the panel is wide and short).
 shoot docs/screenshots/charts.png 1280x800 --panel charts
 # An ad-hoc question: the 4 KiB pages written most, with their first and last write.

@@ -3,6 +3,7 @@
 
 #include "mainwindow.h"
 #include "widgets/detail/detailpane.h"
+#include "widgets/detail/originview.h"
 #include "widgets/memory/memorypane.h"
 #include "widgets/plane/planewidget.h"
 #include "widgets/query/querypanel.h"
@@ -62,7 +63,18 @@ void ScreenshotDirector::start()
         selectRowWhenLoaded();
         somethingChanged();
     });
-    connect(m_window->detailPane(), &DetailPane::detailShown, this, &ScreenshotDirector::somethingChanged);
+    connect(m_window->detailPane(), &DetailPane::detailShown, this, [this] {
+        // The origin of the selected row, once its detail is shown (the pane's actions need it).
+        if (m_scene.origin && m_rowSelected && !m_originAsked) {
+            m_originAsked = true;
+            m_window->detailPane()->showOrigin(*m_scene.origin);
+        }
+        somethingChanged();
+    });
+    connect(m_window->detailPane()->originView(), &OriginView::originShown, this, [this] {
+        m_originShown = true;
+        somethingChanged();
+    });
     connect(m_window->memoryPane(), &MemoryPane::memoryShown, this, &ScreenshotDirector::somethingChanged);
     // The console runs its statement in the background: its rows count as a change too.
     connect(m_window->sqlConsole(), &SqlConsole::statementFinished, this, &ScreenshotDirector::somethingChanged);
@@ -149,7 +161,7 @@ void ScreenshotDirector::settled()
             model->fetchMore(QModelIndex());
         }
     }
-    if (!m_renderedAfterStaging || (m_scene.selectRow > 0 && !m_rowSelected)) {
+    if (!m_renderedAfterStaging || (m_scene.selectRow > 0 && !m_rowSelected) || (m_scene.origin && !m_originShown)) {
         m_settle.start();
         return;
     }

@@ -35,6 +35,9 @@ struct ScreenshotScene
     int selectRow = 0;
     // A statement to run in the SQL console.
     QString sql;
+    // Once the selected row's detail is shown: Where did this come from? (backward) or Where did it
+    // go? (forward), in the Detail pane's Origin tab.
+    std::optional<Direction> origin;
 };
 
 class ScreenshotDirector : public QObject
@@ -67,6 +70,8 @@ private:
     bool m_staged = false;
     bool m_renderedAfterStaging = false;
     bool m_rowSelected = false;
+    bool m_originAsked = false;
+    bool m_originShown = false;
     bool m_done = false;
 };
 

@@ -11,6 +11,7 @@
 #include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace memhist {
 
@@ -36,12 +37,19 @@ QString askedText(const Access &root, Direction direction)
                                             : OriginView::tr("Where %1 went").arg(accessText(root));
 }
 
+// "wordfreq.c:21" for "/home/me/src/wordfreq.c:21": the pane is narrow; the tooltip has the path.
+QString shortSource(const QString &source)
+{
+    const qsizetype slash = source.lastIndexOf(u'/');
+    return slash < 0 ? source : source.mid(slash + 1);
+}
+
 QStringList cellsOf(const OriginHop &hop)
 {
     QStringList cells(OriginView::ColumnCount);
     cells[OriginView::KindColumn] = hopKindText(hop.kind);
     cells[OriginView::FunctionColumn] = hop.function;
-    cells[OriginView::SourceColumn] = hop.source;
+    cells[OriginView::SourceColumn] = shortSource(hop.source);
     cells[OriginView::PlaceColumn] = hop.address ? hexText(hop.address->value) : hop.registerName;
     cells[OriginView::ValueColumn] = byteValuesText(hop.value);
     cells[OriginView::ConfidenceColumn] = confidenceText(hop.confidence);
@@ -121,6 +129,7 @@ OriginView::OriginView(QWidget *parent)
     m_tree->setHeaderLabels({ tr("Kind"), tr("Function"), tr("Source"), tr("Place"), tr("Value"), tr("Confidence"),
         tr("Transition"), tr("Row"), tr("Note") });
     m_tree->setUniformRowHeights(true);
+    m_tree->setIndentation(fontMetrics().averageCharWidth() * 3 / 2);
     m_tree->setAllColumnsShowFocus(true);
     m_tree->header()->setStretchLastSection(true);
     connect(m_tree, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem *item) { activate(item); });
@@ -213,6 +222,10 @@ void OriginView::show(const OriginResult &result)
         item->setData(KindColumn, hopRole, int(i));
         for (const int column : { TransitionColumn, RowColumn })
             item->setTextAlignment(column, Qt::AlignRight | Qt::AlignVCenter);
+        if (!hop.source.isEmpty())
+            item->setToolTip(SourceColumn, hop.source);
+        if (!hop.note.isEmpty())
+            item->setToolTip(NoteColumn, hop.note);
         if (!result.accesses.value(i))
             item->setToolTip(KindColumn, tr("Not an access: nothing to select"));
         if (hop.parent >= 0 && hop.parent < items.size())
@@ -222,8 +235,13 @@ void OriginView::show(const OriginResult &result)
         items << item;
     }
     m_tree->expandAll();
-    for (int column = 0; column < NoteColumn; ++column)
+    // A chain nests deeply: no column (the Kind column's indentation above all) may push the
+    // function, source line and value out of a narrow pane.
+    const int widest = std::max(m_tree->viewport()->width() / 3, fontMetrics().averageCharWidth() * 16);
+    for (int column = 0; column < NoteColumn; ++column) {
         m_tree->resizeColumnToContents(column);
+        m_tree->setColumnWidth(column, std::min(m_tree->columnWidth(column), widest));
+    }
     m_summary->setText(summary());
     emit originShown();
 }
