@@ -3,7 +3,7 @@
 // window, on a small history with values and no code trace: the exact hops shown (memory hops only,
 // with the core's words for what the history lacks), the path drawn on the plane through them, a
 // click on a hop selecting its exact rowid (the current results row, the plane's current access),
-// and forward.
+// forward, a newer request dropping the older, Cancel keeping the tree shown.
 #include "mainwindow.h"
 #include "navigator.h"
 #include "testsupport.h"
@@ -60,6 +60,8 @@ private slots:
     void initTestCase();
     void whereDidThisComeFrom();
     void whereDidItGo();
+    void aNewerRequestDropsTheOlder();
+    void cancelKeepsTheTreeShown();
     void noAccessSelectedOffersNothing();
 
 private:
@@ -191,6 +193,46 @@ void TestOriginView::whereDidItGo()
                 "registers."));
     QCOMPARE(window.plane()->originPath().size(), 3);
     QCOMPARE(window.plane()->originPath()[2].second, 0);
+}
+
+void TestOriginView::aNewerRequestDropsTheOlder()
+{
+    viewer::MainWindow window;
+    QVERIFY(openAndSelect(window, 3));
+    DetailPane *pane = window.detailPane();
+    QSignalSpy shown(pane->originView(), &OriginView::originShown);
+    pane->comeFromAction()->trigger();
+    pane->wentToAction()->trigger();
+    QVERIFY(shown.wait(10000));
+    QTest::qWait(100);
+    // Only the newer one arrives: where the bytes went.
+    QCOMPARE(shown.count(), 1);
+    QCOMPARE(pane->originView()->result()->direction, Direction::Forward);
+    QCOMPARE(hopLines(pane->originView()->tree()).size(), 3);
+}
+
+void TestOriginView::cancelKeepsTheTreeShown()
+{
+    viewer::MainWindow window;
+    QVERIFY(openAndSelect(window, 4));
+    DetailPane *pane = window.detailPane();
+    OriginView *view = pane->originView();
+    QSignalSpy shown(view, &OriginView::originShown);
+    pane->comeFromAction()->trigger();
+    QVERIFY(shown.wait(10000));
+    pane->wentToAction()->trigger();
+    QVERIFY(view->isBusy());
+    view->cancel();
+    QVERIFY(!view->isBusy());
+    QTest::qWait(200);
+    // The cancelled tree never arrives; the one before stays, and the line above says so.
+    QCOMPARE(shown.count(), 1);
+    QCOMPARE(view->result()->direction, Direction::Backward);
+    QCOMPARE(hopLines(view->tree()).size(), 2);
+    QVERIFY(
+        view->findChild<QLabel *>(QStringLiteral("originSummary"))
+            ->text()
+            .startsWith(QStringLiteral("Cancelled; still showing: Where the 4 bytes read at transition 8 (row 4)")));
 }
 
 void TestOriginView::noAccessSelectedOffersNothing()
