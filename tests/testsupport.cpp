@@ -174,6 +174,14 @@ Access userAccess(std::uint64_t transition, Operation operation, std::uint64_t a
     return result;
 }
 
+QByteArray byteArrayOf(std::initializer_list<int> values)
+{
+    QByteArray bytes;
+    for (const int value : values)
+        bytes += char(value);
+    return bytes;
+}
+
 bool writeHistoryWithValues(const QString &path, const QList<ValuedAccess> &stream)
 {
     HistoryWriter writer(path);

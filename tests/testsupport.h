@@ -79,6 +79,9 @@ struct ValuedAccess
     Access access;
     QByteArray value;
 };
+// The bytes of `values` (each 0..255), for values written in tests: byteArrayOf({ 1, 0, 0xff }).
+QByteArray byteArrayOf(std::initializer_list<int> values);
+
 // Writes `stream` (transitions not decreasing) with its values; false + a warning on failure.
 bool writeHistoryWithValues(const QString &path, const QList<ValuedAccess> &stream);
 

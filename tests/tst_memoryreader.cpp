@@ -74,14 +74,6 @@ QList<MemoryByte> replay(const QList<ValuedAccess> &stream, std::uint64_t at, st
     return bytes;
 }
 
-QByteArray bytesOf(std::initializer_list<int> values)
-{
-    QByteArray bytes;
-    for (const int value : values)
-        bytes += char(value);
-    return bytes;
-}
-
 } // namespace
 
 void tst_MemoryReader::initTestCase()
@@ -92,7 +84,7 @@ void tst_MemoryReader::initTestCase()
     // after 9); at 14 0x1007 written (first accessed after 9: unknown before).
     const QList<ValuedAccess> stream {
         { userAccess(5, Operation::Write, 0x1000, 4), "ABCD" },
-        { userAccess(7, Operation::Read, 0x1004, 2), bytesOf({ 0x00, 0xff }) },
+        { userAccess(7, Operation::Read, 0x1004, 2), byteArrayOf({ 0x00, 0xff }) },
         { userAccess(9, Operation::Write, 0x1001, 2), "xy" },
         { userAccess(12, Operation::Read, 0x1006, 1), "!" },
         { userAccess(14, Operation::Write, 0x1007, 1), "?" },

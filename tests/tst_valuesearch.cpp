@@ -116,14 +116,6 @@ QList<qint64> allPages(ValueSearchEngine &engine, ValueSearch search, int *pages
     }
 }
 
-QByteArray bytesOf(std::initializer_list<int> values)
-{
-    QByteArray bytes;
-    for (const int value : values)
-        bytes += char(value);
-    return bytes;
-}
-
 } // namespace
 
 void tst_ValueSearch::initTestCase()
@@ -132,11 +124,11 @@ void tst_ValueSearch::initTestCase()
     // The CLI's history: a counter at 0x1000 written 1, 2, 3 (transitions 10, 20, 30) and read back
     // at 31 as 7 (changed behind the trace's back); text at 0x2000.
     const QList<ValuedAccess> stream {
-        { userAccess(10, Operation::Write, 0x1000, 8), bytesOf({ 1, 0, 0, 0, 0, 0, 0, 0 }) },
-        { userAccess(20, Operation::Write, 0x1000, 8), bytesOf({ 2, 0, 0, 0, 0, 0, 0, 0 }) },
+        { userAccess(10, Operation::Write, 0x1000, 8), byteArrayOf({ 1, 0, 0, 0, 0, 0, 0, 0 }) },
+        { userAccess(20, Operation::Write, 0x1000, 8), byteArrayOf({ 2, 0, 0, 0, 0, 0, 0, 0 }) },
         { userAccess(25, Operation::Write, 0x2000, 5), "hello" },
-        { userAccess(30, Operation::Write, 0x1000, 8), bytesOf({ 3, 0, 0, 0, 0, 0, 0, 0 }) },
-        { userAccess(31, Operation::Read, 0x1000, 8), bytesOf({ 7, 0, 0, 0, 0, 0, 0, 0 }) },
+        { userAccess(30, Operation::Write, 0x1000, 8), byteArrayOf({ 3, 0, 0, 0, 0, 0, 0, 0 }) },
+        { userAccess(31, Operation::Read, 0x1000, 8), byteArrayOf({ 7, 0, 0, 0, 0, 0, 0, 0 }) },
         { userAccess(32, Operation::Read, 0x2001, 3), "ell" },
     };
     m_small = path(QStringLiteral("small.memhist"));
@@ -176,7 +168,7 @@ void tst_ValueSearch::exactFilterRulesOutPairs()
     for (int high = 0; high < 0x80; ++high) {
         for (int low = 0; low < 0x80; ++low) {
             if (high != 0x41 || low != 0x42)
-                builder.add(bytesOf({ high, low }));
+                builder.add(byteArrayOf({ high, low }));
         }
     }
     const QByteArray stored = builder.take();
@@ -186,7 +178,7 @@ void tst_ValueSearch::exactFilterRulesOutPairs()
     QVERIFY(filter.mayContain("BA"));
     QVERIFY(!filter.mayContain("AB"));
     QVERIFY(!filter.mayContain("xAB"));
-    QVERIFY(!filter.mayContain(bytesOf({ 0x80 }))); // a byte no value holds
+    QVERIFY(!filter.mayContain(byteArrayOf({ 0x80 }))); // a byte no value holds
     QVERIFY(filter.mayContain("x"));
     // A builder starts afresh after take(): one short value, a Bloom filter of the smallest size.
     builder.add("hello");
@@ -256,7 +248,7 @@ void tst_ValueSearch::equalsTheScan()
                                            : Operations(Operation::Read) | Operation::Write;
         search.query.limit = 1 + random.bounded(round % 4 == 0 ? 200 : 12);
         if (round % 5 == 4) {
-            search.value = bytesOf({ 0x42, 0x42, 0x42, 0x07 }); // rare
+            search.value = byteArrayOf({ 0x42, 0x42, 0x42, 0x07 }); // rare
         } else {
             const QByteArray &value = stream[random.bounded(int(stream.size()))].value;
             search.value = value.isEmpty() ? QByteArray("\x41", 1) : value.left(1 + random.bounded(int(value.size())));

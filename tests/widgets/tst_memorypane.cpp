@@ -28,14 +28,6 @@ using namespace memhist::test;
 
 namespace {
 
-QByteArray bytesOf(std::initializer_list<int> values)
-{
-    QByteArray bytes;
-    for (const int value : values)
-        bytes += char(value);
-    return bytes;
-}
-
 // A pane of a fixed size (at least 8 rows) showing `history`, once it knows whether the history has
 // values.
 std::unique_ptr<MemoryPane> openPane(const QString &history)
@@ -107,7 +99,7 @@ void TestMemoryPane::initTestCase()
     // 20,000 the bytes of every write age are there.
     const QList<ValuedAccess> stream {
         { userAccess(5, Operation::Write, 0x1000, 4), "ABCD" },
-        { userAccess(7, Operation::Read, 0x1004, 2), bytesOf({ 0x00, 0xff }) },
+        { userAccess(7, Operation::Read, 0x1004, 2), memhist::test::byteArrayOf({ 0x00, 0xff }) },
         { userAccess(9, Operation::Write, 0x1001, 2), "xy" },
         { userAccess(12, Operation::Read, 0x1006, 1), "!" },
         { userAccess(14, Operation::Write, 0x1007, 1), "?" },
