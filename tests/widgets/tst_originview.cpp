@@ -11,6 +11,7 @@
 #include "widgets/detail/originview.h"
 #include "widgets/plane/planewidget.h"
 #include "widgets/query/querypanel.h"
+#include "widgets/query/resultsmodel.h"
 
 #include <QAction>
 #include <QLabel>
@@ -101,16 +102,18 @@ bool TestOriginView::openAndSelect(viewer::MainWindow &window, std::int64_t row)
     if (!planeLoaded.wait(20000) && planeLoaded.count() != 1)
         return false;
     // Selected as a step of the Go menu selects: the results list it, it the current row.
-    QSignalSpy detailShown(window.detailPane(), &DetailPane::detailShown);
     Access access = m_stream.value(row - 1).access;
     access.rowId = RowId { row };
     window.navigator()->selectAccess(access, Direction::Backward);
+    // Its detail shown: the pane's actions act on it.
     return QTest::qWaitFor(
-        [&] {
-            return window.navigator()->selectedAccess() && window.navigator()->selectedAccess()->rowId == RowId { row }
-            && window.detailPane()->detail() && window.detailPane()->detail()->access.rowId == RowId { row };
-        },
-        10000);
+               [&] {
+                   return window.navigator()->selectedAccess()
+                       && window.navigator()->selectedAccess()->rowId == RowId { row } && window.detailPane()->detail()
+                       && window.detailPane()->detail()->access.rowId == RowId { row };
+               },
+               10000)
+        && window.queryPanel()->resultsView()->currentIndex().isValid();
 }
 
 void TestOriginView::whereDidThisComeFrom()
@@ -164,6 +167,10 @@ void TestOriginView::whereDidThisComeFrom()
             && pane->detail() && pane->detail()->access.rowId == RowId { 3 };
         },
         10000));
+    const QModelIndex current = window.queryPanel()->resultsView()->currentIndex();
+    QVERIFY(current.isValid());
+    QCOMPARE(window.queryPanel()->resultsModel()->accessAt(current.row()).rowId, RowId { 3 });
+    QCOMPARE(window.plane()->currentLineX().has_value(), true);
     QCOMPARE(window.navigator()->selectedAccess()->physical, Address { 0x2000 });
     QCOMPARE(window.navigator()->selectedAccess()->operation, Operation::Write);
     QVERIFY(pane->showsOrigin());
