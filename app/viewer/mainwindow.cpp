@@ -6,6 +6,7 @@
 #include "core/model/numbertext.h"
 #include "executionspanel.h"
 #include "filefilters.h"
+#include "findvaluedialog.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "messagelog.h"
@@ -308,6 +309,12 @@ void MainWindow::createMenus()
             go->addSeparator();
     }
     go->addSeparator();
+    QAction *findValue = go->addAction(tr("Find &Value…"), this, &MainWindow::showFindValue);
+    findValue->setObjectName(QStringLiteral("findValueAction"));
+    findValue->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
+    findValue->setShortcutContext(Qt::WindowShortcut);
+    findValue->setStatusTip(tr("The accesses whose bytes contain a value, into the Results tab"));
+    go->addSeparator();
     go->addAction(m_detailPane->comeFromAction());
     go->addAction(m_detailPane->wentToAction());
 
@@ -590,6 +597,31 @@ void MainWindow::showMemoryPane()
 {
     m_memoryDock->show();
     m_memoryDock->raise();
+}
+
+void MainWindow::showFindValue()
+{
+    if (m_historyPath.isEmpty()) {
+        showStatus(tr("Open a history first: Find Value searches the bytes its accesses moved"));
+        return;
+    }
+    // A history without values: the search says so in the Results tab's message.
+    FindValueDialog dialog(
+        [this](const QString &text, std::uint64_t *address, QString *error) {
+            Address found;
+            QString description;
+            if (!m_navigator->addressOfText(text, &found, &description, error))
+                return false;
+            *address = found.value;
+            return true;
+        },
+        this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    ValueSearch search = dialog.search();
+    search.query = m_queryPanel->threadFilter()->applyTo(search.query);
+    m_queryPanel->runValueSearch(search);
+    showPanel(Panel::Results);
 }
 
 void MainWindow::updateNavigation()

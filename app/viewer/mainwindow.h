@@ -108,6 +108,8 @@ public:
     MemoryPane *memoryPane() const { return m_memoryPane; }
     // Shows the Memory pane (a tab behind the Detail pane).
     void showMemoryPane();
+    // Find Value… (Ctrl+F): asks for a value, then runs its search into the Results tab.
+    void showFindValue();
     MessageLog *messageLog() const { return m_log; }
     // Help ▸ Mouse and Keys (not modal: the user tries the keys with the page open).
     void showMouseAndKeys();

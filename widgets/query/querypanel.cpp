@@ -159,6 +159,11 @@ QueryPanel::QueryPanel(QWidget *parent)
         updateStatus();
         emit resultsChanged(m_model->loadedAccesses());
     });
+    connect(m_model, &ResultsModel::searchProgress, this, [this](double fraction) {
+        m_searchProgress = fraction;
+        updateStatus();
+    });
+    connect(m_model, &ResultsModel::searchCancelled, this, [this] { updateStatus(); });
     connect(m_model, &ResultsModel::queryFailed, this, [this](const QString &message) {
         showInputError(tr("The query failed: %1").arg(message));
         updateStatus();
@@ -340,10 +345,24 @@ void QueryPanel::buildLayout()
     m_cancelExportButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_cancelExportButton->hide();
 
+    m_stopSearchAction = new QAction(tr("Stop"), this);
+    m_stopSearchAction->setObjectName(QStringLiteral("stopSearchAction"));
+    m_stopSearchAction->setToolTip(tr("Stop the value search; the rows found so far stay"));
+    connect(m_stopSearchAction, &QAction::triggered, this, [this] {
+        m_model->cancelSearch();
+        updateStatus();
+    });
+    m_stopSearchButton = new QToolButton(this);
+    m_stopSearchButton->setObjectName(QStringLiteral("stopSearchButton"));
+    m_stopSearchButton->setDefaultAction(m_stopSearchAction);
+    m_stopSearchButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_stopSearchButton->hide();
+
     m_statusLabel = new QLabel(this);
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
     auto *status = new QHBoxLayout;
     status->addWidget(m_statusLabel, 1);
+    status->addWidget(m_stopSearchButton);
     status->addWidget(m_cancelExportButton);
     status->addWidget(exportButton);
 
@@ -365,6 +384,7 @@ void QueryPanel::buildLayout()
 void QueryPanel::setHistory(const QString &path)
 {
     m_historyPath = path;
+    m_valueSearch.reset();
     m_model->setHistory(path);
     // Another history starts at its first row and first column, wherever the previous one was.
     m_view->verticalScrollBar()->setValue(0);
@@ -408,8 +428,25 @@ void QueryPanel::runFromInputs()
     startQuery(*query, {});
 }
 
+void QueryPanel::runValueSearch(const ValueSearch &search)
+{
+    fillInputs(search.query);
+    m_inputErrorLabel->hide();
+    m_hasQuery = true;
+    m_currentQuery = search.query;
+    m_valueSearch = search;
+    m_searchProgress = 0;
+    m_noRowsHint.clear();
+    m_lastExportMessage.clear();
+    m_columnsSized = false;
+    m_model->setValueSearch(search);
+    updateStatus();
+    emit resultsChanged({});
+}
+
 void QueryPanel::startQuery(const HalfAxisQuery &query, const QString &noRowsHint)
 {
+    m_valueSearch.reset();
     m_inputErrorLabel->hide();
     m_hasQuery = true;
     m_exportAction->setEnabled(!m_historyPath.isEmpty() && !isExporting());
@@ -541,12 +578,29 @@ void QueryPanel::updateStatus()
         text = tr("Loading…");
     else
         text = tr("%1 loaded, scroll for more").arg(rowsText(rows));
+    if (m_valueSearch && !m_historyPath.isEmpty()) {
+        // The search's own words: what it looks for, how far it got, whether it was stopped.
+        const QString value = QString::fromLatin1(m_valueSearch->value.toHex(' '));
+        if (m_model->isCancelled())
+            text = tr("%1 holding %2 loaded; the search was stopped").arg(rowsText(rows), value);
+        else if (m_model->isExhausted() && rows == 0 && !m_model->hasFailed())
+            text = tr("No access holds %1 in this window and time").arg(value);
+        else if (m_model->isLoading())
+            text = tr("%1 holding %2 loaded; searching… %3 % of the time to search")
+                       .arg(rowsText(rows), value)
+                       .arg(int(m_searchProgress * 100));
+        else
+            text = tr("%1 holding %2: %3").arg(rowsText(rows), value, text);
+    }
     if (!m_lastExportMessage.isEmpty())
         text += QStringLiteral(" · ") + m_lastExportMessage;
     m_statusLabel->setText(text);
-    // Nothing to export before a query, nor once it has matched nothing.
+    m_stopSearchButton->setVisible(m_valueSearch && m_model->isLoading() && !m_model->isCancelled());
+    // Nothing to export before a query, nor once it has matched nothing, nor a search's matches
+    // (the export writes every match of a query).
     const bool matchedNothing = m_model->isExhausted() && !m_model->hasFailed() && rows == 0;
-    m_exportAction->setEnabled(!m_historyPath.isEmpty() && m_hasQuery && !isExporting() && !matchedNothing);
+    m_exportAction->setEnabled(
+        !m_historyPath.isEmpty() && m_hasQuery && !isExporting() && !matchedNothing && !m_valueSearch);
 }
 
 QString QueryPanel::noRowsText() const

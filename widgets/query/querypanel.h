@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/query/halfaxisquery.h"
+#include "core/search/valuesearch.h"
 #include "widgets/common/jobtracker.h"
 
 #include <QPointer>
@@ -52,6 +53,12 @@ public:
     // user edits the transition or the direction. `noRowsHint` (e.g. "zoom in, or widen …") ends the
     // status line's explanation when the query matches nothing.
     void runQuery(const memhist::HalfAxisQuery &query, const QString &noRowsHint = {});
+    // Runs a value search (Find Value) into the table: its query's inputs shown, its matches paged
+    // as a query's, its progress in the status line beside a Stop button. Export stays off while
+    // the table holds a search's matches (it writes queries). Run, or any other query, ends it.
+    void runValueSearch(const memhist::ValueSearch &search);
+    // The value search whose matches the table shows, if it shows one.
+    std::optional<memhist::ValueSearch> valueSearch() const { return m_valueSearch; }
     // The query whose results the table shows (and Export writes); the default query before any run.
     memhist::HalfAxisQuery currentQuery() const { return m_currentQuery; }
     // The query the inputs describe (what Run would run), or nothing when they do not parse.
@@ -117,6 +124,10 @@ private:
 
     bool m_runsDefaultQuery = true;
     bool m_hasQuery = false;
+    std::optional<memhist::ValueSearch> m_valueSearch;
+    double m_searchProgress = 0;
+    QAction *m_stopSearchAction = nullptr;
+    QToolButton *m_stopSearchButton = nullptr;
 
     void buildLayout();
     void runFromInputs();

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+#include "findvaluedialog.h"
+
+#include "core/model/numbertext.h"
+#include "core/search/valuetext.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+
+namespace memhist::viewer {
+
+FindValueDialog::FindValueDialog(AddressOf addressOf, QWidget *parent)
+    : QDialog(parent)
+    , m_addressOf(std::move(addressOf))
+{
+    setWindowTitle(tr("Find Value"));
+    m_kind = new QComboBox(this);
+    m_kind->setObjectName(QStringLiteral("kindCombo"));
+    m_kind->addItem(tr("Integer"));
+    m_kind->addItem(tr("Hex bytes"));
+    m_value = new QLineEdit(this);
+    m_value->setObjectName(QStringLiteral("valueEdit"));
+    m_size = new QComboBox(this);
+    m_size->setObjectName(QStringLiteral("sizeCombo"));
+    for (const int size : { 1, 2, 4, 8 })
+        m_size->addItem(tr("%n byte(s)", nullptr, size), size);
+    m_size->setCurrentIndex(2);
+    const auto updateKind = [this] {
+        const bool integer = m_kind->currentIndex() == 0;
+        m_size->setEnabled(integer);
+        m_value->setPlaceholderText(
+            integer ? tr("42, -1 or 0x2a: stored little-endian") : tr("68 65 6c 6c 6f: bytes in memory order"));
+    };
+    connect(m_kind, &QComboBox::currentIndexChanged, this, updateKind);
+    updateKind();
+    auto *valueRow = new QHBoxLayout;
+    valueRow->addWidget(m_kind);
+    valueRow->addWidget(m_value, 1);
+    valueRow->addWidget(m_size);
+
+    m_from = new QLineEdit(this);
+    m_from->setObjectName(QStringLiteral("fromEdit"));
+    m_from->setPlaceholderText(tr("every address"));
+    m_to = new QLineEdit(this);
+    m_to->setObjectName(QStringLiteral("toEdit"));
+    m_to->setPlaceholderText(tr("the first address + the value's size - 1"));
+    m_reads = new QCheckBox(tr("Reads"), this);
+    m_reads->setObjectName(QStringLiteral("readsCheck"));
+    m_reads->setChecked(true);
+    m_writes = new QCheckBox(tr("Writes"), this);
+    m_writes->setObjectName(QStringLiteral("writesCheck"));
+    m_writes->setChecked(true);
+    auto *operations = new QHBoxLayout;
+    operations->addWidget(m_reads);
+    operations->addWidget(m_writes);
+    operations->addStretch(1);
+    m_direction = new QComboBox(this);
+    m_direction->setObjectName(QStringLiteral("directionCombo"));
+    m_direction->addItem(tr("Forward from"));
+    m_direction->addItem(tr("Backward from"));
+    m_transition = new QLineEdit(this);
+    m_transition->setObjectName(QStringLiteral("transitionEdit"));
+    m_transition->setPlaceholderText(tr("the start (forward) or the end (backward)"));
+    auto *time = new QHBoxLayout;
+    time->addWidget(m_direction);
+    time->addWidget(m_transition, 1);
+
+    m_error = new QLabel(this);
+    m_error->setObjectName(QStringLiteral("errorLabel"));
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_error->hide();
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Value:"), valueRow);
+    form->addRow(tr("From address:"), m_from);
+    form->addRow(tr("To address:"), m_to);
+    form->addRow(tr("Accesses:"), operations);
+    form->addRow(tr("Time:"), time);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Find"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &FindValueDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &FindValueDialog::reject);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_error);
+    layout->addWidget(buttons);
+    setMinimumWidth(520);
+}
+
+QString FindValueDialog::errorText() const
+{
+    return m_error->isHidden() ? QString() : m_error->text();
+}
+
+bool FindValueDialog::readFields(ValueSearch *search, QString *error) const
+{
+    const QString value = m_value->text().trimmed();
+    if (value.isEmpty()) {
+        *error = tr("Type the value to find.");
+        return false;
+    }
+    const bool integer = m_kind->currentIndex() == 0;
+    if (integer ? !integerValue(tr("Value"), value, m_size->currentData().toInt(), &search->value, error)
+                : !parseHexValue(tr("Value"), value, &search->value, error))
+        return false;
+    HalfAxisQuery &query = search->query;
+    const QString from = m_from->text().trimmed();
+    const QString to = m_to->text().trimmed();
+    if (!from.isEmpty()) {
+        std::uint64_t first = 0;
+        if (!m_addressOf(from, &first, error))
+            return false;
+        std::uint64_t last = first + std::uint64_t(search->value.size()) - 1;
+        if (!to.isEmpty() && !m_addressOf(to, &last, error))
+            return false;
+        if (last < first) {
+            *error = tr("The last address is before the first.");
+            return false;
+        }
+        query.first = Address { first };
+        query.last = Address { last };
+    } else if (!to.isEmpty()) {
+        *error = tr("Give the first address too (or neither, for every address).");
+        return false;
+    }
+    query.operations = {};
+    if (m_reads->isChecked())
+        query.operations |= Operation::Read;
+    if (m_writes->isChecked())
+        query.operations |= Operation::Write;
+    if (query.operations == Operations()) {
+        *error = tr("Choose reads, writes or both.");
+        return false;
+    }
+    query.direction = m_direction->currentIndex() == 0 ? Direction::Forward : Direction::Backward;
+    const QString transition = m_transition->text().trimmed();
+    if (!transition.isEmpty()) {
+        std::uint64_t at = 0;
+        if (!parseTypedNumber(transition, &at)) {
+            *error = tr("'%1' is not a transition (a number, decimal or 0x hex).").arg(transition);
+            return false;
+        }
+        query.at = Transition { at };
+    }
+    return true;
+}
+
+void FindValueDialog::accept()
+{
+    ValueSearch search;
+    QString error;
+    if (!readFields(&search, &error)) {
+        m_error->setText(error);
+        m_error->show();
+        return;
+    }
+    m_error->hide();
+    m_search = search;
+    QDialog::accept();
+}
+
+} // namespace memhist::viewer
