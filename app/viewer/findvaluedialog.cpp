@@ -28,8 +28,9 @@ FindValueDialog::FindValueDialog(AddressOf addressOf, QWidget *parent)
     m_value->setObjectName(QStringLiteral("valueEdit"));
     m_size = new QComboBox(this);
     m_size->setObjectName(QStringLiteral("sizeCombo"));
-    for (const int size : { 1, 2, 4, 8 })
-        m_size->addItem(tr("%n byte(s)", nullptr, size), size);
+    m_size->addItem(tr("1 byte"), 1);
+    for (const int size : { 2, 4, 8 })
+        m_size->addItem(tr("%1 bytes").arg(size), size);
     m_size->setCurrentIndex(2);
     const auto updateKind = [this] {
         const bool integer = m_kind->currentIndex() == 0;
@@ -91,7 +92,7 @@ FindValueDialog::FindValueDialog(AddressOf addressOf, QWidget *parent)
     layout->addLayout(form);
     layout->addWidget(m_error);
     layout->addWidget(buttons);
-    setMinimumWidth(520);
+    setMinimumWidth(600);
 }
 
 QString FindValueDialog::errorText() const
