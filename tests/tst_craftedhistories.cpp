@@ -6,6 +6,8 @@
 // ends by itself, with status 0 or 1 and never a signal; where the change makes answers wrong, the
 // exact refusal is asserted. The byte-level fuzzers (fuzz/) cannot build these: each is valid SQLite.
 #include "core/charts/chartdata.h"
+#include "core/context/contextreader.h"
+#include "core/context/contextschema.h"
 #include "core/storage/historydatabase.h"
 #include "core/storage/historysources.h"
 #include "core/storage/sqlite.h"
@@ -32,6 +34,7 @@ private slots:
     void infoShowsWhatFilesSayFaithfully();
     void sideFilesAreReadWithBounds();
     void chartsCountOnlyTheirRange();
+    void codeTextIsBoundedAndEscaped();
 
 private:
     QTemporaryDir m_dir;
@@ -324,6 +327,31 @@ void tst_CraftedHistories::chartsCountOnlyTheirRange()
     for (qsizetype i = 0; i < data.reads.size(); ++i)
         counted += data.reads[i] + data.writes[i];
     QCOMPARE(counted, 1999.0); // 2000 rows from transition 1000 on, less the one moved to 0
+}
+
+void tst_CraftedHistories::codeTextIsBoundedAndEscaped()
+{
+    // A 300 MB instruction text crashed Qt's text layout when its row was selected: what a history
+    // says about code reaches every view bounded (here a million characters), its escapes shown.
+    const QString history = m_dir.filePath(QStringLiteral("longtext.memhist"));
+    QFile::remove(history);
+    QVERIFY(QFile::copy(m_genuine, history));
+    {
+        sqlite::Connection connection;
+        QVERIFY(connection.open(history, sqlite::Connection::Mode::ReadWriteCreate));
+        QVERIFY(connection.execute(contextschema::createInstructionsTable));
+        QVERIFY2(connection.execute("INSERT INTO instructions VALUES (4096, x'90', char(27) || '[31m' || "
+                                    "replace(hex(zeroblob(500000)), '0', 'x'))"),
+            qPrintable(connection.lastError()));
+    }
+    QString error;
+    const auto database = HistoryDatabase::open(history, &error);
+    QVERIFY2(database, qPrintable(error));
+    ContextReader reader(*database);
+    const CodeDescription code = reader.describeCode(Address { 0x1000 });
+    // The escape shown as \x1b, then the rest of the first 512 characters, then what was left out.
+    QCOMPARE(code.instruction,
+        QStringLiteral("\\x1b[31m") + QString(507, u'x') + QStringLiteral("… (999493 more characters)"));
 }
 
 QTEST_GUILESS_MAIN(tst_CraftedHistories)

@@ -3,6 +3,7 @@
 
 #include "core/context/contextschema.h"
 #include "core/context/contextstatements.h"
+#include "core/model/visibletext.h"
 #include "core/storage/historydatabase.h"
 
 #include <QFileInfo>
@@ -12,6 +13,12 @@
 namespace memhist {
 
 namespace {
+
+// What a history says about code is shown as it comes (the Detail pane, the results table, the
+// CLI's columns): bounded and with control characters escaped, since a crafted file may hold a
+// 300 MB instruction text (Qt's text layout crashes on it) or terminal escapes in a name.
+constexpr qsizetype maxInstructionCharacters = 512;
+constexpr qsizetype maxNameCharacters = 4096;
 
 // Caches stay small next to a history: cleared when they reach this many entries.
 constexpr qsizetype maxCachedEntries = 1 << 16;
@@ -217,7 +224,7 @@ CodeDescription ContextReader::describeCode(Address pc, std::optional<Transition
             if (!range.contains(pc) || (moduleId != 0 && functionModule != moduleId)
                 || !moduleAlive(functionModule, at))
                 continue;
-            description.function = m_functionCandidates.text(2);
+            description.function = visibleText(m_functionCandidates.text(2), maxNameCharacters);
             description.functionOffset = pc.value - range.first.value;
             if (moduleId == 0)
                 moduleId = functionModule;
@@ -234,7 +241,7 @@ CodeDescription ContextReader::describeCode(Address pc, std::optional<Transition
         while (m_lineCandidates.step() == SQLITE_ROW) {
             if (!rangeOf(m_lineCandidates, 0).contains(pc))
                 continue;
-            description.sourceFile = m_lineCandidates.text(2);
+            description.sourceFile = visibleText(m_lineCandidates.text(2), maxNameCharacters);
             description.line = int(m_lineCandidates.int64(3));
             break;
         }
@@ -244,7 +251,7 @@ CodeDescription ContextReader::describeCode(Address pc, std::optional<Transition
         m_instructionAt.bind(1, toStored(pc.value));
         if (m_instructionAt.step() == SQLITE_ROW) {
             description.bytes = m_instructionAt.blob(0);
-            description.instruction = m_instructionAt.text(1);
+            description.instruction = visibleText(m_instructionAt.text(1), maxInstructionCharacters);
         }
         m_instructionAt.reset();
     }
@@ -292,7 +299,7 @@ AddressDescription ContextReader::describeAddress(Address address, Transition at
             const AddressRange range = rangeOf(m_objectCandidates, 2);
             if (!range.contains(address) || !moduleAlive(m_objectCandidates.int64(0), at))
                 continue;
-            description.object = m_objectCandidates.text(1);
+            description.object = visibleText(m_objectCandidates.text(1), maxNameCharacters);
             description.objectOffset = address.value - range.first.value;
             break;
         }
@@ -305,8 +312,8 @@ AddressDescription ContextReader::describeAddress(Address address, Transition at
             if (!rangeOf(m_sectionCandidates, 2).contains(address) || !moduleAlive(moduleId, at))
                 continue;
             const ModuleRow *module = moduleById(moduleId);
-            description.region
-                = (module ? fileName(module->module.path) + u' ' : QString()) + m_sectionCandidates.text(1);
+            description.region = (module ? fileName(module->module.path) + u' ' : QString())
+                + visibleText(m_sectionCandidates.text(1), maxNameCharacters);
             break;
         }
         m_sectionCandidates.reset();
