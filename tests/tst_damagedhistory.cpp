@@ -259,9 +259,11 @@ void TestDamagedHistory::engineRefusesWhatItReads_data()
     QTest::newRow("slice first after last, scan")
         << QString::fromLatin1(damages[2].sql) << scanOnly << true << QString::fromUtf8(damages[2].violation);
     // The binary search over rowids for the end of slice 1 probes rows 6, 3 and 5.
+    // The rowid search's probes (they start where the ends' transitions put them) read access 4
+    // before access 5: the pair they name is that one.
     QTest::newRow("decreasing transitions, scan")
         << QString::fromLatin1(damages[3].sql) << scanOnly << true
-        << QStringLiteral("access 5 (transition 1): transition 1 is before transition 2 of the earlier access 3 "
+        << QStringLiteral("access 5 (transition 1): transition 1 is before transition 3 of the earlier access 4 "
                           "[accesses are stored in trace order: transitions never decrease with rowid]");
     QTest::newRow("access of operation 3, scan")
         << QString::fromLatin1(damages[4].sql) << scanOnly << true
