@@ -7,6 +7,8 @@
 
 #include <QFontDatabase>
 
+#include <algorithm>
+
 namespace memhist {
 
 namespace {
@@ -44,6 +46,12 @@ void ResultsModel::startOver()
     m_threads.clear();
     m_context.clear();
     m_resumePoint.reset();
+    m_size.reset();
+    m_resultSize = 0;
+    m_resultSizeExact = false;
+    m_windowStart = 0;
+    m_positionsExact = true;
+    m_atStart = true;
     m_loading = false;
     m_exhausted = false;
     m_failed = false;
@@ -101,20 +109,99 @@ void ResultsModel::requestPage()
 {
     if (!m_query || m_loading || m_exhausted || m_failed || m_cancelled || m_historyPath.isEmpty())
         return;
-    HalfAxisQuery query = *m_query;
+    PageRequest request;
+    request.query = *m_query;
     if (m_resumePoint)
-        query.resumeAfter = m_resumePoint;
-    query.limit = quint64(m_pageSize);
+        request.query.resumeAfter = m_resumePoint;
+    request.query.limit = quint64(m_pageSize);
+    // The result's size comes with its first page.
+    request.withSize = !m_size && !m_valueSearch && m_accesses.isEmpty() && m_atStart;
+    post(PageKind::Next, request);
+}
+
+void ResultsModel::post(PageKind kind, const PageRequest &request)
+{
     m_loading = true;
     // A page of a query the user has replaced is skipped, or dropped when it arrives.
     m_thread->post(
         m_thread->current(),
-        [path = m_historyPath, query, search = m_valueSearch](
-            ResultsWorker &worker, const JobTicket &ticket) { return worker.fetchPage(path, query, search, ticket); },
-        [this](const ResultsPage &page) { receivePage(page); });
+        [path = m_historyPath, request, search = m_valueSearch](ResultsWorker &worker, const JobTicket &ticket) {
+            return worker.fetchPage(path, request, search, ticket);
+        },
+        [this, kind](const ResultsPage &page) { receivePage(kind, page); });
 }
 
-void ResultsModel::receivePage(const ResultsPage &page)
+bool ResultsModel::canJump() const
+{
+    return m_query && !m_valueSearch && m_size && !m_failed && !m_historyPath.isEmpty();
+}
+
+void ResultsModel::showEnd()
+{
+    jump(PageKind::End, 0);
+}
+
+void ResultsModel::showStart()
+{
+    jump(PageKind::Position, 0);
+}
+
+void ResultsModel::showPosition(qint64 position)
+{
+    jump(PageKind::Position, std::max<qint64>(0, position));
+}
+
+void ResultsModel::jump(PageKind kind, qint64 position)
+{
+    if (!canJump())
+        return;
+    // The window starts over; what is known of the result stays.
+    const std::optional<ResultSize> size = m_size;
+    const qint64 resultSize = m_resultSize;
+    const bool resultSizeExact = m_resultSizeExact;
+    startOver();
+    m_size = size;
+    m_resultSize = resultSize;
+    m_resultSizeExact = resultSizeExact;
+
+    PageRequest request;
+    request.query = *m_query;
+    request.query.limit = quint64(m_pageSize);
+    if (kind == PageKind::End) {
+        request.walksFromEnd = *m_query;
+        request.query = reversedFromEnd(*m_query);
+        request.query.limit = quint64(m_pageSize);
+    } else if (position > 0) {
+        // Next to the rowid where the row at `position` lies, within the query's own start point.
+        const Direction direction = m_query->direction;
+        const qint64 rowId = m_size->rowIdAt(position, direction);
+        const RowId resume { direction == Direction::Forward ? rowId - 1 : rowId + 1 };
+        const std::optional<RowId> &own = m_query->resumeAfter;
+        request.query.resumeAfter
+            = !own ? resume : direction == Direction::Forward ? std::max(*own, resume) : std::min(*own, resume);
+    }
+    m_jumpPosition = position;
+    post(kind, request);
+}
+
+bool ResultsModel::canFetchPrevious() const
+{
+    return canJump() && !m_atStart && !m_accesses.isEmpty();
+}
+
+void ResultsModel::fetchPrevious()
+{
+    if (!canFetchPrevious() || m_loading)
+        return;
+    PageRequest request;
+    request.query = reversedFromEnd(*m_query);
+    request.query.resumeAfter = m_accesses.constFirst().rowId;
+    request.query.limit = quint64(m_pageSize);
+    request.walksFromEnd = *m_query;
+    post(PageKind::Previous, request);
+}
+
+void ResultsModel::receivePage(PageKind kind, const ResultsPage &page)
 {
     if (m_cancelled)
         return; // cancelSearch() has said so already
@@ -126,9 +213,39 @@ void ResultsModel::receivePage(const ResultsPage &page)
     }
     // Where the next page starts, before anything is emitted: a view (or QAbstractItemModelTester)
     // may fetch more from the header change below, and must not ask for this page again.
-    m_exhausted = page.exhausted;
-    if (!page.accesses.isEmpty())
-        m_resumePoint = page.accesses.constLast().rowId;
+    switch (kind) {
+    case PageKind::Next:
+        m_exhausted = page.exhausted;
+        if (!page.accesses.isEmpty())
+            m_resumePoint = page.accesses.constLast().rowId;
+        break;
+    case PageKind::Previous:
+        m_atStart = page.reachedStart;
+        // Counted from the first row itself once the window holds it; from the estimate before (a
+        // row before the window is at position 1 at least).
+        m_windowStart = m_atStart ? 0 : std::max<qint64>(1, m_windowStart - page.accesses.size());
+        m_positionsExact = m_positionsExact || m_atStart;
+        break;
+    case PageKind::End:
+        m_exhausted = true;
+        m_atStart = page.reachedStart;
+        m_windowStart = m_atStart ? 0 : std::max<qint64>(1, m_resultSize - page.accesses.size());
+        m_positionsExact = m_atStart || m_resultSizeExact;
+        break;
+    case PageKind::Position:
+        m_exhausted = page.exhausted;
+        m_atStart = m_jumpPosition == 0;
+        m_windowStart = m_jumpPosition;
+        m_positionsExact = m_atStart || m_resultSizeExact;
+        if (!page.accesses.isEmpty())
+            m_resumePoint = page.accesses.constLast().rowId;
+        break;
+    }
+    if (page.size) {
+        m_size = page.size;
+        m_resultSize = page.size->rows;
+        m_resultSizeExact = page.size->exact;
+    }
     if (page.threadsAvailable != m_hasThreads || page.contextAvailable != m_hasContext
         || page.valuesAvailable != m_hasValues || page.contextColumnsWithData != m_contextColumnsWithData) {
         m_hasThreads = page.threadsAvailable;
@@ -137,19 +254,62 @@ void ResultsModel::receivePage(const ResultsPage &page)
         m_contextColumnsWithData = page.contextColumnsWithData;
         emit headerDataChanged(Qt::Horizontal, ThreadColumn, BeforeColumn);
     }
-    if (!page.accesses.isEmpty()) {
-        const int first = int(m_accesses.size());
-        beginInsertRows({}, first, first + int(page.accesses.size()) - 1);
-        m_accesses.append(page.accesses);
-        if (m_hasThreads)
-            m_threads.append(page.threads);
-        if (m_hasContext)
-            m_context.append(page.context);
-        endInsertRows();
+    if (kind == PageKind::Position && page.accesses.isEmpty() && m_jumpPosition > 0) {
+        // The result ends before the estimated position: its last page is the nearest.
+        jump(PageKind::End, 0);
+        return;
     }
+    if (kind == PageKind::Previous) {
+        insertRows(0, page);
+    } else {
+        insertRows(int(m_accesses.size()), page);
+    }
+    updateResultSize();
     emit pageLoaded(int(m_accesses.size()), m_exhausted);
     if (!page.accesses.isEmpty())
         emit accessesAppended(page.accesses);
+    if (kind == PageKind::Previous && !page.accesses.isEmpty())
+        emit rowsPrepended(int(page.accesses.size()));
+    if (kind == PageKind::End || kind == PageKind::Position)
+        emit jumped();
+}
+
+void ResultsModel::insertRows(int at, const ResultsPage &page)
+{
+    if (page.accesses.isEmpty())
+        return;
+    beginInsertRows({}, at, at + int(page.accesses.size()) - 1);
+    m_accesses.insert(at, page.accesses.size(), Access {});
+    std::copy(page.accesses.cbegin(), page.accesses.cend(), m_accesses.begin() + at);
+    if (m_hasThreads) {
+        m_threads.insert(at, page.threads.size(), std::nullopt);
+        std::copy(page.threads.cbegin(), page.threads.cend(), m_threads.begin() + at);
+    }
+    if (m_hasContext) {
+        m_context.insert(at, page.context.size(), QStringList());
+        std::copy(page.context.cbegin(), page.context.cend(), m_context.begin() + at);
+    }
+    endInsertRows();
+}
+
+void ResultsModel::updateResultSize()
+{
+    const qint64 rows = m_accesses.size();
+    if (m_valueSearch || !m_size) {
+        // No estimate: what is loaded, and one more while more may come.
+        m_resultSize = rows + (m_exhausted ? 0 : 1);
+        m_resultSizeExact = m_exhausted;
+    } else if (m_atStart && m_exhausted) {
+        m_resultSize = rows;
+        m_resultSizeExact = true;
+    } else if (m_exhausted) {
+        // The window's last row is the result's: the result ends where the window does (exactly
+        // where the positions are).
+        m_resultSize = m_windowStart + rows;
+    } else {
+        // More rows follow the window.
+        m_resultSize = std::max(m_resultSize, m_windowStart + rows + 1);
+    }
 }
 
 int ResultsModel::rowCount(const QModelIndex &parent) const

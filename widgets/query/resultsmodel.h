@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The results of one half-axis query as an infinite table: pages of accesses are fetched in a
 // worker thread (its own connection and engine), resumed by rowid, and appended as they arrive.
+// The rows held are a window of the result: it starts at the result's first row, and moves to any
+// row of a result of any size without loading the rows between (showEnd(), showPosition()), growing
+// from there both ways (fetchMore(), fetchPrevious()). The result's size comes with the first page:
+// exact when the engine can count it, an estimate otherwise (isResultSizeExact()).
 #pragma once
 
 #include "core/query/halfaxisquery.h"
+#include "core/query/resultsize.h"
 #include "core/search/valuesearch.h"
 
 #include <QAbstractTableModel>
@@ -16,6 +21,7 @@ namespace memhist {
 template<typename Worker> class ConnectionThread;
 class ResultsWorker;
 struct ResultsPage;
+struct PageRequest;
 
 class ResultsModel : public QAbstractTableModel
 {
@@ -101,6 +107,33 @@ public:
     // order, as the export formats them (the six of DESIGN.md §3, then thread, then the context).
     QByteArray rowsAsCsv(const QList<int> &rows, const QList<int> &columns) const;
 
+    // The window. Its rows are at positions windowStart() .. windowStart() + rowCount() - 1 of the
+    // result (0-based, in the query's order); an estimate when arePositionsExact() is false (after a
+    // jump into a result whose size is an estimate, until the window grows back to the first row).
+    qint64 windowStart() const { return m_windowStart; }
+    bool arePositionsExact() const { return m_positionsExact; }
+    // The window holds the result's first row (isExhausted(): its last row).
+    bool isAtStart() const { return m_atStart; }
+    // The rows of the whole result: 0 until the first page arrives, then exact or estimated (a value
+    // search's size is its rows loaded, one more while more may come). Updated as the window learns
+    // more (an end reached earlier or later than estimated).
+    qint64 resultSize() const { return m_resultSize; }
+    bool isResultSizeExact() const { return m_resultSizeExact; }
+
+    // The window can move without loading the rows between: a query's result (not a value search),
+    // once its first page has arrived.
+    bool canJump() const;
+    // Replace the window (a reset, then jumped() when its page has arrived) by the result's last
+    // page (the query run the other way from the end), its first page, or the page starting at
+    // `position` (0-based; found from the result's size, exactly when the size is exact). Each
+    // overtakes a page in flight.
+    void showEnd();
+    void showStart();
+    void showPosition(qint64 position);
+    // Grows the window by a page before its first row (rows inserted at 0, then rowsPrepended()).
+    bool canFetchPrevious() const;
+    void fetchPrevious();
+
     QList<memhist::Access> loadedAccesses() const { return m_accesses; }
     memhist::Access accessAt(int row) const { return m_accesses.at(row); }
 
@@ -122,11 +155,21 @@ signals:
     void queryFailed(const QString &message);
     // The rows of the page just inserted (e.g. for the plane to mark them).
     void accessesAppended(const QList<memhist::Access> &accesses);
+    // The window moved (showEnd(), showStart(), showPosition()) and holds its first page.
+    void jumped();
+    // `count` rows were inserted before the first (fetchPrevious()).
+    void rowsPrepended(int count);
 
 private:
+    enum class PageKind { Next, Previous, End, Position };
     void requestPage();
-    void receivePage(const memhist::ResultsPage &page);
+    void post(PageKind kind, const memhist::PageRequest &request);
+    void receivePage(PageKind kind, const memhist::ResultsPage &page);
     void startOver();
+    void jump(PageKind kind, qint64 position);
+    void insertRows(int at, const memhist::ResultsPage &page);
+    // After the window grew or moved: what it now knows of the result's size.
+    void updateResultSize();
 
     // Its own connection and engine; a new query or history supersedes the pages still in flight.
     std::unique_ptr<ConnectionThread<ResultsWorker>> m_thread;
@@ -136,6 +179,13 @@ private:
     std::optional<ValueSearch> m_valueSearch; // set: the rows are its matches, m_query its query
     bool m_cancelled = false;
     std::optional<RowId> m_resumePoint; // where the next page starts (after the first page)
+    std::optional<ResultSize> m_size; // from the first page of a query
+    qint64 m_resultSize = 0;
+    bool m_resultSizeExact = false;
+    qint64 m_windowStart = 0;
+    bool m_positionsExact = true;
+    bool m_atStart = true;
+    qint64 m_jumpPosition = 0; // of the Position page in flight
     int m_pageSize = 500;
     bool m_loading = false;
     bool m_exhausted = false;

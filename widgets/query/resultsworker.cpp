@@ -7,6 +7,8 @@
 #include "core/storage/historydatabase.h"
 #include "core/storage/threadspans.h"
 
+#include <algorithm>
+
 namespace memhist {
 
 namespace {
@@ -70,9 +72,10 @@ void ResultsWorker::closeConnection()
     m_database.reset();
 }
 
-ResultsPage ResultsWorker::fetchPage(const QString &historyPath, const HalfAxisQuery &query,
+ResultsPage ResultsWorker::fetchPage(const QString &historyPath, const PageRequest &request,
     const std::optional<ValueSearch> &search, const JobTicket &ticket)
 {
+    const HalfAxisQuery &query = request.query;
     ResultsPage result;
     if (!ensureOpen(historyPath, &result.error))
         return result;
@@ -92,6 +95,21 @@ ResultsPage ResultsWorker::fetchPage(const QString &historyPath, const HalfAxisQ
         if (result.error.isEmpty())
             result.error = QStringLiteral("the query failed");
         return result;
+    }
+    if (request.withSize && !search) {
+        ResultSize size;
+        if (!estimateResultSize(*m_database, query, page, &size, &result.error))
+            return result;
+        result.size = size;
+    }
+    if (request.walksFromEnd) {
+        // The walk from the end passes the result's first row: the rows before it are not the result's.
+        const qsizetype within = std::find_if(page.accesses.cbegin(), page.accesses.cend(),
+                                     [&](const Access &access) { return !withinStart(*request.walksFromEnd, access); })
+            - page.accesses.cbegin();
+        result.reachedStart = page.exhausted || within < page.accesses.size();
+        page.accesses.resize(within);
+        std::reverse(page.accesses.begin(), page.accesses.end());
     }
     result.accesses = std::move(page.accesses);
     result.exhausted = page.exhausted;

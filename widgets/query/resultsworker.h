@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/query/halfaxisquery.h"
+#include "core/query/resultsize.h"
 #include "core/search/valuesearch.h"
 #include "widgets/common/connectionthread.h"
 
@@ -36,7 +37,23 @@ struct ResultsPage
     // The context columns (ContextColumns::names()) the history's context tables can fill: a
     // drmemtrace import without modules has PCs and disassembly but no function, source or region.
     QList<QByteArray> contextColumnsWithData;
+    // The page's query walked the result from its end (PageRequest::walksFromEnd): it met the
+    // result's first row (the rows before it are dropped) or the history's edge.
+    bool reachedStart = false;
+    // The size of the whole result, when asked for (PageRequest::withSize).
+    std::optional<ResultSize> size;
     QString error; // non-empty: the query failed, nothing else is valid
+};
+
+// What a page is, beyond its query.
+struct PageRequest
+{
+    memhist::HalfAxisQuery query;
+    // Set: `query` walks the result of this query the other way (reversedFromEnd() or resumed from a
+    // row): rows before its start point are dropped, and the page comes in this query's order.
+    std::optional<memhist::HalfAxisQuery> walksFromEnd;
+    // Estimate the size of the result (of `query`, its first page being this one).
+    bool withSize = false;
 };
 
 class ResultsWorker : public ConnectionWorker
@@ -48,7 +65,7 @@ public:
     // Runs in the worker thread. Opens `historyPath` if it is not the open one, then runs `query`,
     // or, with `search`, the value search with `query` as its query (its page and resume point),
     // reporting its progress to `ticket` and stopping when the ticket is cancelled.
-    ResultsPage fetchPage(const QString &historyPath, const memhist::HalfAxisQuery &query,
+    ResultsPage fetchPage(const QString &historyPath, const memhist::PageRequest &request,
         const std::optional<ValueSearch> &search = std::nullopt, const JobTicket &ticket = {});
 
 protected:
