@@ -154,13 +154,13 @@ void Navigator::createActions()
         QString tip;
     };
     const Spec specs[] = {
-        { tr("Previous &Write"), tr("◂ Write"), QKeySequence(Qt::ALT | Qt::SHIFT | Qt::Key_Left),
+        { tr("Previous &Write"), tr("◂ Write"), QKeySequence(Qt::Key_F7),
             tr("The last write to the selected access's bytes before it") },
-        { tr("&Next Write"), tr("Write ▸"), QKeySequence(Qt::ALT | Qt::SHIFT | Qt::Key_Right),
+        { tr("&Next Write"), tr("Write ▸"), QKeySequence(Qt::Key_F8),
             tr("The first write to the selected access's bytes after it") },
-        { tr("Previous &Read"), tr("◂ Read"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Left),
+        { tr("Previous &Read"), tr("◂ Read"), QKeySequence(Qt::SHIFT | Qt::Key_F7),
             tr("The last read of the selected access's bytes before it") },
-        { tr("Next R&ead"), tr("Read ▸"), QKeySequence(Qt::CTRL | Qt::ALT | Qt::Key_Right),
+        { tr("Next R&ead"), tr("Read ▸"), QKeySequence(Qt::SHIFT | Qt::Key_F8),
             tr("The first read of the selected access's bytes after it") },
         { tr("Go to &Transition…"), tr("Transition"), QKeySequence(Qt::CTRL | Qt::Key_G),
             tr("Centre the plane on a transition") },

@@ -5,9 +5,12 @@
 // bookmarks. The main window creates one Navigator, adds its actions to the Go menu and the toolbar
 // and its two panels (executions, bookmarks) to docks; everything else happens here.
 //
-// Shortcuts (window-wide; Alt+Left/Alt+Right stay Back/Forward, Home and +/- the plane's):
-//   Alt+Shift+Left / Alt+Shift+Right   previous / next write of the selected access's bytes
-//   Ctrl+Alt+Left / Ctrl+Alt+Right     previous / next read of them
+// Shortcuts (window-wide; Alt+Left/Alt+Right stay Back/Forward, Home and +/- the plane's). The
+// defaults are keys that no common desktop (Openbox, GNOME, KDE, Xfce) takes and no text field uses:
+// Alt+Shift+arrows and Ctrl+Alt+arrows, the first choice, move windows between desktops there and
+// never reached the application. Help > Keyboard Shortcuts changes any of them.
+//   F7 / F8                             previous / next write of the selected access's bytes
+//   Shift+F7 / Shift+F8                 previous / next read of them
 //   Ctrl+G                              go to transition
 //   Ctrl+Shift+G                        go to address or symbol
 //   Ctrl+Shift+E                        executions of the selected access's instruction

@@ -336,28 +336,28 @@ private slots:
         const auto shortcut = [&](Navigator::Action action) {
             return window->navigator()->action(action)->shortcut().toString(QKeySequence::PortableText);
         };
-        QCOMPARE(shortcut(Navigator::Action::PreviousWrite), QStringLiteral("Alt+Shift+Left"));
-        QCOMPARE(shortcut(Navigator::Action::NextWrite), QStringLiteral("Alt+Shift+Right"));
-        QCOMPARE(shortcut(Navigator::Action::PreviousRead), QStringLiteral("Ctrl+Alt+Left"));
-        QCOMPARE(shortcut(Navigator::Action::NextRead), QStringLiteral("Ctrl+Alt+Right"));
+        QCOMPARE(shortcut(Navigator::Action::PreviousWrite), QStringLiteral("F7"));
+        QCOMPARE(shortcut(Navigator::Action::NextWrite), QStringLiteral("F8"));
+        QCOMPARE(shortcut(Navigator::Action::PreviousRead), QStringLiteral("Shift+F7"));
+        QCOMPARE(shortcut(Navigator::Action::NextRead), QStringLiteral("Shift+F8"));
         QCOMPARE(shortcut(Navigator::Action::GoToTransition), QStringLiteral("Ctrl+G"));
         QCOMPARE(shortcut(Navigator::Action::GoToAddress), QStringLiteral("Ctrl+Shift+G"));
         QVERIFY(selectRow(*window, 6));
         // Typed while the results table has the focus, not the plane.
         window->queryPanel()->findChild<QTableView *>(QStringLiteral("resultsView"))->setFocus();
         QSignalSpy finished(window->navigator(), &Navigator::stepFinished);
-        QTest::keyClick(window.get(), Qt::Key_Right, Qt::AltModifier | Qt::ShiftModifier);
+        QTest::keyClick(window.get(), Qt::Key_F8);
         QTRY_COMPARE(finished.count(), 1);
         QCOMPARE(finished.first().first().value<std::optional<Access>>()->rowId.value, qint64(7));
         QTRY_VERIFY(
             window->navigator()->selectedAccess() && window->navigator()->selectedAccess()->rowId == RowId { 7 });
 
-        // Typed on the plane, whose own Alt+Left (Back) must not take it.
+        // Typed on the plane, which must not take it as a key of its own.
         PlaneWidget *plane = window->plane();
         plane->setFocus();
         const bool couldGoBack = plane->canGoBack();
         const ViewRange view = plane->visibleRange();
-        QTest::keyClick(plane, Qt::Key_Left, Qt::ControlModifier | Qt::AltModifier);
+        QTest::keyClick(plane, Qt::Key_F7, Qt::ShiftModifier);
         QTRY_COMPARE(finished.count(), 2);
         QCOMPARE(finished.at(1).first().value<std::optional<Access>>()->rowId.value, qint64(6));
         QCOMPARE(plane->canGoBack(), couldGoBack);
