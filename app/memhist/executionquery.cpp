@@ -6,6 +6,7 @@
 #include "core/context/contextschema.h"
 #include "core/csv/csvaccessformat.h"
 #include "core/model/numbertext.h"
+#include "core/query/functionruns.h"
 #include "core/storage/threadspans.h"
 #include "historyargument.h"
 #include "queryoptions.h"
@@ -18,6 +19,8 @@ namespace {
 
 const QString pcName = QStringLiteral("pc");
 const QString functionName = QStringLiteral("function");
+const QString accessesName = QStringLiteral("accesses");
+const QString calleesName = QStringLiteral("callees");
 
 } // namespace
 
@@ -32,12 +35,56 @@ void addExecutionOptions(QCommandLineParser &parser)
             QStringLiteral("List the calls of function NAME: the executions of its entry instruction (C++ names\n"
                            "demangled, with or without their parameters)."),
             QStringLiteral("NAME") },
+        { accessesName,
+            QStringLiteral("With --function: print the accesses the function's instructions made instead of its\n"
+                           "calls, in the query's order with every query option (--at, --backward, --from, --to,\n"
+                           "--ops, --limit, --resume ROWID, --thread, --context).") },
+        { calleesName,
+            QStringLiteral("With --function --accesses: also the accesses made while the function ran (its\n"
+                           "callees'), from each call to its return.") },
     });
 }
 
 bool executionQueryRequested(const QCommandLineParser &parser)
 {
-    return parser.isSet(pcName) || parser.isSet(functionName);
+    return (parser.isSet(pcName) || parser.isSet(functionName)) && !parser.isSet(accessesName);
+}
+
+bool readFunctionFilter(const QCommandLineParser &parser, HalfAxisQuery *query, QString *error)
+{
+    if (parser.isSet(calleesName) && !parser.isSet(accessesName)) {
+        *error = QStringLiteral("--callees takes --function NAME --accesses");
+        return false;
+    }
+    if (!parser.isSet(accessesName))
+        return true;
+    if (!parser.isSet(functionName)) {
+        *error = QStringLiteral("--accesses takes --function NAME (the function whose accesses to print)");
+        return false;
+    }
+    if (parser.isSet(pcName)) {
+        *error = QStringLiteral("--accesses takes --function, not --pc");
+        return false;
+    }
+    if (parser.isSet(QStringLiteral("batch"))) {
+        *error = QStringLiteral("--batch takes every query from its file: give no other query option");
+        return false;
+    }
+    if (parser.value(functionName).isEmpty()) {
+        *error = QStringLiteral("--function: the name is empty");
+        return false;
+    }
+    query->function = FunctionFilter { parser.value(functionName), parser.isSet(calleesName) };
+    return true;
+}
+
+bool checkQueryFunction(HistoryDatabase &database, const HalfAxisQuery &query, QString *error)
+{
+    if (!query.function.isSet())
+        return true;
+    // The name only: finding the executions (--callees) is the engine's, once.
+    FunctionRuns runs(database, FunctionFilter { query.function.name, false });
+    return runs.load(error);
 }
 
 int runExecutionQuery(

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // memhist query DB [query options] [--format csv|table] [--context] [--batch FILE]
 // memhist query DB --pc ADDR | --function NAME [--at T] [--backward] [--limit N] [--resume T]
+// memhist query DB --function NAME --accesses [--callees] [query options] [--format] [--context]
 #include "commandline.h"
 #include "commands.h"
 #include "core/context/contextcolumns.h"
@@ -22,6 +23,7 @@ const CommandHelp help {
     QStringLiteral(
         "DB [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx] [--limit N] [--resume ROWID]\n"
         "                     [--thread N]... [--format csv|table] [--context] [--batch FILE]\n"
+        "       memhist query DB --function NAME --accesses [--callees] [the options above but --batch]\n"
         "       memhist query DB --pc ADDR | --function NAME [--at T] [--backward] [--limit N] [--resume T]\n"
         "                     [--format csv|table]"),
     QStringLiteral("Print the first N accesses from transition T, forward or backward in time, whose bytes overlap\n"
@@ -29,7 +31,8 @@ const CommandHelp help {
                    "instruction of each (pc, function, source, instruction) and what its address is (region), and\n"
                    "the bytes it moved (value) when the history has them.\n"
                    "With --pc or --function, print the transitions at which that instruction (or the function's\n"
-                   "entry: its calls) executed instead. Numbers are decimal or 0x hex."),
+                   "entry: its calls) executed instead; with --function NAME --accesses, the accesses made by\n"
+                   "that function's instructions (--callees: also while it ran). Numbers are decimal or 0x hex."),
 };
 
 } // namespace
@@ -66,7 +69,8 @@ int runQuery(const QStringList &arguments)
     QList<BatchQuery> queries;
     const bool batch = parser.isSet(batchOption);
     if (batch) {
-        if (anyQueryOptionSet(parser))
+        if (anyQueryOptionSet(parser) || parser.isSet(QStringLiteral("accesses"))
+            || parser.isSet(QStringLiteral("callees")))
             return usageError(
                 help.name, QStringLiteral("--batch takes every query from its file: give no other query option"));
         QString error;
@@ -78,7 +82,7 @@ int runQuery(const QStringList &arguments)
     } else {
         BatchQuery single;
         QString error;
-        if (!readQueryOptions(parser, &single.query, &error))
+        if (!readQueryOptions(parser, &single.query, &error) || !readFunctionFilter(parser, &single.query, &error))
             return usageError(help.name, error);
         queries.append(single);
     }
@@ -98,7 +102,8 @@ int runQuery(const QStringList &arguments)
     for (qsizetype i = 0; i < queries.size(); ++i) {
         const QString place
             = batch ? parser.value(batchOption) + u':' + QString::number(queries[i].line) : database->path();
-        if (!checkQueryThreads(*database, queries[i].query, &error))
+        if (!checkQueryThreads(*database, queries[i].query, &error)
+            || !checkQueryFunction(*database, queries[i].query, &error))
             return inputError(place + QStringLiteral(": ") + error);
         QueryPage page;
         QElapsedTimer timer;

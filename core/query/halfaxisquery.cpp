@@ -4,6 +4,7 @@
 #include "core/model/numbertext.h"
 #include "core/query/accessrow.h"
 #include "core/query/addresssummarylookup.h"
+#include "core/query/functionruns.h"
 #include "core/query/queryfailure.h"
 #include "core/query/querystatements.h"
 #include "core/query/rowchecks.h"
@@ -392,6 +393,7 @@ public:
     Private(HistoryDatabase &database, QueryTuning tuning)
         : tuning(tuning)
         , path(database.path())
+        , database(database)
         , db(database.connection())
         , rowids(db)
         , summary(db)
@@ -436,6 +438,7 @@ public:
 
     QueryTuning tuning;
     QString path;
+    HistoryDatabase &database;
     sqlite::Connection &db;
     QueryFailure failure;
     RowIdSearch rowids;
@@ -462,6 +465,8 @@ public:
     sqlite::Statement threadSpanAt;
     sqlite::Statement threadSpansFrom;
     sqlite::Statement threadSpansUpTo;
+    // The function filter of the last query that had one, kept for the next page.
+    std::unique_ptr<FunctionRuns> functionRuns;
 };
 
 bool HalfAxisQueryEngine::Private::load()
@@ -877,6 +882,12 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
         *error = QStringLiteral("this history records no threads");
         return false;
     }
+    if (query.function.isSet()) {
+        if (!d->functionRuns || d->functionRuns->filter() != query.function)
+            d->functionRuns = std::make_unique<FunctionRuns>(d->database, query.function);
+        if (!d->functionRuns->load(error))
+            return false;
+    }
     if (query.limit == 0)
         return true;
 
@@ -905,23 +916,53 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
     }
     d->stats.usedAddressSummary = d->useCandidates;
 
-    if (query.threads.isEmpty()) {
+    if (query.threads.isEmpty() && !query.function.isSet()) {
         if (!d->answerRun(query, window, transition, rowBound, forward ? storedMax : storedMin, &page->accesses))
             return fail();
     } else {
-        // One bounded walk per run of the filter's transitions; the row bound stays: rows of later
-        // runs lie past it anyway.
-        ThreadRunWalk runs(d->threadSpanAt, d->threadSpansFrom, d->threadSpansUpTo, d->db, d->failure, forward,
-            transition, query.threads);
+        // One bounded walk per run of the filters' transitions; the row bound stays: rows of later
+        // runs lie past it anyway. With both filters, the runs both keep: each filter's runs in the
+        // walk's order, the one that ends first replaced after each overlap.
+        std::optional<ThreadRunWalk> threadRuns;
+        if (!query.threads.isEmpty())
+            threadRuns.emplace(d->threadSpanAt, d->threadSpansFrom, d->threadSpansUpTo, d->db, d->failure, forward,
+                transition, query.threads);
+        if (query.function.isSet())
+            d->functionRuns->start(forward, transition);
+        using Span = std::pair<std::int64_t, std::int64_t>;
+        std::optional<Span> threadRun;
+        std::optional<Span> functionRun;
         while (quint64(page->accesses.size()) < query.limit) {
-            std::int64_t first = 0;
-            std::int64_t last = 0;
             bool more = false;
-            if (!runs.next(&first, &last, &more))
-                return fail();
-            if (!more)
-                break;
-            if (!d->answerRun(query, window, forward ? first : last, rowBound, forward ? last : first, &page->accesses))
+            Span span;
+            if (threadRuns && !threadRun) {
+                if (!threadRuns->next(&span.first, &span.second, &more))
+                    return fail();
+                if (!more)
+                    break;
+                threadRun = span;
+            }
+            if (query.function.isSet() && !functionRun) {
+                d->functionRuns->next(&span.first, &span.second, &more);
+                if (!more)
+                    break;
+                functionRun = span;
+            }
+            Span run = threadRun ? *threadRun : *functionRun;
+            if (threadRun && functionRun) {
+                run = { std::max(threadRun->first, functionRun->first), std::min(threadRun->second, functionRun->second) };
+                const bool threadEndsFirst = forward ? threadRun->second <= functionRun->second
+                                                     : threadRun->first >= functionRun->first;
+                (threadEndsFirst ? threadRun : functionRun).reset();
+            } else {
+                threadRun.reset();
+                functionRun.reset();
+            }
+            if (run.first > run.second)
+                continue;
+            if (!d->answerRun(
+                    query, window, forward ? run.first : run.second, rowBound, forward ? run.second : run.first,
+                    &page->accesses))
                 return fail();
         }
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/model/types.h"
+#include "core/query/functionfilter.h"
 
 #include <QList>
 #include <QString>
@@ -40,6 +41,12 @@ struct HalfAxisQuery
     // read, but each run repeats the chunk lookups of the slices it meets. A filter whose thread ran
     // in many short runs costs about one bounded query per run that the page walks through.
     QList<qint64> threads;
+    // Only the accesses made by the instructions of the functions of that name, or while they ran
+    // (with callees): core/query/functionfilter.h. A history without PCs or symbols, or without a
+    // function of that name, refuses it. Answered as the thread filter is, one bounded query per
+    // run of the function's transitions (core/query/functionruns.h); both filters together keep
+    // the transitions both keep.
+    FunctionFilter function;
 
     // Keeps only the accesses of `threadIds` (see `threads`); an empty list lifts the filter.
     void setThreads(QList<qint64> threadIds) { threads = std::move(threadIds); }
@@ -116,7 +123,7 @@ public:
     HalfAxisQueryEngine &operator=(const HalfAxisQueryEngine &) = delete;
 
     // False + *error on an invalid query (first > last, empty operations, a thread filter on a
-    // history without threads) or a database error.
+    // history without threads, a function filter the history cannot answer) or a database error.
     bool run(const HalfAxisQuery &query, QueryPage *page, QString *error);
     const QueryStats &lastStats() const;
 
