@@ -145,7 +145,9 @@ AddressFold::AddressFold()
 
 AddressFold AddressFold::fromRegions(const std::vector<AddressInterval> &input, const Layout &layout)
 {
-    const std::vector<AddressInterval> regions = mergeIntervals(input);
+    std::vector<AddressInterval> regions = mergeIntervals(input);
+    if (regions.size() > std::size_t(maxFoldRegions))
+        regions = mergeSmallestGaps(regions, regions.size() - std::size_t(maxFoldRegions));
     AddressFold fold;
     if (regions.empty())
         return fold;

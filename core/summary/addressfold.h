@@ -85,6 +85,12 @@ std::vector<AddressInterval> mergeIntervals(std::vector<AddressInterval> interva
 // Merges the `count` smallest gaps of sorted disjoint intervals (ties: the lower gap first).
 std::vector<AddressInterval> mergeSmallestGaps(const std::vector<AddressInterval> &sorted, std::size_t count);
 
+// The most occupied regions an AddressFold has, whatever its input: beyond it the smallest gaps are
+// merged. The builder keeps to FoldOptions::maxRegions (32); a summary naming more than this was not
+// written by it and is refused (readSummaryInfo), and a crafted one naming 2,000,000 regions made
+// every paint draw 2,000,000 fold bands.
+constexpr int maxFoldRegions = 1024;
+
 // One piece of the folded address axis: either an occupied region (shown at a scale of at least one
 // display unit per byte) or a folded gap (squeezed into a thin band). Segments tile the axis
 // without holes from the lowest occupied address to the highest.
@@ -117,6 +123,8 @@ struct FoldSegment
 // fixed share, whatever its size. Within a segment the mapping is linear.
 //
 // Edge cases:
+// - More than maxFoldRegions regions: the smallest gaps between them are merged until that many are
+//   left (ties: the lower gap), so the axis has at most 2 * maxFoldRegions - 1 segments.
 // - Empty history (no regions): one unfolded segment [0, 2^64 - 1] at one display unit per byte.
 // - Addresses below the lowest region or above the highest clamp to the axis' ends: nothing is
 //   drawn there and the axis does not extend to 0 or 2^64 - 1 (a region that does reach 0 or

@@ -141,14 +141,20 @@ std::optional<SummaryInfo> readSummaryInfo(sqlite::Connection &db, QString *why)
     info.sourceIdentity = values.value(QLatin1String(key::sourceIdentity));
     info.buildCpuMilliseconds = values.value(QLatin1String(key::buildCpuMs)).toLongLong();
     const QString regions = values.value(QLatin1String(key::regions));
-    for (const QString &text : regions.split(u' ', Qt::SkipEmptyParts)) {
-        const QStringList ends = text.split(u'-');
+    for (const QStringView text : QStringView(regions).tokenize(u' ', Qt::SkipEmptyParts)) {
+        if (info.regions.size() == std::size_t(maxFoldRegions)) {
+            // Its tiles are binned on a fold AddressFold would not make (it merges the smallest gaps
+            // beyond this), and no builder writes so many.
+            *why = QStringLiteral("summary_info names more than %1 fold regions").arg(maxFoldRegions);
+            return std::nullopt;
+        }
+        const qsizetype dash = text.indexOf(u'-');
         bool firstOk = false;
         bool lastOk = false;
         AddressInterval region;
-        if (ends.size() == 2) {
-            region.first = ends[0].toULongLong(&firstOk, 16);
-            region.last = ends[1].toULongLong(&lastOk, 16);
+        if (dash > 0) {
+            region.first = text.left(dash).toULongLong(&firstOk, 16);
+            region.last = text.mid(dash + 1).toULongLong(&lastOk, 16);
         }
         if (!firstOk || !lastOk || region.first > region.last
             || (!info.regions.empty() && region.first <= info.regions.back().last)) {

@@ -4,6 +4,7 @@
 #include "core/model/numbertext.h"
 #include "widgets/plane/planecoordinates.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 #include <cmath>
 #include <limits>
@@ -240,6 +241,37 @@ private slots:
         QCOMPARE(fold.toAddress(-1.0), quint64(0x600000));
         QCOMPARE(fold.toAddress(std::numeric_limits<double>::quiet_NaN()), quint64(0x600000));
         QCOMPARE(fold.toAddress(fold.displayLength() * 2), quint64(0x7ffc1fff));
+    }
+
+    void foldHasBoundedRegionsWhateverItsInput()
+    {
+        // 2,048,000 sixteen-byte regions 128 KiB apart, but every 2000th gap 1 MiB larger: the cap
+        // merges the smallest gaps, so the 1024 regions left are separated by exactly the large gaps.
+        std::vector<AddressInterval> many;
+        std::uint64_t address = 0x2000000000;
+        for (int i = 0; i < 2048000; ++i) {
+            many.push_back({ address, address + 15 });
+            address += 0x20000 + ((i + 1) % 2000 == 0 ? 0x100000 : 0);
+        }
+        QElapsedTimer clock;
+        clock.start();
+        const AddressFold fold(many);
+        QVERIFY2(clock.elapsed() < 3000, qPrintable(QString::number(clock.elapsed())));
+        QCOMPARE(fold.regionCount(), summary::maxFoldRegions);
+        QCOMPARE(int(fold.segments().size()), 2 * summary::maxFoldRegions - 1);
+        QCOMPARE(fold.firstAddress(), many.front().first);
+        QCOMPARE(fold.lastAddress(), many.back().last);
+        QCOMPARE(fold.regions()[0], (AddressInterval { many[0].first, many[1999].last }));
+        QCOMPARE(fold.regions()[1], (AddressInterval { many[2000].first, many[3999].last }));
+        // Still a fold of every byte: monotonic, and a region's bytes round-trip.
+        QCOMPARE(fold.toAddress(fold.toDisplay(many[123456].first + 7)), many[123456].first + 7);
+        QVERIFY(fold.toDisplay(many[2000].first) > fold.toDisplay(many[1999].last));
+
+        // At the cap exactly nothing is merged.
+        const std::vector<AddressInterval> atCap(many.begin(), many.begin() + summary::maxFoldRegions);
+        QCOMPARE(AddressFold(atCap).regionCount(), summary::maxFoldRegions);
+        const std::vector<AddressInterval> overCap(many.begin(), many.begin() + summary::maxFoldRegions + 1);
+        QCOMPARE(AddressFold(overCap).regionCount(), summary::maxFoldRegions);
     }
 
     void emptyFoldIsIdentity()
