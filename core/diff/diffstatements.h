@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// The statements `memhist diff` reads with (core/diff): streams in time order and the small
+// context tables it loads whole.
+#pragma once
+
+#include "core/storage/statementlist.h"
+
+namespace memhist::diffstatements {
+
+// The first transition of the code trace.
+inline constexpr const char *codeTraceStart = "SELECT min(transition_first) FROM code_trace";
+// Every access from rowid ?1 on, in rowid (time) order: one cursor over a read-only history.
+inline constexpr const char *accessesFrom
+    = "SELECT rowid, transition, phy_first, size, operation FROM accesses WHERE rowid >= ?1 ORDER BY rowid";
+// The instruction at a PC (its text tells calls and returns).
+inline constexpr const char *instructionText = "SELECT text FROM instructions WHERE pc = ?1";
+// The whole memory map and the data objects (small tables: thousands of rows).
+inline constexpr const char *memoryMap = "SELECT addr_first, addr_last, file_offset, path FROM memory_map";
+inline constexpr const char *dataObjects = "SELECT name, addr_first, addr_last FROM data_objects";
+// The modules with their build-ids (which program a history recorded).
+inline constexpr const char *modules = "SELECT path, build_id FROM modules ORDER BY id";
+
+inline constexpr memhist::statements::NamedStatement diffStatements[] = {
+    MEMHIST_STATEMENT(codeTraceStart),
+    MEMHIST_STATEMENT(accessesFrom),
+    MEMHIST_STATEMENT(instructionText),
+    MEMHIST_STATEMENT(memoryMap),
+    MEMHIST_STATEMENT(dataObjects),
+    MEMHIST_STATEMENT(modules),
+};
+
+} // namespace memhist::diffstatements

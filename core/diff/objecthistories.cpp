@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+#include "objecthistories.h"
+
+#include <QHashFunctions>
+
+namespace memhist {
+
+size_t qHash(const ObjectKey &key, size_t seed)
+{
+    return qHashMulti(seed, int(key.kind), key.a, key.b, key.word);
+}
+
+ObjectKey objectKeyOf(const NormalisedAddress &place, std::int64_t *offsetInObject)
+{
+    using Kind = NormalisedAddress::Kind;
+    switch (place.kind) {
+    case Kind::Global:
+    case Kind::Heap:
+        *offsetInObject = place.offset;
+        return { place.kind, place.a, place.b, 0 };
+    case Kind::Stack: {
+        // Stack offsets count down from the top: the word holding the byte `offset` below it.
+        const std::int64_t word = (place.offset + 7) & ~std::int64_t(7);
+        *offsetInObject = word - place.offset;
+        return { place.kind, 0, 0, word };
+    }
+    case Kind::File:
+    case Kind::Region:
+    case Kind::Unknown:
+        break;
+    }
+    const std::int64_t word = place.offset & ~std::int64_t(7);
+    *offsetInObject = place.offset - word;
+    return { place.kind, place.a, place.b, word };
+}
+
+bool ObjectSummary::differs() const
+{
+    if (firstDifferingWrite > 0)
+        return true;
+    if (!comparisonLost)
+        return false;
+    const auto value = [](const std::optional<ObjectWrite> &write) { return write ? write->value : QByteArray(); };
+    return writes[0] != writes[1] || value(last[0]) != value(last[1]);
+}
+
+bool ObjectHistories::sameWrite(const ObjectWrite &x, const ObjectWrite &y)
+{
+    return x.offset == y.offset && x.size == y.size && x.value == y.value;
+}
+
+void ObjectHistories::add(int side, const ObjectKey &key, ObjectWrite write)
+{
+    auto found = m_index.constFind(key);
+    if (found == m_index.constEnd()) {
+        if (m_states.size() >= maxObjects) {
+            ++m_untracked;
+            return;
+        }
+        found = m_index.insert(key, m_states.size());
+        m_states.emplace_back();
+        m_states.back().summary.key = key;
+    }
+    State &state = m_states[*found];
+    ObjectSummary &summary = state.summary;
+    ++summary.writes[side];
+    summary.last[side] = write;
+    if (summary.comparisonLost || summary.firstDifferingWrite > 0)
+        return; // the first difference is known (or cannot be): counts and last writes suffice
+    const std::size_t waiting = state.pending.size() - state.head;
+    if (waiting > 0 && state.pendingSide != side) {
+        // The other run's write of the same rank waits: compare the two.
+        const ObjectWrite other = state.pending[state.head++];
+        if (state.head == state.pending.size()) {
+            state.pending.clear();
+            state.head = 0;
+        }
+        if (!sameWrite(write, other)) {
+            // The earlier-written counters are one ahead of the rank for the side that waited.
+            const std::uint64_t rank = summary.writes[side];
+            summary.firstDifferingWrite = rank;
+            summary.firstDiffering[side] = write;
+            summary.firstDiffering[1 - side] = other;
+            state.pending.clear();
+            state.head = 0;
+        }
+        return;
+    }
+    if (waiting >= maxPendingWrites) {
+        summary.comparisonLost = true;
+        state.pending = {};
+        state.head = 0;
+        return;
+    }
+    state.pendingSide = side;
+    state.pending.push_back(std::move(write));
+}
+
+void ObjectHistories::finish()
+{
+    for (State &state : m_states) {
+        if (state.head == state.pending.size())
+            continue;
+        ObjectSummary &summary = state.summary;
+        const int side = state.pendingSide;
+        // The first write without a counterpart: its rank is one past the other run's count.
+        summary.firstDifferingWrite = summary.writes[1 - side] + 1;
+        summary.firstDiffering[side] = state.pending[state.head];
+        state.pending = {};
+        state.head = 0;
+    }
+}
+
+std::vector<ObjectSummary> ObjectHistories::differing() const
+{
+    std::vector<ObjectSummary> result;
+    for (const State &state : m_states)
+        if (state.summary.differs())
+            result.push_back(state.summary);
+    return result;
+}
+
+} // namespace memhist

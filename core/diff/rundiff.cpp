@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+#include "rundiff.h"
+
+#include "core/context/contextreader.h"
+#include "core/diff/accessstream.h"
+#include "core/diff/addressnormaliser.h"
+#include "core/diff/diffplaces.h"
+#include "core/diff/instructionstream.h"
+#include "core/diff/objecthistories.h"
+#include "core/diff/resync.h"
+#include "core/storage/historydatabase.h"
+
+#include <algorithm>
+#include <memory>
+
+namespace memhist {
+
+namespace {
+
+struct Side
+{
+    Side(HistoryDatabase &database, NameTable &names)
+        : code(database.connection())
+        , accesses(database.connection())
+        , places(database.connection(), names)
+        , context(database)
+    { }
+
+    InstructionStream code;
+    AccessStream accesses;
+    AddressNormaliser places;
+    ContextReader context;
+};
+
+// An access with the place it normalised to, as the pairwise comparison needs it.
+struct PlacedAccess
+{
+    const StreamedAccess *access = nullptr;
+    NormalisedAddress place;
+};
+
+class Walk
+{
+public:
+    Walk(HistoryDatabase &a, HistoryDatabase &b, const DiffOptions &options, DiffResult *result)
+        : m_options(options)
+        , m_result(result)
+    {
+        m_sides[0] = std::make_unique<Side>(a, m_names);
+        m_sides[1] = std::make_unique<Side>(b, m_names);
+        m_describer[0] = std::make_unique<PlaceDescriber>(m_sides[0]->context, m_names);
+        m_describer[1] = std::make_unique<PlaceDescriber>(m_sides[1]->context, m_names);
+    }
+
+    bool run(QString *error);
+
+private:
+    Side &side(int s) { return *m_sides[s]; }
+    NormalisedAddress place(int s, const StreamedAccess &access, std::uint64_t pc);
+    void unaligned(int s, const TracedInstruction &instruction);
+    void aligned(const TracedInstruction &a, const TracedInstruction &b);
+    void compareAt(std::uint64_t ta, std::uint64_t pa, std::uint64_t tb, std::uint64_t pb);
+    void divergence();
+    void walkCode();
+    void walkMemoryOnly();
+    void addObjects();
+    DiffPlace describe(int s, const TracedInstruction &instruction);
+    DiffAccess describe(int s, const StreamedAccess &access, std::uint64_t pc, const NormalisedAddress &place);
+
+    const DiffOptions &m_options;
+    DiffResult *m_result;
+    NameTable m_names;
+    std::unique_ptr<Side> m_sides[2];
+    std::unique_ptr<PlaceDescriber> m_describer[2];
+    ObjectHistories m_objects;
+    std::optional<TracedInstruction> m_lastAligned[2];
+    bool m_stretchDiffers = false;
+    std::optional<qsizetype> m_openMemoryHunk; // entry index of the aligned stretch's memory hunk
+    std::vector<PlacedAccess> m_placed[2];
+};
+
+NormalisedAddress Walk::place(int s, const StreamedAccess &access, std::uint64_t pc)
+{
+    const bool isWrite = access.operation == int(Operation::Write);
+    const NormalisedAddress normalised = side(s).places.normalise(access.address, access.size, isWrite, pc);
+    if (isWrite) {
+        std::int64_t offset = 0;
+        const ObjectKey key = objectKeyOf(normalised, &offset);
+        m_objects.add(s, key,
+            ObjectWrite { access.rowId, access.transition, pc, access.address, access.size, offset, access.value });
+    }
+    return normalised;
+}
+
+void Walk::unaligned(int s, const TracedInstruction &instruction)
+{
+    const auto skipped = [this, s](const StreamedAccess &access) { place(s, access, 0); };
+    for (const StreamedAccess &access : side(s).accesses.at(instruction.transition, skipped))
+        place(s, access, instruction.pc);
+}
+
+void Walk::compareAt(std::uint64_t ta, std::uint64_t pa, std::uint64_t tb, std::uint64_t pb)
+{
+    const std::uint64_t transition[2] = { ta, tb };
+    const std::uint64_t pc[2] = { pa, pb };
+    for (int s = 0; s < 2; ++s) {
+        m_placed[s].clear();
+        const auto skipped = [this, s](const StreamedAccess &access) { place(s, access, 0); };
+        for (const StreamedAccess &access : side(s).accesses.at(transition[s], skipped))
+            m_placed[s].push_back(PlacedAccess { &access, place(s, access, pc[s]) });
+    }
+    const std::size_t count = std::max(m_placed[0].size(), m_placed[1].size());
+    for (std::size_t i = 0; i < count; ++i) {
+        const PlacedAccess *x = i < m_placed[0].size() ? &m_placed[0][i] : nullptr;
+        const PlacedAccess *y = i < m_placed[1].size() ? &m_placed[1][i] : nullptr;
+        if (x && y && x->access->operation == y->access->operation && x->access->size == y->access->size
+            && x->place == y->place && x->access->value == y->access->value)
+            continue;
+        if (!m_stretchDiffers) {
+            m_stretchDiffers = true;
+            ++m_result->memoryHunks;
+            if (std::size_t(m_result->entries.size()) < m_options.limit) {
+                DiffEntry entry;
+                entry.kind = DiffEntry::Kind::Memory;
+                if (x)
+                    entry.memory.a = describe(0, *x->access, pa, x->place);
+                if (y)
+                    entry.memory.b = describe(1, *y->access, pb, y->place);
+                m_openMemoryHunk = m_result->entries.size();
+                m_result->entries.append(entry);
+            }
+        }
+        if (m_openMemoryHunk)
+            ++m_result->entries[*m_openMemoryHunk].memory.differingAccesses;
+    }
+}
+
+void Walk::aligned(const TracedInstruction &a, const TracedInstruction &b)
+{
+    compareAt(a.transition, a.pc, b.transition, b.pc);
+    m_lastAligned[0] = a;
+    m_lastAligned[1] = b;
+    ++m_result->alignedInstructions;
+}
+
+void Walk::divergence()
+{
+    m_stretchDiffers = false;
+    m_openMemoryHunk.reset();
+    const bool useDepth = side(0).code.knowsCalls() && side(1).code.knowsCalls();
+    const std::optional<ResyncPoint> resync = findResync(side(0).code, side(1).code, m_options.window, useDepth);
+    ++m_result->controlHunks;
+    const bool listed = std::size_t(m_result->entries.size()) < m_options.limit;
+    DiffEntry entry;
+    entry.kind = DiffEntry::Kind::Control;
+    ControlHunk &hunk = entry.control;
+    hunk.resyncFound = resync.has_value();
+    if (listed && m_lastAligned[0])
+        hunk.branch = describe(0, *m_lastAligned[0]);
+    for (int s = 0; s < 2; ++s) {
+        TracedInstruction first;
+        const bool any = side(s).code.peek(0, &first);
+        std::uint64_t count = 0;
+        const std::uint64_t limit = resync ? (s == 0 ? resync->a : resync->b) : ~std::uint64_t(0);
+        TracedInstruction instruction;
+        while (count < limit && side(s).code.pop(&instruction)) {
+            unaligned(s, instruction);
+            ++count;
+        }
+        (s == 0 ? hunk.aFirst : hunk.bFirst) = Transition { any ? first.transition : 0 };
+        (s == 0 ? hunk.aCount : hunk.bCount) = count;
+        if (listed && any && count > 0)
+            (s == 0 ? hunk.aStart : hunk.bStart) = describe(s, first);
+        TracedInstruction meeting;
+        if (listed && resync && side(s).code.peek(0, &meeting))
+            (s == 0 ? hunk.aResync : hunk.bResync) = describe(s, meeting);
+    }
+    if (!resync && !(hunk.aCount == 0 || hunk.bCount == 0))
+        m_result->notes << QStringLiteral(
+            "the runs did not meet again within %1 instructions of A's transition %2: not aligned after it")
+                               .arg(m_options.window)
+                               .arg(hunk.aFirst.value);
+    if (listed)
+        m_result->entries.append(entry);
+}
+
+void Walk::walkCode()
+{
+    for (;;) {
+        TracedInstruction a, b;
+        const bool hasA = side(0).code.peek(0, &a);
+        const bool hasB = side(1).code.peek(0, &b);
+        if (!hasA && !hasB)
+            return;
+        if (hasA && hasB && a.pc == b.pc) {
+            aligned(a, b);
+            side(0).code.pop();
+            side(1).code.pop();
+            continue;
+        }
+        divergence();
+    }
+}
+
+void Walk::walkMemoryOnly()
+{
+    // Transitions compared as they are numbered: the accesses of A's transition t with B's.
+    for (;;) {
+        std::uint64_t ta = 0, tb = 0;
+        const bool hasA = side(0).accesses.nextTransition(&ta);
+        const bool hasB = side(1).accesses.nextTransition(&tb);
+        if (!hasA && !hasB)
+            return;
+        const std::uint64_t t = !hasA ? tb : !hasB ? ta : std::min(ta, tb);
+        compareAt(t, 0, t, 0);
+    }
+}
+
+DiffPlace Walk::describe(int s, const TracedInstruction &instruction)
+{
+    return m_describer[s]->code(Transition { instruction.transition }, Address { instruction.pc });
+}
+
+DiffAccess Walk::describe(int s, const StreamedAccess &access, std::uint64_t pc, const NormalisedAddress &place)
+{
+    const DiffPlace code = m_describer[s]->code(Transition { access.transition }, Address { pc });
+    DiffAccess described;
+    described.rowId = RowId { access.rowId };
+    described.transition = Transition { access.transition };
+    described.pc = Address { pc };
+    described.function = code.function;
+    described.source = code.source;
+    described.operation = Operation(access.operation);
+    described.address = Address { access.address };
+    described.size = access.size;
+    described.object = m_describer[s]->place(place);
+    described.value = access.value;
+    return described;
+}
+
+void Walk::addObjects()
+{
+    m_objects.finish();
+    std::vector<ObjectSummary> objects = m_objects.differing();
+    m_result->objects = objects.size();
+    // In order of the first difference in A's time (objects only B wrote differently: by B's).
+    const auto when = [](const ObjectSummary &summary) {
+        for (const auto &write : { summary.firstDiffering[0], summary.last[0], summary.firstDiffering[1] })
+            if (write)
+                return write->transition;
+        return summary.last[1] ? summary.last[1]->transition : 0;
+    };
+    std::stable_sort(objects.begin(), objects.end(),
+        [&](const ObjectSummary &x, const ObjectSummary &y) { return when(x) < when(y); });
+    const auto describeWrite = [this](int s, const std::optional<ObjectWrite> &write) -> std::optional<DiffAccess> {
+        if (!write)
+            return std::nullopt;
+        StreamedAccess access { write->rowId, write->transition, write->address, write->size, int(Operation::Write),
+            write->value };
+        DiffAccess described = describe(s, access, write->pc, NormalisedAddress {});
+        described.object.clear();
+        return described;
+    };
+    QList<DiffEntry> listedObjects;
+    for (const ObjectSummary &summary : objects) {
+        if (std::size_t(listedObjects.size()) >= m_options.limit)
+            break;
+        DiffEntry entry;
+        entry.kind = DiffEntry::Kind::Object;
+        ObjectDifference &object = entry.object;
+        object.object = m_describer[0]->object(summary.key);
+        object.aWrites = summary.writes[0];
+        object.bWrites = summary.writes[1];
+        object.firstDifferingWrite = summary.firstDifferingWrite;
+        object.aFirstDiffering = describeWrite(0, summary.firstDiffering[0]);
+        object.bFirstDiffering = describeWrite(1, summary.firstDiffering[1]);
+        object.aLast = describeWrite(0, summary.last[0]);
+        object.bLast = describeWrite(1, summary.last[1]);
+        listedObjects.append(entry);
+    }
+    // Merge with the hunks by A's time.
+    const auto entryTime = [](const DiffEntry &entry) -> std::uint64_t {
+        switch (entry.kind) {
+        case DiffEntry::Kind::Control:
+            return entry.control.aFirst.value;
+        case DiffEntry::Kind::Memory:
+            return entry.memory.a ? entry.memory.a->transition.value : entry.memory.b->transition.value;
+        case DiffEntry::Kind::Object:
+            for (const auto &write : { entry.object.aFirstDiffering, entry.object.aLast, entry.object.bFirstDiffering })
+                if (write)
+                    return write->transition.value;
+            return entry.object.bLast ? entry.object.bLast->transition.value : 0;
+        }
+        return 0;
+    };
+    QList<DiffEntry> merged = m_result->entries + listedObjects;
+    std::stable_sort(merged.begin(), merged.end(),
+        [&](const DiffEntry &x, const DiffEntry &y) { return entryTime(x) < entryTime(y); });
+    if (std::size_t(merged.size()) > m_options.limit)
+        merged.resize(qsizetype(m_options.limit));
+    m_result->entries = merged;
+    if (m_objects.untrackedWrites() > 0)
+        m_result->notes << QStringLiteral("objects followed: the first %1; %2 writes to further objects not compared")
+                               .arg(ObjectHistories::maxObjects)
+                               .arg(m_objects.untrackedWrites());
+    for (int s = 0; s < 2; ++s)
+        if (side(s).places.heapCapped())
+            m_result->notes << QStringLiteral("%1: more than %2 heap words: later ones named by their address")
+                                   .arg(s == 0 ? QLatin1String("A") : QLatin1String("B"))
+                                   .arg(AddressNormaliser::maxHeapWords);
+}
+
+bool Walk::run(QString *error)
+{
+    for (int s = 0; s < 2; ++s)
+        if (!side(s).accesses.isValid()) {
+            *error = QStringLiteral("%1 has no accesses table").arg(s == 0 ? QLatin1String("A") : QLatin1String("B"));
+            return false;
+        }
+    const bool code = side(0).code.available() && side(1).code.available();
+    if (code) {
+        walkCode();
+    } else {
+        m_result->notes << QStringLiteral(
+            "no code trace in %1: memory only, compared by transition (no control flow, no alignment)")
+                               .arg(!side(0).code.available() && !side(1).code.available() ? QStringLiteral("either history")
+                                        : !side(0).code.available()                          ? QStringLiteral("A")
+                                                                                             : QStringLiteral("B"));
+        walkMemoryOnly();
+    }
+    // The accesses after the last instruction of the code trace (none in a recording).
+    for (int s = 0; s < 2; ++s) {
+        side(s).accesses.drainThrough(~std::uint64_t(0), [this, s](const StreamedAccess &access) { place(s, access, 0); });
+        if (!side(s).accesses.error().isEmpty()) {
+            *error = side(s).accesses.error();
+            return false;
+        }
+    }
+    m_result->aInstructions = side(0).code.consumed();
+    m_result->bInstructions = side(1).code.consumed();
+    m_result->aAccesses = side(0).accesses.count();
+    m_result->bAccesses = side(1).accesses.count();
+    addObjects();
+    return true;
+}
+
+} // namespace
+
+bool diffRuns(HistoryDatabase &a, HistoryDatabase &b, const DiffOptions &options, DiffResult *result, QString *error)
+{
+    *result = DiffResult {};
+    Walk walk(a, b, options, result);
+    return walk.run(error);
+}
+
+} // namespace memhist
