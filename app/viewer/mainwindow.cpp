@@ -15,6 +15,8 @@
 #include "recentfiles.h"
 #include "recorddialog.h"
 #include "recordjob.h"
+#include "shortcutsdialog.h"
+#include "shortcutsettings.h"
 #include "statuspanel.h"
 #include "widgets/charts/chartspanel.h"
 #include "widgets/detail/detailpane.h"
@@ -100,6 +102,10 @@ MainWindow::MainWindow(QWidget *parent)
     connectPanels();
     restoreSettings();
     updateNavigation();
+    // The keys the user chose in Help ▸ Keyboard Shortcuts, over the defaults given above.
+    applyStoredShortcuts(shortcutEntries(menuBar()));
+    // Sees the shortcut-override events of the window's text fields (see eventFilter()).
+    qApp->installEventFilter(this);
 }
 
 MainWindow::~MainWindow() = default;
@@ -262,6 +268,8 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(m_openAction);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    // Its entries are the files of the moment: Keyboard Shortcuts leaves them out.
+    m_recentMenu->setProperty("memhistNoShortcuts", true);
     m_recentFiles = new RecentFiles(m_recentMenu, this);
     connect(m_recentFiles, &RecentFiles::fileChosen, this, &MainWindow::openPath);
     file->addSeparator();
@@ -284,22 +292,46 @@ void MainWindow::createMenus()
     m_viewMenu->addAction(m_zoomInAction);
     m_viewMenu->addAction(m_zoomOutAction);
     m_viewMenu->addSeparator();
-    const auto addPanelAction = [this](QDockWidget *dock, Panel panel, Qt::Key key) {
-        QAction *action = m_viewMenu->addAction(dock->windowTitle());
-        action->setShortcut(QKeySequence(Qt::CTRL | key));
-        connect(action, &QAction::triggered, this, [this, panel] { showPanel(panel); });
+    // Each pane once: checked while it is open; its key opens it, brings it to the front and gives
+    // it the focus, and hides it when it has the focus already (as an IDE's tool windows do).
+    const auto addPaneAction = [this](QDockWidget *dock, const QString &text, const QKeySequence &key,
+                                   const QString &name) {
+        QAction *action = m_viewMenu->addAction(text);
+        action->setObjectName(name);
+        action->setCheckable(true);
+        action->setChecked(!dock->isHidden());
+        action->setShortcut(key);
+        action->setShortcutContext(Qt::WindowShortcut);
+        connect(dock->toggleViewAction(), &QAction::toggled, action, &QAction::setChecked);
+        connect(action, &QAction::triggered, this, [this, dock, action] {
+            togglePane(dock);
+            action->setChecked(!dock->isHidden());
+        });
     };
     // Ctrl+1 … Ctrl+6 in the tabs' order.
-    addPanelAction(m_resultsDock, Panel::Results, Qt::Key_1);
-    addPanelAction(m_chartsDock, Panel::Charts, Qt::Key_2);
-    addPanelAction(m_sqlDock, Panel::Sql, Qt::Key_3);
-    addPanelAction(m_executionsDock, Panel::Executions, Qt::Key_4);
-    addPanelAction(m_bookmarksDock, Panel::Bookmarks, Qt::Key_5);
-    addPanelAction(m_logDock, Panel::Log, Qt::Key_6);
-    QAction *memory = m_viewMenu->addAction(tr("&Memory"), this, &MainWindow::showMemoryPane);
-    memory->setObjectName(QStringLiteral("showMemoryAction"));
-    memory->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
-    memory->setStatusTip(tr("The memory after the position line's transition, beside the Detail pane"));
+    addPaneAction(m_resultsDock, tr("&Results"), QKeySequence(Qt::CTRL | Qt::Key_1), QStringLiteral("resultsPaneAction"));
+    addPaneAction(m_chartsDock, tr("&Charts"), QKeySequence(Qt::CTRL | Qt::Key_2), QStringLiteral("chartsPaneAction"));
+    addPaneAction(m_sqlDock, tr("&SQL Console"), QKeySequence(Qt::CTRL | Qt::Key_3), QStringLiteral("sqlPaneAction"));
+    addPaneAction(
+        m_executionsDock, tr("&Executions"), QKeySequence(Qt::CTRL | Qt::Key_4), QStringLiteral("executionsPaneAction"));
+    addPaneAction(
+        m_bookmarksDock, tr("Boo&kmarks"), QKeySequence(Qt::CTRL | Qt::Key_5), QStringLiteral("bookmarksPaneAction"));
+    addPaneAction(m_logDock, tr("&Log"), QKeySequence(Qt::CTRL | Qt::Key_6), QStringLiteral("logPaneAction"));
+    addPaneAction(m_detailDock, tr("&Detail"), QKeySequence(Qt::CTRL | Qt::Key_7), QStringLiteral("detailPaneAction"));
+    addPaneAction(m_memoryDock, tr("&Memory"), QKeySequence(Qt::CTRL | Qt::Key_M), QStringLiteral("showMemoryAction"));
+    m_viewMenu->actions().constLast()->setStatusTip(
+        tr("The memory after the position line's transition, beside the Detail pane"));
+    m_viewMenu->addSeparator();
+    QAction *nextPane = m_viewMenu->addAction(tr("Next &Pane"), this, [this] { focusPane(1); });
+    nextPane->setObjectName(QStringLiteral("nextPaneAction"));
+    nextPane->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Tab));
+    nextPane->setShortcutContext(Qt::WindowShortcut);
+    nextPane->setStatusTip(tr("The focus to the next pane: the plane, the tab below it, the pane beside it"));
+    QAction *previousPane = m_viewMenu->addAction(tr("Pre&vious Pane"), this, [this] { focusPane(-1); });
+    previousPane->setObjectName(QStringLiteral("previousPaneAction"));
+    previousPane->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Backtab));
+    previousPane->setShortcutContext(Qt::WindowShortcut);
+    previousPane->setStatusTip(tr("The focus to the previous pane"));
 
     QMenu *go = menuBar()->addMenu(tr("&Go"));
     for (QAction *action : m_navigator->menuActions()) {
@@ -322,6 +354,9 @@ void MainWindow::createMenus()
     QAction *keys = help->addAction(tr("&Mouse and Keys"), this, &MainWindow::showMouseAndKeys);
     keys->setObjectName(QStringLiteral("mouseAndKeysAction"));
     keys->setShortcut(QKeySequence::HelpContents);
+    QAction *shortcuts = help->addAction(tr("&Keyboard Shortcuts…"), this, &MainWindow::showShortcuts);
+    shortcuts->setObjectName(QStringLiteral("keyboardShortcutsAction"));
+    shortcuts->setStatusTip(tr("Change the keys of the menus' actions"));
     help->addSeparator();
     QAction *about = help->addAction(tr("&About memhist viewer"), this, &MainWindow::showAbout);
     about->setMenuRole(QAction::AboutRole);
@@ -354,10 +389,9 @@ void MainWindow::createToolBar()
     }
 
     m_viewMenu->addSeparator();
-    m_viewMenu->addAction(bar->toggleViewAction());
-    for (QDockWidget *dock : { m_resultsDock, m_chartsDock, m_sqlDock, m_detailDock, m_memoryDock, m_executionsDock,
-             m_bookmarksDock, m_logDock })
-        m_viewMenu->addAction(dock->toggleViewAction());
+    QAction *toolBarAction = bar->toggleViewAction();
+    toolBarAction->setText(tr("&Toolbar"));
+    m_viewMenu->addAction(toolBarAction);
 }
 
 void MainWindow::createStatusBar()
@@ -385,6 +419,10 @@ void MainWindow::createStatusBar()
 
 void MainWindow::connectPanels()
 {
+    // Tab leaves the results table for the next field, as everywhere else; the arrows move in it.
+    // (Tab from cell to cell moved the current row without the selection, and the Detail pane
+    // followed a row the table did not show as selected.)
+    m_queryPanel->resultsView()->setTabKeyNavigation(false);
     connect(m_plane, &PlaneWidget::pointClicked, this, &MainWindow::runClickQuery);
     connect(m_plane, &PlaneWidget::navigationChanged, this, &MainWindow::updateNavigation);
     connect(
@@ -597,6 +635,74 @@ void MainWindow::showMemoryPane()
 {
     m_memoryDock->show();
     m_memoryDock->raise();
+}
+
+QList<QWidget *> MainWindow::panes() const
+{
+    // The plane, then the tabs below it, then the panes beside them; a dock behind another's tab
+    // or closed is not visible and not a pane to go to.
+    QList<QWidget *> panes { m_plane };
+    for (QDockWidget *dock : { m_resultsDock, m_chartsDock, m_sqlDock, m_executionsDock, m_bookmarksDock, m_logDock,
+             m_detailDock, m_memoryDock }) {
+        if (dock->isVisible())
+            panes << dock;
+    }
+    return panes;
+}
+
+void MainWindow::focusInPane(QWidget *pane)
+{
+    QWidget *target = pane;
+    if (pane == m_resultsDock) {
+        // The rows, not the query fields above them: they are what the pane is for.
+        target = m_queryPanel->resultsView();
+    } else if (auto *dock = qobject_cast<QDockWidget *>(pane)) {
+        // Its first field or view that Tab would stop at.
+        target = dock->widget();
+        for (QWidget *next = target->nextInFocusChain(); next && next != dock->widget();
+             next = next->nextInFocusChain()) {
+            if (!dock->widget()->isAncestorOf(next))
+                continue;
+            if ((next->focusPolicy() & Qt::TabFocus) && next->isVisible() && next->isEnabled()) {
+                target = next;
+                break;
+            }
+        }
+    }
+    target->setFocus(Qt::ShortcutFocusReason);
+}
+
+void MainWindow::focusPane(int step)
+{
+    const QList<QWidget *> list = panes();
+    const QWidget *focus = QApplication::focusWidget();
+    qsizetype current = -1;
+    for (qsizetype i = 0; i < list.size(); ++i) {
+        if (focus && (list[i] == focus || list[i]->isAncestorOf(focus)))
+            current = i;
+    }
+    const qsizetype count = list.size();
+    const qsizetype next = current < 0 ? (step > 0 ? 0 : count - 1) : ((current + step) % count + count) % count;
+    focusInPane(list[next]);
+}
+
+void MainWindow::togglePane(QDockWidget *dock)
+{
+    const QWidget *focus = QApplication::focusWidget();
+    if (dock->isVisible() && focus && dock->isAncestorOf(focus)) {
+        dock->hide();
+        m_plane->setFocus(Qt::ShortcutFocusReason);
+        return;
+    }
+    dock->show();
+    dock->raise();
+    focusInPane(dock);
+}
+
+void MainWindow::showShortcuts()
+{
+    ShortcutsDialog dialog(shortcutEntries(menuBar()), this);
+    dialog.exec();
 }
 
 void MainWindow::showFindValue()
@@ -875,6 +981,13 @@ bool MainWindow::event(QEvent *event)
 
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)
 {
+    if (event->type() == QEvent::ShortcutOverride && watched->isWidgetType()
+        && static_cast<QWidget *>(watched)->window() == this
+        && windowKeyWins(*static_cast<QKeyEvent *>(event))) {
+        // Not offered to the field: the shortcut runs.
+        event->ignore();
+        return true;
+    }
     // A dialog of the window has closed: the window takes the keyboard back if nothing else has it.
     // A window manager does that itself; without one (Xvfb, some kiosk sessions) the window stays
     // inactive, and its window-wide shortcuts (Ctrl+I, Ctrl+G, …) do nothing until it is clicked,
@@ -889,6 +1002,31 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
         });
     }
     return QMainWindow::eventFilter(watched, event);
+}
+
+bool MainWindow::windowKeyWins(const QKeyEvent &key) const
+{
+    // Ctrl+E (Export) and Ctrl+D (Add Bookmark) are also a text field's end-of-line and delete keys
+    // under X11's key bindings (emacs style): a query field with the focus took them, and Export
+    // did nothing. The window's own keys with Ctrl win over those; the editing keys every field
+    // needs (copy, paste, undo, select all, the word and document moves) stay the field's.
+    if (!(key.modifiers() & Qt::ControlModifier))
+        return false;
+    const QKeySequence pressed(key.keyCombination());
+    for (const QKeySequence::StandardKey standard :
+        { QKeySequence::Copy, QKeySequence::Cut, QKeySequence::Paste, QKeySequence::Undo, QKeySequence::Redo,
+            QKeySequence::SelectAll, QKeySequence::MoveToNextWord, QKeySequence::MoveToPreviousWord,
+            QKeySequence::SelectNextWord, QKeySequence::SelectPreviousWord, QKeySequence::DeleteStartOfWord,
+            QKeySequence::DeleteEndOfWord, QKeySequence::MoveToStartOfDocument, QKeySequence::MoveToEndOfDocument,
+            QKeySequence::SelectStartOfDocument, QKeySequence::SelectEndOfDocument }) {
+        if (QKeySequence::keyBindings(standard).contains(pressed))
+            return false;
+    }
+    for (const ShortcutEntry &entry : shortcutEntries(menuBar())) {
+        if (entry.action->isEnabled() && entry.action->shortcuts().contains(pressed))
+            return true;
+    }
+    return false;
 }
 
 void MainWindow::showAbout()

@@ -13,6 +13,7 @@
 #include <optional>
 
 class QDockWidget;
+class QKeyEvent;
 class QTimer;
 
 namespace memhist {
@@ -113,6 +114,13 @@ public:
     MessageLog *messageLog() const { return m_log; }
     // Help ▸ Mouse and Keys (not modal: the user tries the keys with the page open).
     void showMouseAndKeys();
+    // Help ▸ Keyboard Shortcuts: the menus' keys, editable (see shortcutsdialog.h).
+    void showShortcuts();
+    // View ▸ Next Pane (Ctrl+Tab, step 1) / Previous Pane (Ctrl+Shift+Tab, step -1): the focus to
+    // the next visible pane in panes()' order, into its rows or first field.
+    void focusPane(int step);
+    // The plane, then the docks shown (the front tab of each group), in the order Ctrl+Tab visits.
+    QList<QWidget *> panes() const;
 
 signals:
     void historyOpened(const QString &path);
@@ -151,6 +159,13 @@ private:
     void importDirectoryInteractively();
     void recordInteractively();
     void showAbout();
+    // What a pane's key in the View menu does: open `dock`, bring it to the front and focus it; hide
+    // it when the focus is in it already.
+    void togglePane(QDockWidget *dock);
+    void focusInPane(QWidget *pane);
+    // A key a text field of the window would take (shortcut override) that runs the window's
+    // action instead (see eventFilter()).
+    bool windowKeyWins(const QKeyEvent &key) const;
 
     // A history's summary has been read: the panels load it. The status line then says
     // `openedStatus` when given (a recording's summary must outlive the open), else "Opened …".
