@@ -17,5 +17,6 @@ int runAt(const QStringList &arguments);
 int runMemory(const QStringList &arguments);
 int runSearch(const QStringList &arguments);
 int runOrigin(const QStringList &arguments);
+int runDiff(const QStringList &arguments);
 
 } // namespace memhist::cli
