@@ -92,6 +92,8 @@ int runExecutionQuery(
 {
     if (parser.isSet(pcName) && parser.isSet(functionName))
         return usageError(command, QStringLiteral("give --pc or --function, not both"));
+    if (parser.isSet(calleesName))
+        return usageError(command, QStringLiteral("--callees takes --function NAME --accesses"));
     for (const char *option : { "from", "to", "ops", "thread", "batch", "context" }) {
         if (parser.isSet(QLatin1String(option)))
             return usageError(command,

@@ -183,11 +183,10 @@ void FunctionRuns::start(bool forward, std::int64_t start)
     if (m_filter.withCallees) {
         // Forward: the first execution that ends at or after the start; backward: the last that
         // begins at or before it (stored as index + 1, 0 = none).
-        const auto found = forward
-            ? std::partition_point(m_executions.begin(), m_executions.end(),
-                  [start](const Interval &e) { return e.second < start; })
-            : std::partition_point(
-                  m_executions.begin(), m_executions.end(), [start](const Interval &e) { return e.first <= start; });
+        const auto found = forward ? std::partition_point(m_executions.begin(), m_executions.end(),
+                               [start](const Interval &e) { return e.second < start; })
+                                   : std::partition_point(m_executions.begin(), m_executions.end(),
+                                       [start](const Interval &e) { return e.first <= start; });
         m_nextExecution = std::size_t(found - m_executions.begin());
     }
 }
@@ -258,9 +257,8 @@ void FunctionRuns::findExecutions()
     std::vector<std::uint64_t> entries;
     for (const FunctionInfo &function : std::as_const(m_functions))
         entries.push_back(function.range.first.value);
-    const auto isEntry = [&entries](std::uint64_t pc) {
-        return std::find(entries.begin(), entries.end(), pc) != entries.end();
-    };
+    const auto isEntry
+        = [&entries](std::uint64_t pc) { return std::find(entries.begin(), entries.end(), pc) != entries.end(); };
     // The walk's state: the outermost execution running, if any.
     bool active = false;
     std::int64_t executionStart = 0;

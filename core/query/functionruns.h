@@ -18,8 +18,8 @@
 // One object per engine and filter; not thread-safe.
 #pragma once
 
-#include "core/context/contextreader.h"
 #include "core/context/codetracewalk.h"
+#include "core/context/contextreader.h"
 #include "core/query/functionfilter.h"
 
 #include <QHash>
