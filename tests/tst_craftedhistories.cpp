@@ -35,6 +35,7 @@ private slots:
     void sideFilesAreReadWithBounds();
     void chartsCountOnlyTheirRange();
     void codeTextIsBoundedAndEscaped();
+    void codeTraceRowsAreCheckedAndReadConsistently();
 
 private:
     QTemporaryDir m_dir;
@@ -359,6 +360,57 @@ void tst_CraftedHistories::codeTextIsBoundedAndEscaped()
     // The escape shown as \x1b, then the rest of the first 512 characters, then what was left out.
     QCOMPARE(code.instruction,
         QStringLiteral("\\x1b[31m") + QString(507, u'x') + QStringLiteral("… (999493 more characters)"));
+}
+
+
+void tst_CraftedHistories::codeTraceRowsAreCheckedAndReadConsistently()
+{
+    // A copy of the first code_trace row stored again at transition 100 (overlapping its
+    // neighbours), and once more just below 2^63 (running past it): `query --pc` lists each
+    // execution with the PC that pcAt() gives (never 0) and never a transition of 2^63 or more;
+    // `check` names each broken row.
+    const QString genuine = m_dir.filePath(QStringLiteral("withcode.memhist"));
+    QFile::remove(genuine);
+    const CliResult imported = runCli({ QStringLiteral("import"), QFINDTESTDATA("data/lackey/true.tiny.lackey"),
+        QStringLiteral("-o"), genuine });
+    QVERIFY2(imported.exitCode == 0, imported.err.constData());
+    const CliResult before = runCli({ QStringLiteral("query"), genuine, QStringLiteral("--pc"),
+        QStringLiteral("0x401b858"), QStringLiteral("--format"), QStringLiteral("csv") });
+    QCOMPARE(before.out, QByteArray("transition,thread,pc,function,source\n59,,0x401b858,,\n"));
+    QCOMPARE(runCli({ QStringLiteral("check"), genuine }).exitCode, 0);
+
+    const QString crafted = m_dir.filePath(QStringLiteral("overlappingcode.memhist"));
+    QFile::remove(crafted);
+    QVERIFY(QFile::copy(genuine, crafted));
+    {
+        sqlite::Connection connection;
+        QVERIFY(connection.open(crafted, sqlite::Connection::Mode::ReadWriteCreate));
+        QVERIFY(connection.execute("INSERT INTO code_trace SELECT 100, runs FROM code_trace WHERE transition_first = 0; "
+                                   "INSERT INTO code_trace SELECT 9223372036854775000, runs FROM code_trace "
+                                   "WHERE transition_first = 0"));
+    }
+    const CliResult forward = runCli({ QStringLiteral("query"), crafted, QStringLiteral("--pc"),
+        QStringLiteral("0x401b858"), QStringLiteral("--format"), QStringLiteral("csv") });
+    QCOMPARE(forward.exitCode, 0);
+    QCOMPARE(forward.out,
+        QByteArray("transition,thread,pc,function,source\n59,,0x401b858,,\n159,,0x401b858,,\n"
+                   "9223372036854775059,,0x401b858,,\n"));
+    const CliResult backward = runCli({ QStringLiteral("query"), crafted, QStringLiteral("--pc"),
+        QStringLiteral("0x401b858"), QStringLiteral("--backward"), QStringLiteral("--limit"), QStringLiteral("1"),
+        QStringLiteral("--format"), QStringLiteral("csv") });
+    QCOMPARE(backward.out, QByteArray("transition,thread,pc,function,source\n9223372036854775059,,0x401b858,,\n"));
+
+    const CliResult check = runCli({ QStringLiteral("check"), crafted });
+    QCOMPARE(check.exitCode, 1);
+    const QByteArray property = "[code trace rows decode into pairs of stored runs, each no longer than its run, and "
+                                "the rows neither overlap nor reach transition 2^63]";
+    const QByteArray firstViolation = QByteArray("FAILED: code trace row at transition 100: starts inside the row at "
+                                                 "transition 0, which ends at 8772 ")
+        + property;
+    const QByteArray said = check.out + check.err;
+    QVERIFY2(said.contains(firstViolation), said.constData());
+    const QByteArray count = QByteArray("  ") + property + ": 3 violations";
+    QVERIFY2(said.contains(count), said.constData());
 }
 
 QTEST_GUILESS_MAIN(tst_CraftedHistories)

@@ -133,6 +133,9 @@ QList<Expected> expectedPlans()
         { QStringLiteral("check/accesses"), D::History, { QStringLiteral("SCAN accesses") } },
         { QStringLiteral("check/integrityCheck"), D::History, {} },
         { QStringLiteral("check/threadSpansInOrder"), D::History, { QStringLiteral("SCAN thread_spans"), QStringLiteral("USE TEMP B-TREE FOR ORDER BY") } },
+        { QStringLiteral("check/codeTraceTableCount"), D::History, { QStringLiteral("SCAN sqlite_schema") } },
+        { QStringLiteral("check/codeRunLengths"), D::History, { QStringLiteral("SCAN code_runs") } },
+        { QStringLiteral("check/codeTraceRowsInOrder"), D::History, { QStringLiteral("SCAN code_trace") } },
         { QStringLiteral("check/tableColumns"), D::History, { QStringLiteral("SCAN pragma_table_info VIRTUAL TABLE INDEX 0:") } },
         { QStringLiteral("check/tableIndexColumns"), D::History, { QStringLiteral("USE TEMP B-TREE FOR count(DISTINCT)"), QStringLiteral("SCAN il VIRTUAL TABLE INDEX 0:"), QStringLiteral("SCAN ii VIRTUAL TABLE INDEX 0:") } },
         // core/summary/summarystatements.h

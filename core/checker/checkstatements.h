@@ -40,8 +40,19 @@ inline constexpr const char *tableIndexColumns
 inline constexpr const char *threadSpansInOrder = "SELECT rowid, thread_id, transition_first, transition_last "
                                                   "FROM thread_spans ORDER BY transition_first, transition_last";
 
+// The optional code trace (core/context/codetrace.h): whether both of its tables are there, each
+// run's length, and the rows in time order (a rowid scan).
+inline constexpr const char *codeTraceTableCount
+    = "SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name IN ('code_trace', 'code_runs')";
+inline constexpr const char *codeRunLengths = "SELECT id, length(sizes) FROM code_runs";
+inline constexpr const char *codeTraceRowsInOrder
+    = "SELECT transition_first, runs FROM code_trace ORDER BY transition_first";
+
 inline constexpr memhist::statements::NamedStatement checkStatements[] = {
     MEMHIST_STATEMENT(threadSpansInOrder),
+    MEMHIST_STATEMENT(codeTraceTableCount),
+    MEMHIST_STATEMENT(codeRunLengths),
+    MEMHIST_STATEMENT(codeTraceRowsInOrder),
     MEMHIST_STATEMENT(chunks),
     MEMHIST_STATEMENT(maxSliceRowId),
     MEMHIST_STATEMENT(accessRowIdSpan),

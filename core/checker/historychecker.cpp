@@ -4,6 +4,7 @@
 #include "core/checker/addresssummarycheck.h"
 #include "core/checker/checkmessages.h"
 #include "core/checker/checkstatements.h"
+#include "core/checker/codetracecheck.h"
 #include "core/checker/chunkcoverage.h"
 #include "core/checker/integritycheck.h"
 #include "core/checker/progressmeter.h"
@@ -125,7 +126,7 @@ public:
     {
         const bool finished = checkIntegrity() && readCap() && readLastTransition() && checkSlices()
             && startSummaryCheck() && checkChunks() && checkChunkOrder() && checkAccesses() && checkMeta()
-            && checkThreadSpans() && finishSummaryCheck() && m_progress.finish();
+            && checkThreadSpans() && checkCodeTrace() && finishSummaryCheck() && m_progress.finish();
         if (!finished) {
             CheckReport cancelled;
             cancelled.violation = QStringLiteral("cancelled");
@@ -722,6 +723,16 @@ private:
         }
         if (rc != SQLITE_DONE)
             reportReadError("thread_spans");
+        return true;
+    }
+
+    bool checkCodeTrace()
+    {
+        CodeTraceCheck codeTrace(
+            m_db, [this](const char *property, const QString &message) { report(property, [&] { return message; }); });
+        QString error;
+        if (!codeTrace.run(&error))
+            report(readable, [&] { return error; });
         return true;
     }
 

@@ -83,6 +83,7 @@ ContextReader::ContextReader(HistoryDatabase &database)
     // A statement of a missing table does not prepare: its lookups answer "unknown".
     using namespace contextstatements;
     m_rowAtOrBefore = m_connection.prepare(codeTraceRowAtOrBefore);
+    m_rowAtOrAfter = m_connection.prepare(codeTraceRowAtOrAfter);
     m_runById = m_connection.prepare(codeRunById);
     m_functionCandidates = m_connection.prepare(functionCandidates);
     m_lineCandidates = m_connection.prepare(sourceLineCandidates);
@@ -110,8 +111,9 @@ ContextReader::ContextReader(HistoryDatabase &database)
 
 ContextReader::~ContextReader() = default;
 
-void ContextReader::DecodedRow::reset(std::uint64_t firstTransition, QByteArrayView blob)
+void ContextReader::DecodedRow::reset(std::uint64_t firstTransition, QByteArrayView blob, std::uint64_t nextFirst)
 {
+    limit = std::min(nextFirst, signBoundary);
     // Into the vectors of the previous row: no allocation once they have grown to a row's size.
     first = firstTransition;
     end = firstTransition;
@@ -125,11 +127,15 @@ bool ContextReader::DecodedRow::decodeThrough(std::uint64_t transition)
 {
     CodeTracePair pair;
     while (end <= transition && decoder.next(&pair)) {
+        // A foreign row that runs past 2^63 - 1 ends there (no access has such a transition, and the
+        // sum would wrap): `memhist check` reports it.
+        if (pair.count > signBoundary - end)
+            break;
         pairs.push_back(pair);
         starts.push_back(end);
         end += pair.count;
     }
-    return first <= transition && transition < end;
+    return first <= transition && transition < end && transition < limit;
 }
 
 bool ContextReader::loadRowHolding(std::uint64_t transition)
@@ -140,11 +146,23 @@ bool ContextReader::loadRowHolding(std::uint64_t transition)
         return false;
     m_rowAtOrBefore.bind(1, toStored(transition));
     const bool found = m_rowAtOrBefore.step() == SQLITE_ROW;
-    if (found)
-        m_row.reset(fromStored(m_rowAtOrBefore.int64(0)), m_rowAtOrBefore.blobView(1));
+    if (found) {
+        const std::uint64_t first = fromStored(m_rowAtOrBefore.int64(0));
+        m_row.reset(first, m_rowAtOrBefore.blobView(1), nextRowFirst(first));
+    }
     m_rowAtOrBefore.reset();
     m_hasRow = found;
     return found && m_row.decodeThrough(transition);
+}
+
+std::uint64_t ContextReader::nextRowFirst(std::uint64_t first)
+{
+    if (first >= signBoundary - 1 || !m_rowAtOrAfter.isValid())
+        return signBoundary;
+    m_rowAtOrAfter.bind(1, toStored(first + 1));
+    const std::uint64_t next = m_rowAtOrAfter.step() == SQLITE_ROW ? fromStored(m_rowAtOrAfter.int64(0)) : signBoundary;
+    m_rowAtOrAfter.reset();
+    return next;
 }
 
 const CodeRun *ContextReader::run(std::uint64_t id)
@@ -378,7 +396,12 @@ QList<Transition> ContextReader::executionsOf(
     rows.bind(1, toStored(startRow));
     DecodedRow row;
     while (rows.isValid() && rows.step() == SQLITE_ROW && found.size() < limit) {
-        row.reset(fromStored(rows.int64(0)), rows.blobView(1));
+        const std::uint64_t first = fromStored(rows.int64(0));
+        if (first >= signBoundary)
+            continue;
+        // A row holds its transitions up to the next row's start, as for pcAt(), so that the two
+        // agree on a file whose rows overlap.
+        row.reset(first, rows.blobView(1), nextRowFirst(first));
         row.decodeThrough(~std::uint64_t(0));
         const std::size_t count = row.pairs.size();
         for (std::size_t n = 0; n < count && found.size() < limit; ++n) {
@@ -387,6 +410,8 @@ QList<Transition> ContextReader::executionsOf(
             if (position == wanted.constEnd() || *position >= row.pairs[i].count)
                 continue;
             const std::uint64_t transition = row.starts[i] + *position;
+            if (transition >= row.limit)
+                continue;
             if (direction == Direction::Forward ? transition >= from.value : transition <= from.value)
                 found << Transition { transition };
         }

@@ -148,17 +148,22 @@ private:
     {
         std::uint64_t first = 0;
         std::uint64_t end = 0; // after the last transition of the pairs decoded
+        // Where the next row starts (or 2^63): the row holds no transition from there on, even when
+        // a foreign file's pairs run on (`memhist check` reports such overlaps).
+        std::uint64_t limit = signBoundary;
         std::vector<std::uint64_t> starts; // transition of each decoded pair
         std::vector<CodeTracePair> pairs;
         QByteArray runs; // the row's blob, for decoding further
         CodeTraceDecoder decoder { QByteArrayView() };
 
-        void reset(std::uint64_t firstTransition, QByteArrayView blob);
+        void reset(std::uint64_t firstTransition, QByteArrayView blob, std::uint64_t nextFirst);
         // Decodes until the pairs reach `transition` or the row ends; true when they reach it.
         bool decodeThrough(std::uint64_t transition);
     };
     // Makes m_row the row holding `transition`, decoded through it.
     bool loadRowHolding(std::uint64_t transition);
+    // Where the row after the one starting at `first` starts, or 2^63.
+    std::uint64_t nextRowFirst(std::uint64_t first);
     const CodeRun *run(std::uint64_t id);
     const ModuleRow *moduleById(qint64 id) const;
     bool moduleAlive(qint64 moduleId, std::optional<Transition> at) const;
@@ -168,6 +173,7 @@ private:
     QList<ModuleRow> m_modules;
 
     sqlite::Statement m_rowAtOrBefore;
+    sqlite::Statement m_rowAtOrAfter;
     sqlite::Statement m_runById;
     sqlite::Statement m_functionCandidates;
     sqlite::Statement m_lineCandidates;
