@@ -148,6 +148,7 @@ private slots:
     void manyThreadFilesStayUnderTheOpenFileBound();
     void manyThreadFilesUnderALowOpenFileLimit();
     void zipOfMoreMembersThanAClassicDirectoryCounts();
+    void zip64MemberSizesComeFromTheExtraField();
 
 private:
     // `count` thread files made from the start of a real thread (872805), each with its own thread
@@ -943,6 +944,115 @@ void TestDrMemtraceImporter::zipOfMoreMembersThanAClassicDirectoryCounts()
     const QList<AccessRow> rows = allAccesses(*database);
     QCOMPARE(rows.size(), 10);
     QCOMPARE(rows.first(), (AccessRow { 69990, int(Operation::Write), 0x8000 + 8 * 69990, 0x8000 + 8 * 69990, 8 }));
+}
+
+namespace {
+
+void appendLe(QByteArray *out, quint64 value, int bytes)
+{
+    for (int i = 0; i < bytes; ++i)
+        out->append(char((value >> (8 * i)) & 0xff));
+}
+
+// A zip of one deflated member in the zip64 form Python's zipfile writes for members from 2 GiB
+// on: 0xffffffff in both size fields of both headers, the sizes in a zip64 extra field (id 1).
+// `extraSizes`: how many of the two sizes the central directory's extra field holds.
+QByteArray zip64Archive(const QByteArray &name, const QByteArray &data, int extraSizes = 2)
+{
+    QByteArray deflated(int(compressBound(uLong(data.size()))) + 64, Qt::Uninitialized);
+    z_stream stream {};
+    deflateInit2(&stream, 6, Z_DEFLATED, -MAX_WBITS, 8, Z_DEFAULT_STRATEGY);
+    stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.constData()));
+    stream.avail_in = uInt(data.size());
+    stream.next_out = reinterpret_cast<Bytef *>(deflated.data());
+    stream.avail_out = uInt(deflated.size());
+    deflate(&stream, Z_FINISH);
+    deflated.truncate(qsizetype(stream.total_out));
+    deflateEnd(&stream);
+    const quint32 crc = quint32(crc32(0, reinterpret_cast<const Bytef *>(data.constData()), uInt(data.size())));
+    const auto extra = [&](int sizes) {
+        QByteArray field;
+        appendLe(&field, 1, 2);
+        appendLe(&field, quint64(8 * sizes), 2);
+        if (sizes > 0)
+            appendLe(&field, quint64(data.size()), 8);
+        if (sizes > 1)
+            appendLe(&field, quint64(deflated.size()), 8);
+        return field;
+    };
+    const auto fixedPart = [&](QByteArray *out, const QByteArray &extraField) {
+        appendLe(out, 45, 2); // version needed: 4.5, zip64
+        appendLe(out, 0, 2); // flags
+        appendLe(out, 8, 2); // deflated
+        appendLe(out, 0, 4); // time and date
+        appendLe(out, crc, 4);
+        appendLe(out, 0xffffffff, 4);
+        appendLe(out, 0xffffffff, 4);
+        appendLe(out, quint64(name.size()), 2);
+        appendLe(out, quint64(extraField.size()), 2);
+    };
+    QByteArray zip;
+    appendLe(&zip, 0x04034b50, 4);
+    fixedPart(&zip, extra(2));
+    zip += name + extra(2) + deflated;
+    const qsizetype directory = zip.size();
+    appendLe(&zip, 0x02014b50, 4);
+    appendLe(&zip, 0x032d, 2); // made by
+    const QByteArray centralExtra = extra(extraSizes);
+    fixedPart(&zip, centralExtra);
+    appendLe(&zip, 0, 2 + 2 + 2 + 4); // comment length, disk, internal and external attributes
+    appendLe(&zip, 0, 4); // local header offset
+    zip += name + centralExtra;
+    const qsizetype directorySize = zip.size() - directory;
+    appendLe(&zip, 0x06054b50, 4);
+    appendLe(&zip, 0, 4);
+    appendLe(&zip, 1, 2);
+    appendLe(&zip, 1, 2);
+    appendLe(&zip, quint64(directorySize), 4);
+    appendLe(&zip, quint64(directory), 4);
+    appendLe(&zip, 0, 2);
+    return zip;
+}
+
+} // namespace
+
+void TestDrMemtraceImporter::zip64MemberSizesComeFromTheExtraField()
+{
+    // minizip 1.1 left these sizes at 4294967295 ("size 4294967295 is not a multiple of the
+    // 12-byte record size"); the member is read as the classic zip of the same records is.
+    QByteArray chunk;
+    {
+        drmemtrace::ZipChunkStream zip(dataPath(QStringLiteral("drmemtrace.simple_app.trace.zip")));
+        QVERIFY(zip.open());
+        QVERIFY(zip.nextPart());
+        char buffer[65536];
+        qint64 n = 0;
+        while ((n = zip.read(buffer, sizeof buffer)) > 0)
+            chunk.append(buffer, n);
+        QCOMPARE(n, 0);
+    }
+    QCOMPARE(chunk.size(), 2302812);
+    const QString trace = m_dir.filePath(QStringLiteral("zip64.trace.zip"));
+    QVERIFY(writeAll(trace, zip64Archive("chunk.0000", chunk)));
+    drmemtrace::ZipChunkStream zip(trace);
+    QVERIFY(zip.open());
+    QCOMPARE(zip.partCount(), 1);
+    QCOMPARE(zip.partSizeAt(0), qint64(2302812));
+
+    const QString output = m_dir.filePath(QStringLiteral("zip64.memhist"));
+    const Imported imported = importInto(trace, output);
+    QVERIFY2(imported.ok, qPrintable(imported.error));
+    QCOMPARE(imported.report.reads, 31507);
+    QCOMPARE(imported.report.writes, 12338);
+    QCOMPARE(imported.report.instructions, 136051);
+
+    // The directory marks the compressed size as zip64 but its extra field holds only the size.
+    const QString damaged = m_dir.filePath(QStringLiteral("zip64-damaged.trace.zip"));
+    QVERIFY(writeAll(damaged, zip64Archive("chunk.0000", chunk, 1)));
+    const Imported refused = importInto(damaged, m_dir.filePath(QStringLiteral("zip64-damaged.memhist")));
+    QVERIFY(!refused.ok);
+    QCOMPARE(refused.error,
+        damaged + QStringLiteral(": corrupt zip directory (zip64 sizes missing) after member the start"));
 }
 
 QTEST_GUILESS_MAIN(TestDrMemtraceImporter)

@@ -7,30 +7,6 @@ namespace memhist::drmemtrace {
 
 namespace {
 
-// minizip's status codes (unzip.h, and zlib's for inflate errors) in words: a user can do nothing
-// with "error -103".
-QString minizipReason(int status)
-{
-    switch (status) {
-    case UNZ_ERRNO:
-        return QStringLiteral("cannot read the archive");
-    case UNZ_EOF:
-        return QStringLiteral("the data ends early (truncated)");
-    case UNZ_BADZIPFILE:
-        return QStringLiteral("damaged member header (not a valid zip entry)");
-    case UNZ_CRCERROR:
-        return QStringLiteral("CRC mismatch (corrupt data)");
-    case Z_DATA_ERROR:
-        return QStringLiteral("corrupt compressed data");
-    case Z_MEM_ERROR:
-        return QStringLiteral("out of memory");
-    case Z_BUF_ERROR:
-        return QStringLiteral("the compressed data ends early (truncated)");
-    default:
-        return QStringLiteral("unreadable (minizip status %1)").arg(status);
-    }
-}
-
 // minizip reads the archive through these, with the PooledFile as its stream: it seeks before every
 // read, so the file may lose and regain its descriptor between two reads.
 voidpf ZCALLBACK openPooled(voidpf, const void *file, int)
@@ -82,14 +58,7 @@ ZipChunkStream::ZipChunkStream(const QString &path, FileHandlePool *pool)
     : m_file(path, pool)
 { }
 
-ZipChunkStream::~ZipChunkStream()
-{
-    if (m_zip) {
-        if (m_memberOpen)
-            unzCloseCurrentFile(m_zip);
-        unzClose(m_zip);
-    }
-}
+ZipChunkStream::~ZipChunkStream() = default;
 
 bool ZipChunkStream::isChunkName(QByteArrayView name)
 {
@@ -108,16 +77,23 @@ bool ZipChunkStream::open()
     functions.zseek64_file = seekPooled;
     functions.zclose_file = closePooled;
     functions.zerror_file = errorPooled;
-    m_zip = unzOpen2_64(&m_file, &functions);
+    unzFile zip = unzOpen2_64(&m_file, &functions);
     // minizip finds the members through the central directory at the end of the archive: a zip cut
     // short (a copy interrupted, a tracer killed while zipping) has none.
-    if (!m_zip)
+    if (!zip)
         return fail(QStringLiteral("not a readable zip archive: truncated or corrupt (no central directory)"));
+    const bool listed = listMembers(zip);
+    unzClose(zip);
+    return listed;
+}
 
-    // The member table, from the central directory alone.
+bool ZipChunkStream::listMembers(void *zip)
+{
+    // The member table, from the central directory alone: minizip walks the entries, each entry's
+    // sizes and offsets are read here (zipmember.h says why).
     quint64 nextEntry = 0; // where the central directory entry after the last one listed starts
-    for (int status = unzGoToFirstFile(m_zip); status != UNZ_END_OF_LIST_OF_FILE; status = unzGoToNextFile(m_zip)) {
-        const QString after = m_members.empty() ? QStringLiteral("the start") : m_members.back().name;
+    for (int status = unzGoToFirstFile(zip); status != UNZ_END_OF_LIST_OF_FILE; status = unzGoToNextFile(zip)) {
+        const QString after = m_members.empty() ? QStringLiteral("the start") : m_members.back().info.name;
         if (status != UNZ_OK && m_members.size() >= 0xffff && endOfDirectoryAt(nextEntry))
             break;
         if (status != UNZ_OK)
@@ -125,16 +101,21 @@ bool ZipChunkStream::open()
         unz_file_info64 info {};
         char name[256] = {};
         unz64_file_pos position {};
-        if (unzGetCurrentFileInfo64(m_zip, &info, name, sizeof name - 1, nullptr, 0, nullptr, 0) != UNZ_OK
-            || unzGetFilePos64(m_zip, &position) != UNZ_OK)
+        if (unzGetCurrentFileInfo64(zip, &info, name, sizeof name - 1, nullptr, 0, nullptr, 0) != UNZ_OK
+            || unzGetFilePos64(zip, &position) != UNZ_OK)
             return fail(QStringLiteral("corrupt zip directory after member %1").arg(after));
         // The central directory entry's fixed part is 46 bytes.
         nextEntry = quint64(position.pos_in_zip_directory) + 46 + info.size_filename + info.size_file_extra
             + info.size_file_comment;
-        const qint64 before
-            = m_members.empty() ? 0 : m_members.back().compressedBefore + m_members.back().compressedSize;
-        m_members.push_back({ QString::fromUtf8(name), qint64(info.uncompressed_size), qint64(info.compressed_size),
-            before, quint64(position.pos_in_zip_directory), quint64(position.num_of_file) });
+        Member member;
+        QString error;
+        if (!readCentralEntry(&m_file, quint64(position.pos_in_zip_directory), &member.info, &error))
+            return fail(QStringLiteral("%1 after member %2").arg(error, after));
+        member.info.name = QString::fromUtf8(name);
+        member.compressedBefore = m_members.empty()
+            ? 0
+            : m_members.back().compressedBefore + qint64(m_members.back().info.compressedSize);
+        m_members.push_back(std::move(member));
     }
     return true;
 }
@@ -154,43 +135,27 @@ bool ZipChunkStream::endOfDirectoryAt(quint64 offset)
         && ((signature[2] == 5 && signature[3] == 6) || (signature[2] == 6 && signature[3] == 6));
 }
 
-QString ZipChunkStream::closeMember()
-{
-    if (!m_memberOpen)
-        return {};
-    m_memberOpen = false;
-    const int status = unzCloseCurrentFile(m_zip);
-    if (status == UNZ_CRCERROR)
-        return minizipReason(status);
-    if (status != UNZ_OK)
-        return QStringLiteral("cannot close: ") + minizipReason(status);
-    return {};
-}
-
 bool ZipChunkStream::openMember(int index)
 {
-    const Member &member = m_members[size_t(index)];
-    const unz64_file_pos position { ZPOS64_T(member.directoryOffset), ZPOS64_T(member.fileNumber) };
-    if (unzGoToFilePos64(m_zip, &position) != UNZ_OK)
-        return fail(QStringLiteral("zip member %1: corrupt zip directory").arg(member.name));
+    const ZipMemberInfo &member = m_members[size_t(index)].info;
     if (!isChunkName(member.name.toUtf8()))
         return fail(QStringLiteral("zip member %1 is not a drmemtrace chunk (chunk.NNNN)").arg(member.name));
-    if (const int status = unzOpenCurrentFile(m_zip); status != UNZ_OK)
-        return fail(QStringLiteral("zip member %1: cannot open: %2").arg(member.name, minizipReason(status)));
+    QString reason;
+    if (!m_reader.open(&m_file, member, &reason))
+        return fail(QStringLiteral("zip member %1: cannot open: %2").arg(member.name, reason));
     return true;
 }
 
 bool ZipChunkStream::nextPart()
 {
-    if (const QString reason = closeMember(); !reason.isEmpty())
-        return fail(QStringLiteral("zip member %1: %2").arg(m_memberName, reason));
+    m_memberOpen = false;
+    m_reader.close();
     if (m_next >= partCount())
         return false;
     const int index = m_next++;
     m_current = index;
-    m_memberName = m_members[size_t(index)].name;
-    m_memberSize = m_members[size_t(index)].size;
-    m_memberRead = 0;
+    m_memberName = m_members[size_t(index)].info.name;
+    m_memberSize = qint64(m_members[size_t(index)].info.size);
     if (!openMember(index))
         return false;
     m_memberOpen = true;
@@ -199,11 +164,8 @@ bool ZipChunkStream::nextPart()
 
 bool ZipChunkStream::seekPart(int index)
 {
-    if (m_memberOpen) {
-        // Left before its end: minizip checks no CRC for a member not read to the end.
-        m_memberOpen = false;
-        unzCloseCurrentFile(m_zip);
-    }
+    m_memberOpen = false;
+    m_reader.close();
     if (index < 0 || index >= partCount())
         return fail(QStringLiteral("no zip member %1 (the archive holds %2)").arg(index).arg(partCount()));
     m_next = index;
@@ -212,26 +174,24 @@ bool ZipChunkStream::seekPart(int index)
 
 bool ZipChunkStream::readPartHead(int index, qint64 size, QByteArray *head)
 {
-    if (m_memberOpen) {
-        m_memberOpen = false;
-        unzCloseCurrentFile(m_zip);
-    }
+    m_memberOpen = false;
     if (!openMember(index))
         return false;
     head->resize(size);
     qint64 filled = 0;
+    QString reason;
     while (filled < size) {
-        const int n = unzReadCurrentFile(m_zip, head->data() + filled, unsigned(size - filled));
+        const qint64 n = m_reader.read(head->data() + filled, size - filled, &reason);
         if (n < 0) {
-            unzCloseCurrentFile(m_zip);
-            return fail(QStringLiteral("zip member %1: corrupt compressed data").arg(m_members[size_t(index)].name));
+            m_reader.close();
+            return fail(QStringLiteral("zip member %1: %2").arg(m_members[size_t(index)].info.name, reason));
         }
         if (n == 0)
             break;
         filled += n;
     }
     head->truncate(filled);
-    unzCloseCurrentFile(m_zip);
+    m_reader.close();
     return true;
 }
 
@@ -239,34 +199,31 @@ qint64 ZipChunkStream::read(char *data, qint64 maxSize)
 {
     if (!m_memberOpen)
         return 0;
-    const int n = unzReadCurrentFile(m_zip, data, unsigned(std::min<qint64>(maxSize, 1 << 30)));
+    QString reason;
+    const qint64 n = m_reader.read(data, maxSize, &reason);
     // The reason only: the record reader places it, in this member.
     if (n < 0) {
-        fail(minizipReason(n));
+        m_memberOpen = false;
+        fail(reason);
         return -1;
     }
-    m_memberRead += n;
-    if (n == 0) {
-        if (const QString reason = closeMember(); !reason.isEmpty()) {
-            fail(reason);
-            return -1;
-        }
-    }
+    if (n == 0)
+        m_memberOpen = false;
     return n;
 }
 
 qint64 ZipChunkStream::inputBytesConsumed() const
 {
-    // minizip does not tell where in the file it is; the member's share of its stored size is as
-    // good for a progress bar.
-    // Members skipped by a seek count as consumed.
+    // The member's share of its stored size, by the bytes inflated so far, is as good for a
+    // progress bar. Members skipped by a seek count as consumed.
     if (m_current < 0)
         return 0;
     const Member &member = m_members[size_t(m_current)];
+    const qint64 stored = qint64(member.info.compressedSize);
     if (!m_memberOpen || m_memberSize <= 0)
-        return member.compressedBefore + member.compressedSize;
+        return member.compressedBefore + stored;
     return member.compressedBefore
-        + qint64(double(member.compressedSize) * double(m_memberRead) / double(m_memberSize));
+        + qint64(double(stored) * double(m_reader.delivered()) / double(m_memberSize));
 }
 
 } // namespace memhist::drmemtrace

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 // A chunked drmemtrace trace (.trace.zip): a zip archive whose members chunk.0000, chunk.0001, ...
 // hold consecutive pieces of one thread's records. Members are read in archive order, each
-// inflated as it is read (minizip), so memory stays at zlib's window plus one buffer. The members
-// are listed from the archive's central directory when it is opened, so that a reader can start at
+// inflated as it is read (zipmember.h), so memory stays at zlib's window plus one buffer. The
+// members are listed from the archive's central directory (minizip) when it is opened, so that a
+// reader can start at
 // any member without inflating the ones before it (seekPart), or look at the first records of each
 // (readPartHead) to find where a window of the trace begins. The file is read through a PooledFile.
 #pragma once
 
 #include "core/importers/drmemtrace/bytestream.h"
 #include "core/importers/drmemtrace/pooledfile.h"
+#include "core/importers/drmemtrace/zipmember.h"
 
 #include <QByteArray>
 #include <vector>
@@ -33,7 +35,7 @@ public:
     // The members of the archive (known once open).
     int partCount() const override { return int(m_members.size()); }
     // A member's decompressed size, as the central directory states it.
-    qint64 partSizeAt(int index) const override { return m_members[size_t(index)].size; }
+    qint64 partSizeAt(int index) const override { return qint64(m_members[size_t(index)].info.size); }
     // Makes the next nextPart() move to member `index` (0-based), without inflating the members
     // before it. Any member being read is closed first.
     bool seekPart(int index) override;
@@ -48,29 +50,22 @@ public:
 private:
     struct Member
     {
-        QString name;
-        qint64 size = 0; // decompressed
-        qint64 compressedSize = 0;
+        ZipMemberInfo info;
         qint64 compressedBefore = 0; // stored bytes of the members before it
-        quint64 directoryOffset = 0; // of its central directory entry (unz64_file_pos)
-        quint64 fileNumber = 0;
     };
 
-    // Closes the current member: empty, or why it failed (its CRC, a minizip status), for the
-    // caller to place.
-    QString closeMember();
+    bool listMembers(void *zip); // an unzFile
     bool endOfDirectoryAt(quint64 offset);
     bool openMember(int index);
 
     PooledFile m_file;
-    void *m_zip = nullptr; // unzFile
+    ZipMemberReader m_reader;
     std::vector<Member> m_members;
     int m_next = 0; // the member nextPart() opens
     int m_current = -1;
     bool m_memberOpen = false;
     QString m_memberName;
     qint64 m_memberSize = -1;
-    qint64 m_memberRead = 0;
 };
 
 } // namespace memhist::drmemtrace
