@@ -18,7 +18,7 @@ namespace {
 
 const CommandHelp help {
     QStringLiteral("diff"),
-    QStringLiteral("A B [--format table|csv] [--limit N]"),
+    QStringLiteral("A B [--baseline A2] [--format table|csv] [--limit N]"),
     QStringLiteral(
         "Compare two runs of one program (histories A and B) and list where they differ, in order of A's\n"
         "time: control hunks (where the code traces part, at which branch, and where they meet again: the\n"
@@ -26,7 +26,9 @@ const CommandHelp help {
         "(the first access of an aligned stretch whose value or normalised address differs) and objects\n"
         "(a global, a heap cell, a stack word) whose writes differ: the counts, the first differing write\n"
         "and the final values. Addresses are normalised so that layout differences are not reported (see\n"
-        "docs/diff.md). Histories without a code trace are compared by transition, memory only. --limit\n"
+        "docs/diff.md). Histories without a code trace are compared by transition, memory only.\n"
+        "--baseline A2 (a second run of A's input) leaves out what differs between A and A2 too: the\n"
+        "nondeterminism of every run (stack canary, pointer guard, rdtsc timings, thread ids). --limit\n"
         "bounds the entries listed (default 100); all are counted. Exit status: 0 when the runs do not\n"
         "differ, 1 when they do, 2 on an error."),
 };
@@ -266,6 +268,8 @@ void appendTable(QByteArray *out, const DiffResult &result)
     const std::uint64_t found = result.controlHunks + result.memoryHunks + result.objects;
     if (found > std::uint64_t(result.entries.size()))
         *out += "; " + number(result.entries.size()) + " listed (--limit)";
+    if (result.ignored > 0)
+        *out += "; " + number(result.ignored) + " left out (the baseline has them too)";
     *out += '\n';
 }
 
@@ -278,7 +282,9 @@ int runDiff(const QStringList &arguments)
         QStringLiteral("csv|table"), QStringLiteral("table"));
     const QCommandLineOption limitOption(QStringLiteral("limit"),
         QStringLiteral("Entries listed, at most (default 100)."), QStringLiteral("N"), QString::number(defaultLimit));
-    parser.addOptions({ formatOption, limitOption });
+    const QCommandLineOption baselineOption(QStringLiteral("baseline"),
+        QStringLiteral("A second run of A's input: what differs between A and it is left out."), QStringLiteral("A2"));
+    parser.addOptions({ formatOption, limitOption, baselineOption });
     const PositionalArgument second { QStringLiteral("B"), QStringLiteral("The history to compare with DB (A)."),
         QStringLiteral("second history (B)") };
     QStringList positional;
@@ -310,6 +316,25 @@ int runDiff(const QStringList &arguments)
     DiffOptions options;
     options.limit = std::size_t(limit);
     DiffResult result;
+    DiffNoise noise;
+    if (parser.isSet(baselineOption)) {
+        const auto baseline = openDatabaseArgument(parser.value(baselineOption));
+        if (!baseline)
+            return ExitUsage;
+        if (const auto mismatch
+            = programMismatch(a->path(), recordedProgram(*a), baseline->path(), recordedProgram(*baseline))) {
+            writeErr(QStringLiteral("memhist diff: --baseline: %1\n").arg(*mismatch));
+            return ExitUsage;
+        }
+        DiffOptions learning;
+        learning.limit = 1;
+        learning.learn = &noise;
+        if (!diffRuns(*a, *baseline, learning, &result, &error)) {
+            writeErr(QStringLiteral("memhist diff: %1 / %2: %3\n").arg(a->path(), baseline->path(), error));
+            return ExitUsage;
+        }
+        options.ignore = &noise;
+    }
     if (!diffRuns(*a, *b, options, &result, &error)) {
         writeErr(QStringLiteral("memhist diff: %1 / %2: %3\n").arg(a->path(), b->path(), error));
         return ExitUsage;

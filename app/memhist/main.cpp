@@ -41,7 +41,7 @@ const Command commands[] = {
         "search DB (--value HEX | --int N --size 1|2|4|8 | --unexplained) [the query options]\n"
         "                [--format csv|table] [--context]" },
     { "origin", runOrigin, "origin DB --row R [--depth N] [--forward] [--format table|csv]" },
-    { "diff", runDiff, "diff A B [--format table|csv] [--limit N]" },
+    { "diff", runDiff, "diff A B [--baseline A2] [--format table|csv] [--limit N]" },
 };
 
 QByteArray usage()

@@ -101,6 +101,7 @@ struct DiffResult
     std::uint64_t bInstructions = 0;
     std::uint64_t aAccesses = 0;
     std::uint64_t bAccesses = 0;
+    std::uint64_t ignored = 0; // differences left out because the baseline has them too
     QStringList notes; // limits met ("objects capped at ..."), the mode (memory only), ...
 
     bool differ() const { return controlHunks + memoryHunks + objects > 0; }

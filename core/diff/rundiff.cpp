@@ -116,6 +116,12 @@ void Walk::compareAt(std::uint64_t ta, std::uint64_t pa, std::uint64_t tb, std::
         if (x && y && x->access->operation == y->access->operation && x->access->size == y->access->size
             && x->place == y->place && x->access->value == y->access->value)
             continue;
+        if (DiffNoise *learn = m_options.learn; learn && learn->accessPcs.size() < DiffNoise::maxPcs)
+            learn->accessPcs.insert(x ? pa : pb);
+        if (m_options.ignore && m_options.ignore->accessPcs.contains(x ? pa : pb)) {
+            ++m_result->ignored;
+            continue;
+        }
         if (!m_stretchDiffers) {
             m_stretchDiffers = true;
             ++m_result->memoryHunks;
@@ -149,8 +155,15 @@ void Walk::divergence()
     m_openMemoryHunk.reset();
     const bool useDepth = side(0).code.knowsCalls() && side(1).code.knowsCalls();
     const std::optional<ResyncPoint> resync = findResync(side(0).code, side(1).code, m_options.window, useDepth);
-    ++m_result->controlHunks;
-    const bool listed = std::size_t(m_result->entries.size()) < m_options.limit;
+    const std::uint64_t branchPc = m_lastAligned[0] ? m_lastAligned[0]->pc : 0;
+    if (DiffNoise *learn = m_options.learn; learn && learn->branchPcs.size() < DiffNoise::maxPcs)
+        learn->branchPcs.insert(branchPc);
+    const bool ignored = m_options.ignore && m_options.ignore->branchPcs.contains(branchPc);
+    if (ignored)
+        ++m_result->ignored;
+    else
+        ++m_result->controlHunks;
+    const bool listed = !ignored && std::size_t(m_result->entries.size()) < m_options.limit;
     DiffEntry entry;
     entry.kind = DiffEntry::Kind::Control;
     ControlHunk &hunk = entry.control;
@@ -242,6 +255,19 @@ void Walk::addObjects()
 {
     m_objects.finish();
     std::vector<ObjectSummary> objects = m_objects.differing();
+    if (m_options.learn || m_options.ignore) {
+        std::vector<ObjectSummary> kept;
+        for (const ObjectSummary &summary : objects) {
+            const QString text = m_describer[0]->object(summary.key);
+            if (m_options.learn)
+                m_options.learn->objects.insert(text);
+            if (m_options.ignore && m_options.ignore->objects.contains(text))
+                ++m_result->ignored;
+            else
+                kept.push_back(summary);
+        }
+        objects = std::move(kept);
+    }
     m_result->objects = objects.size();
     // In order of the first difference in A's time (objects only B wrote differently: by B's).
     const auto when = [](const ObjectSummary &summary) {

@@ -15,6 +15,7 @@
 
 #include "core/diff/diffresult.h"
 
+#include <QSet>
 #include <QString>
 #include <cstddef>
 
@@ -22,10 +23,25 @@ namespace memhist {
 
 class HistoryDatabase;
 
+// What differs between two runs of the same input: nondeterminism (the stack protector's canary
+// and the pointer guard from AT_RANDOM, rdtsc timings, thread ids, getrandom()), learned from a
+// baseline pair of runs and left out of another diff (`memhist diff --baseline`).
+struct DiffNoise
+{
+    QSet<QString> objects; // as reported ("tcache_key", "[stack] top-0xbf8")
+    QSet<std::uint64_t> accessPcs; // instructions whose accesses differed in an aligned stretch
+    QSet<std::uint64_t> branchPcs; // branches that parted the runs
+    static constexpr qsizetype maxPcs = 1 << 20;
+
+    bool isEmpty() const { return objects.isEmpty() && accessPcs.isEmpty() && branchPcs.isEmpty(); }
+};
+
 struct DiffOptions
 {
     std::size_t limit = 100; // entries listed (all are counted)
     std::size_t window = std::size_t(1) << 20; // instructions searched on each side for a resync
+    const DiffNoise *ignore = nullptr; // differences left out (a baseline's noise)
+    DiffNoise *learn = nullptr; // filled with every difference found (to serve as a baseline)
 };
 
 // Compares `a` with `b`; false (and *error) when a history cannot be read.
