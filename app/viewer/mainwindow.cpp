@@ -7,6 +7,7 @@
 #include "executionspanel.h"
 #include "filefilters.h"
 #include "findvaluedialog.h"
+#include "functionaccessesdialog.h"
 #include "jobcontroller.h"
 #include "jobprogresswidget.h"
 #include "messagelog.h"
@@ -346,6 +347,12 @@ void MainWindow::createMenus()
     findValue->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
     findValue->setShortcutContext(Qt::WindowShortcut);
     findValue->setStatusTip(tr("The accesses whose bytes contain a value, into the Results tab"));
+    QAction *functionAccesses = go->addAction(tr("Accesses by F&unction…"), this, &MainWindow::showFunctionAccesses);
+    functionAccesses->setObjectName(QStringLiteral("functionAccessesAction"));
+    functionAccesses->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    functionAccesses->setShortcutContext(Qt::WindowShortcut);
+    functionAccesses->setStatusTip(
+        tr("The accesses a function's instructions made (or made while it ran), into the Results tab"));
     go->addSeparator();
     go->addAction(m_detailPane->comeFromAction());
     go->addAction(m_detailPane->wentToAction());
@@ -728,6 +735,32 @@ void MainWindow::showFindValue()
     search.query = m_queryPanel->threadFilter()->applyTo(search.query);
     m_queryPanel->runValueSearch(search);
     showPanel(Panel::Results);
+}
+
+void MainWindow::showFunctionAccesses()
+{
+    if (m_historyPath.isEmpty()) {
+        showStatus(tr("Open a history first: Accesses by Function lists the accesses of a function it ran"));
+        return;
+    }
+    if (!m_navigator->symbolsRead()) {
+        showStatus(tr("Still reading the history's function names: try again in a moment"));
+        return;
+    }
+    QStringList names;
+    for (const NamedRange &symbol : m_navigator->symbols()) {
+        if (symbol.kind == NamedRange::Kind::Function)
+            names << symbol.name;
+    }
+    names.removeDuplicates();
+    FunctionAccessesDialog dialog(names, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const HalfAxisQuery query = m_queryPanel->threadFilter()->applyTo(dialog.query());
+    m_queryPanel->runQuery(query);
+    showPanel(Panel::Results);
+    showStatus(query.function.withCallees ? tr("The accesses made while %1 ran").arg(query.function.name)
+                                          : tr("The accesses made by %1").arg(query.function.name));
 }
 
 void MainWindow::updateNavigation()

@@ -111,6 +111,8 @@ public:
     void showMemoryPane();
     // Find Value… (Ctrl+F): asks for a value, then runs its search into the Results tab.
     void showFindValue();
+    // Accesses by Function… (Ctrl+Shift+F): its dialog, then the query into the Results tab.
+    void showFunctionAccesses();
     MessageLog *messageLog() const { return m_log; }
     // Help ▸ Mouse and Keys (not modal: the user tries the keys with the page open).
     void showMouseAndKeys();

@@ -274,6 +274,21 @@ void QueryPanel::buildLayout()
     operations->addWidget(m_executesCheck);
     operations->addWidget(m_threadFilter = new ThreadFilter(this));
     connect(m_threadFilter, &ThreadFilter::threadsChanged, this, &QueryPanel::runFromInputs);
+    m_functionLabel = new QLabel(this);
+    m_functionLabel->setObjectName(QStringLiteral("functionLabel"));
+    m_functionLabel->setToolTip(tr("Only the accesses of this function (Go ▸ Accesses by Function…)"));
+    m_clearFunctionButton = new QToolButton(this);
+    m_clearFunctionButton->setObjectName(QStringLiteral("clearFunctionButton"));
+    m_clearFunctionButton->setText(QStringLiteral("✕"));
+    m_clearFunctionButton->setAutoRaise(true);
+    m_clearFunctionButton->setToolTip(tr("Every access again, not only the function's"));
+    connect(m_clearFunctionButton, &QToolButton::clicked, this, [this] {
+        m_inputsFunction = {};
+        updateFunctionLabel();
+        runFromInputs();
+    });
+    operations->addWidget(m_functionLabel);
+    operations->addWidget(m_clearFunctionButton);
     operations->addStretch(1);
     operations->addWidget(m_runButton);
     inputs->addWidget(new QLabel(tr("Operations"), this), 2, 0);
@@ -491,6 +506,18 @@ void QueryPanel::fillInputs(const HalfAxisQuery &query)
     m_threadFilter->setThreads(query.threads);
     m_inputsResumeAfter = query.resumeAfter;
     updateResumeLabel();
+    m_inputsFunction = query.function;
+    updateFunctionLabel();
+}
+
+void QueryPanel::updateFunctionLabel()
+{
+    const FunctionFilter &function = m_inputsFunction;
+    if (function.isSet())
+        m_functionLabel->setText(function.withCallees ? tr("while %1 ran").arg(function.name)
+                                                      : tr("by %1").arg(function.name));
+    m_functionLabel->setVisible(function.isSet());
+    m_clearFunctionButton->setVisible(function.isSet());
 }
 
 void QueryPanel::updateResumeLabel()
@@ -520,6 +547,7 @@ std::optional<HalfAxisQuery> QueryPanel::queryFromInputs(QString *error) const
     if (at)
         query.at = Transition { *at };
     query.resumeAfter = m_inputsResumeAfter;
+    query.function = m_inputsFunction;
     query.first = Address { first.value_or(0) };
     query.last = Address { last.value_or(lastAddress) };
     if (query.first > query.last) {
@@ -615,6 +643,9 @@ QString QueryPanel::noRowsText() const
     if (query.operations.testFlag(Operation::Execute))
         operations << tr("execute");
     QString text = tr("No %1").arg(operations.join(tr(" or ")));
+    if (query.function.isSet())
+        text += query.function.withCallees ? tr(" while %1 ran").arg(query.function.name)
+                                           : tr(" by %1").arg(query.function.name);
 
     const std::uint64_t span = query.last.value - query.first.value;
     if (query.first.value == 0 && query.last.value == lastAddress) {

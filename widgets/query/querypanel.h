@@ -52,6 +52,9 @@ public:
     // at row N" and stays part of the inputs' query, so that Run runs the same query again, until the
     // user edits the transition or the direction. `noRowsHint` (e.g. "zoom in, or widen …") ends the
     // status line's explanation when the query matches nothing.
+    // A function filter (query.function, Accesses by Function…) shows beside the operations as
+    // "by fill" / "while fill ran" with a ✕ that lifts it and runs again; it stays part of the
+    // inputs' query until then.
     void runQuery(const memhist::HalfAxisQuery &query, const QString &noRowsHint = {});
     // Runs a value search (Find Value) into the table: its query's inputs shown, its matches paged
     // as a query's, its progress in the status line beside a Stop button. Export stays off while
@@ -143,6 +146,7 @@ private:
     void updateColumnVisibility();
     void updateResumeLabel();
     void dropResumePoint();
+    void updateFunctionLabel();
     void startQuery(const HalfAxisQuery &query, const QString &noRowsHint);
     QString noRowsText() const;
 
@@ -151,6 +155,10 @@ private:
     QString m_noRowsHint; // of m_currentQuery
     // The resume point the inputs show (the results start next to that row): part of their query.
     std::optional<RowId> m_inputsResumeAfter;
+    // The function filter the inputs show (set by runQuery, lifted by its ✕): part of their query.
+    FunctionFilter m_inputsFunction;
+    QLabel *m_functionLabel = nullptr;
+    QToolButton *m_clearFunctionButton = nullptr;
     ResultsModel *m_model = nullptr;
     bool m_columnsSized = false;
     bool m_hadCurrentRow = false;
