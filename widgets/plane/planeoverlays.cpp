@@ -2,6 +2,7 @@
 #include "widgets/plane/planeoverlays.h"
 
 #include "core/model/numbertext.h"
+#include "widgets/plane/planelegend.h"
 
 #include <QCoreApplication>
 #include <QPainter>
@@ -260,10 +261,13 @@ void paintLegend(QPainter &painter, QRect plot, const QString &detail, const QPa
             x += metrics.horizontalAdvance(more) + 10;
         }
     }
-    if (detail.isEmpty())
+    // Right-aligned in what is left, a gap after the threads; shortened to fit rather than clipped.
+    const int left = x + 8;
+    const QString fitted = fittedLegendDetail(detail, plot.right() - left, metrics);
+    if (fitted.isEmpty())
         return;
     painter.setPen(palette.color(QPalette::PlaceholderText));
-    painter.drawText(QRect(x, y, plot.right() - x, metrics.height()), Qt::AlignRight | Qt::AlignVCenter, detail);
+    painter.drawText(QRect(left, y, plot.right() - left, metrics.height()), Qt::AlignRight | Qt::AlignVCenter, fitted);
 }
 
 } // namespace memhist::plane
