@@ -52,27 +52,28 @@ struct Run
     QByteArray err;
 };
 
-// `memhist ARGUMENTS` under a 20 s limit and 2 GiB of address space (ulimit -v), so that a hang or
-// a runaway allocation fails the test instead of the machine. Not the address-space limit in an
-// AddressSanitizer build: its shadow memory alone reserves terabytes of address space.
+// `memhist ARGUMENTS` (or another program) under a time limit and 2 GiB of address space (ulimit
+// -v), so that a hang or a runaway allocation fails the test instead of the machine. Not the
+// address-space limit in an AddressSanitizer build: its shadow memory alone reserves terabytes of
+// address space.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr const char *limitedExec = "exec \"$0\" \"$@\"";
 #else
 constexpr const char *limitedExec = "ulimit -v 2097152; exec \"$0\" \"$@\"";
 #endif
 
-Run runLimited(const QStringList &arguments)
+Run runLimited(const QStringList &arguments, const QString &program = QStringLiteral(MEMHIST_CLI_PATH),
+    int seconds = 20)
 {
     QProcess process;
-    QStringList shellArguments { QStringLiteral("-c"), QString::fromLatin1(limitedExec),
-        QStringLiteral(MEMHIST_CLI_PATH) };
+    QStringList shellArguments { QStringLiteral("-c"), QString::fromLatin1(limitedExec), program };
     shellArguments += arguments;
     process.start(QStringLiteral("/bin/sh"), shellArguments);
     Run run;
-    if (!process.waitForFinished(20000)) {
+    if (!process.waitForFinished(seconds * 1000)) {
         process.kill();
         process.waitForFinished();
-        run.err = "did not end within 20 s";
+        run.err = QByteArray("did not end within ") + QByteArray::number(seconds) + " s";
         return run;
     }
     run.exitCode = process.exitCode();
@@ -239,6 +240,33 @@ void tst_CraftedHistories::everyCommandEndsCleanly()
         if (arguments[0] == QLatin1String("export") && run.exitCode != 0)
             QVERIFY2(!QFile::exists(csv), qPrintable(what));
         QFile::remove(csv);
+    }
+
+    // The viewer, offscreen: it shows the history (plane, results, charts) and saves a picture, or
+    // says why it cannot open it; it never crashes or spins. 60 s: it paints, and an
+    // AddressSanitizer build is slow.
+    const QString picture = m_dir.filePath(QStringLiteral("viewer.png"));
+    QFile::remove(picture);
+    const Run viewer = runLimited({ QStringLiteral("-platform"), QStringLiteral("offscreen"),
+                                      QStringLiteral("--screenshot"), picture, QStringLiteral("--size"),
+                                      QStringLiteral("1024x700"), history },
+        QStringLiteral(MEMHIST_VIEWER_PATH), 60);
+    const QString what = QStringLiteral("memhist-viewer: ") + QString::fromUtf8(viewer.err);
+    QVERIFY2(!viewer.crashedOrKilled, qPrintable(what));
+    if (!refusal.isEmpty()) {
+        QCOMPARE(viewer.exitCode, 1);
+        // The viewer opens traces too, so it words a FIFO's refusal for both.
+        const QString viewerRefusal = change == QLatin1String("FIFO")
+            ? history + QStringLiteral(" is not a regular file (a FIFO, device or socket): histories and traces are "
+                                       "read from regular files and directories.")
+            : refusal;
+        QVERIFY2(viewer.err.contains(viewerRefusal.toUtf8()), qPrintable(what));
+        QVERIFY(!QFile::exists(picture));
+    } else {
+        QVERIFY2(viewer.exitCode == 0 || viewer.exitCode == 1, qPrintable(what));
+        QVERIFY2(viewer.exitCode != 0 || QFile::exists(picture), qPrintable(what));
+        if (change.isEmpty())
+            QVERIFY2(viewer.exitCode == 0, qPrintable(what));
     }
 }
 
