@@ -7,6 +7,11 @@
 
 namespace memhist::diffstatements {
 
+// A diff reads both histories from end to end once: memory-mapping them (the readers' default,
+// schema::readerPragmas) would leave every page of both files resident, over a GiB for two runs
+// of 10^7 accesses; through SQLite's page cache (64 MiB each) the resident memory stays bounded.
+inline constexpr const char *streamingPragmas = "PRAGMA mmap_size = 0";
+
 // The first transition of the code trace.
 inline constexpr const char *codeTraceStart = "SELECT min(transition_first) FROM code_trace";
 // Every access from rowid ?1 on, in rowid (time) order: one cursor over a read-only history.

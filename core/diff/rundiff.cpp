@@ -5,6 +5,7 @@
 #include "core/diff/accessstream.h"
 #include "core/diff/addressnormaliser.h"
 #include "core/diff/diffplaces.h"
+#include "core/diff/diffstatements.h"
 #include "core/diff/instructionstream.h"
 #include "core/diff/objecthistories.h"
 #include "core/diff/resync.h"
@@ -375,6 +376,11 @@ bool Walk::run(QString *error)
 bool diffRuns(HistoryDatabase &a, HistoryDatabase &b, const DiffOptions &options, DiffResult *result, QString *error)
 {
     *result = DiffResult {};
+    for (HistoryDatabase *database : { &a, &b })
+        if (!database->connection().execute(diffstatements::streamingPragmas)) {
+            *error = QStringLiteral("%1: %2").arg(database->path(), database->connection().lastError());
+            return false;
+        }
     Walk walk(a, b, options, result);
     return walk.run(error);
 }
