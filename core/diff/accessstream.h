@@ -39,7 +39,7 @@ public:
         m_at.clear();
         while (fill() && m_next.transition <= transition) {
             if (m_next.transition == transition)
-                m_at.push_back(m_next);
+                m_at.push_back(std::move(m_next));
             else
                 skipped(static_cast<const StreamedAccess &>(m_next));
             m_hasNext = false;

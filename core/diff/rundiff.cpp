@@ -144,7 +144,12 @@ void Walk::compareAt(std::uint64_t ta, std::uint64_t pa, std::uint64_t tb, std::
 
 void Walk::aligned(const TracedInstruction &a, const TracedInstruction &b)
 {
-    compareAt(a.transition, a.pc, b.transition, b.pc);
+    // Most instructions access no memory: compare only where either side has an access.
+    std::uint64_t nextA = 0, nextB = 0;
+    const bool accessA = side(0).accesses.nextTransition(&nextA) && nextA <= a.transition;
+    const bool accessB = side(1).accesses.nextTransition(&nextB) && nextB <= b.transition;
+    if (accessA || accessB)
+        compareAt(a.transition, a.pc, b.transition, b.pc);
     m_lastAligned[0] = a;
     m_lastAligned[1] = b;
     ++m_result->alignedInstructions;
