@@ -13,6 +13,7 @@
 #include "core/context/contextschema.h"
 #include "core/context/contextstatements.h"
 #include "core/origin/originstatements.h"
+#include "core/diff/diffstatements.h"
 #include "core/query/querystatements.h"
 #include "core/search/searchstatements.h"
 #include "core/storage/addresssummarystatements.h"
@@ -54,6 +55,7 @@ const StatementList statementLists[] = {
     { "values", valueschema::valueStatements },
     { "search", searchstatements::searchStatements },
     { "origin", originstatements::originStatements },
+    { "diff", diffstatements::diffStatements },
     { "plane", plane::statements::planeStatements },
     { "charts", charts::statements::chartStatements },
 };
@@ -183,6 +185,13 @@ QList<Expected> expectedPlans()
         { QStringLiteral("values/blockAt"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid=?)") } },
         { QStringLiteral("search/accessesBetween"), D::History, { QStringLiteral("SEARCH accesses USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") } },
         { QStringLiteral("origin/accessByRowId"), D::History, { QStringLiteral("SEARCH accesses USING INTEGER PRIMARY KEY (rowid=?)") } },
+        // core/diff/diffstatements.h
+        { QStringLiteral("diff/codeTraceStart"), D::History, { QStringLiteral("SEARCH code_trace") } },
+        { QStringLiteral("diff/accessesFrom"), D::History, { QStringLiteral("SEARCH accesses USING INTEGER PRIMARY KEY (rowid>?)") } },
+        { QStringLiteral("diff/instructionText"), D::History, { QStringLiteral("SEARCH instructions USING INTEGER PRIMARY KEY (rowid=?)") } },
+        { QStringLiteral("diff/memoryMap"), D::History, { QStringLiteral("SCAN memory_map") } },
+        { QStringLiteral("diff/dataObjects"), D::History, { QStringLiteral("SCAN data_objects") } },
+        { QStringLiteral("diff/modules"), D::History, { QStringLiteral("SCAN modules") } },
         { QStringLiteral("search/blockStartAtOrBefore"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid<?)") } },
         { QStringLiteral("values/legacyValue"), D::History, { QStringLiteral("SEARCH access_values USING INTEGER PRIMARY KEY (rowid=?)") } },
         // widgets/plane/planestatements.h
