@@ -206,7 +206,7 @@ void MainWindow::createActions()
     m_importDirectoryAction->setStatusTip(tr("Import a trace directory (drmemtrace) into a new history"));
     connect(m_importDirectoryAction, &QAction::triggered, this, &MainWindow::importDirectoryInteractively);
 
-    m_recordAction = new QAction(tr("&Record Program…"), this);
+    m_recordAction = new QAction(tr("Re&cord Program…"), this);
     m_recordAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_recordAction->setStatusTip(tr("Run a program under memhist record and open its history"));
     connect(m_recordAction, &QAction::triggered, this, &MainWindow::recordInteractively);
@@ -651,7 +651,7 @@ QList<QWidget *> MainWindow::panes() const
     QList<QWidget *> panes { m_plane };
     for (QDockWidget *dock : { m_resultsDock, m_chartsDock, m_sqlDock, m_executionsDock, m_bookmarksDock, m_logDock,
              m_detailDock, m_memoryDock }) {
-        if (dock->isVisible())
+        if (isInFront(dock))
             panes << dock;
     }
     return panes;
@@ -693,10 +693,16 @@ void MainWindow::focusPane(int step)
     focusInPane(list[next]);
 }
 
+bool MainWindow::isInFront(const QDockWidget *dock)
+{
+    // A dock behind another's tab stays "visible", moved out of sight: nothing of it is seen.
+    return dock->isVisible() && !dock->visibleRegion().isEmpty();
+}
+
 void MainWindow::togglePane(QDockWidget *dock)
 {
     const QWidget *focus = QApplication::focusWidget();
-    if (dock->isVisible() && focus && dock->isAncestorOf(focus)) {
+    if (isInFront(dock) && focus && dock->isAncestorOf(focus)) {
         dock->hide();
         m_plane->setFocus(Qt::ShortcutFocusReason);
         return;
@@ -799,9 +805,18 @@ void MainWindow::historyReady(const QString &path, const HistoryInfo &info, cons
         m_navigator->setTransitionRange(std::pair { *info.summary.firstTransition, *info.summary.lastTransition });
     else
         m_navigator->setTransitionRange(std::nullopt);
+    // The transitions the line names are those of the first and the last access: a recording's
+    // instruction count ("recorded 132,813 instructions") also counts the instructions before and
+    // after them that touched no memory.
+    const QString transitionsNote = info.summary.firstTransition
+        ? tr("Transitions %1..%2: from the first to the last access; instructions before or after them "
+             "that touched no memory are not in the history.")
+              .arg(countText(info.summary.firstTransition->value), countText(info.summary.lastTransition->value))
+        : QString();
     m_status->setSummary(describeHistory(info),
         QDir::toNativeSeparators(m_historyPath) + QStringLiteral("\n") + countText(quint64(info.summary.fileBytes))
-            + tr(" bytes") + QStringLiteral("\n") + info.sourcePaths.join(u'\n'));
+            + tr(" bytes") + QStringLiteral("\n") + info.sourcePaths.join(u'\n')
+            + (transitionsNote.isEmpty() ? QString() : QStringLiteral("\n") + transitionsNote));
     setWindowTitle(tr("%1 — memhist viewer").arg(QFileInfo(path).fileName()));
     setWindowFilePath(m_historyPath);
     m_recentFiles->add(m_historyPath);

@@ -165,6 +165,8 @@ private:
     // it when the focus is in it already.
     void togglePane(QDockWidget *dock);
     void focusInPane(QWidget *pane);
+    // Shown and in front of its tab group.
+    static bool isInFront(const QDockWidget *dock);
     // A key a text field of the window would take (shortcut override) that runs the window's
     // action instead (see eventFilter()).
     bool windowKeyWins(const QKeyEvent &key) const;

@@ -66,9 +66,15 @@ QString groupCounts(const QString &text)
 QString viewerRecordSummary(const QString &line, const QString &outputPath)
 {
     const qsizetype at = outputPath.isEmpty() ? -1 : line.indexOf(outputPath);
+    // "recorded 132813 instructions, ... transitions 1..132807": the instructions run are transitions
+    // 0..132812, the range is that of the accesses (the first instruction and the last few touched no
+    // memory). Said so, since the status line and Go to Transition name the accesses' range.
+    const auto explained = [](QString text) {
+        return groupCounts(text.replace(QStringLiteral("; transitions "), QStringLiteral("; accesses at transitions ")));
+    };
     if (at < 0)
-        return groupCounts(line);
-    return groupCounts(line.left(at)) + outputPath + groupCounts(line.mid(at + outputPath.size()));
+        return explained(line);
+    return explained(line.left(at)) + outputPath + groupCounts(line.mid(at + outputPath.size()));
 }
 
 QString findMemhistCli()

@@ -37,6 +37,8 @@ QStringList recordArguments(const RecordRequest &request);
 // memhist record's summary line as the viewer shows it: its counts of four digits or more grouped
 // as everywhere in the viewer ("recorded 309,033 instructions, 104,680 accesses"); `outputPath`
 // (where the line names it), decimals ("1.702 s") and digits inside words are left as they are.
+// Its "transitions 1..132807", the range of the accesses, reads "accesses at transitions …": the
+// instructions recorded (132,813: transitions 0..132,812) include some that touched no memory.
 QString viewerRecordSummary(const QString &line, const QString &outputPath);
 
 class RecordJob : public QObject

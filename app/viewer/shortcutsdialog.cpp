@@ -5,6 +5,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QKeySequenceEdit>
 #include <QLabel>
 #include <QPushButton>
@@ -89,6 +90,8 @@ ShortcutsDialog::ShortcutsDialog(const QList<ShortcutEntry> &entries, QWidget *p
             return;
         setSelectedKeys({ QKeySequence(sequence[0]) });
     });
+    // At once, not a second later when the field ends its recording (see eventFilter()).
+    m_keyEdit->installEventFilter(this);
     connect(m_keyEdit, &QKeySequenceEdit::editingFinished, this, [this] {
         const QKeySequence sequence = m_keyEdit->keySequence();
         if (sequence.count() > 1)
@@ -104,6 +107,40 @@ ShortcutsDialog::ShortcutsDialog(const QList<ShortcutEntry> &entries, QWidget *p
     if (m_list->topLevelItemCount() > 0)
         m_list->setCurrentItem(m_list->topLevelItem(0));
     resize(560, 600);
+}
+
+ShortcutsDialog::~ShortcutsDialog()
+{
+    // QDialog's destructor hides it, and the key field, losing the focus, ends its recording: not
+    // into this dialog's lists, gone by then.
+    m_keyEdit->disconnect(this);
+}
+
+bool ShortcutsDialog::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_keyEdit && event->type() == QEvent::KeyPress) {
+        switch (static_cast<QKeyEvent *>(event)->key()) {
+        case Qt::Key_Control:
+        case Qt::Key_Shift:
+        case Qt::Key_Alt:
+        case Qt::Key_Meta:
+        case Qt::Key_AltGr:
+            break;
+        default:
+            // Once the field has taken the key: its first key is the action's, and setting it
+            // ends the field's recording.
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    const QKeySequence sequence = m_keyEdit->keySequence();
+                    if (!sequence.isEmpty() && m_list->currentItem())
+                        setSelectedKeys({ QKeySequence(sequence[0]) });
+                },
+                Qt::QueuedConnection);
+            break;
+        }
+    }
+    return QDialog::eventFilter(watched, event);
 }
 
 QString ShortcutsDialog::conflictText() const

@@ -22,6 +22,7 @@ class ShortcutsDialog : public QDialog
     Q_OBJECT
 public:
     ShortcutsDialog(const QList<ShortcutEntry> &entries, QWidget *parent = nullptr);
+    ~ShortcutsDialog() override;
 
     // The keys as edited so far, one list per entry.
     const QList<QList<QKeySequence>> &keys() const { return m_keys; }
@@ -31,6 +32,9 @@ public:
     bool selectEntry(const QString &name);
 
     void accept() override;
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void showSelected();

@@ -20,10 +20,14 @@
 #include "navigator.h"
 #include "recorddialog.h"
 #include "recordjob.h"
+#include "shortcutsdialog.h"
+#include "shortcutsettings.h"
 #include "statuspanel.h"
 #include "testsupport.h"
 #include "viewermessages.h"
 #include "widgets/charts/chartspanel.h"
+#include "widgets/detail/accessdetail.h"
+#include "widgets/detail/detailpane.h"
 #include "widgets/plane/planewidget.h"
 #include "widgets/query/querypanel.h"
 #include "widgets/query/resultsmodel.h"
@@ -38,6 +42,7 @@
 #include <QFile>
 #include <QFontDatabase>
 #include <QHeaderView>
+#include <QKeySequenceEdit>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -59,6 +64,7 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QTimer>
+#include <QTreeWidget>
 #include <QToolBar>
 #include <QToolButton>
 #include <functional>
@@ -538,7 +544,8 @@ private slots:
             << QStringLiteral("/tmp/run1234/echo.memhist")
             << QStringLiteral(
                    "program exited with status 0; recorded 309,033 instructions, 104,680 accesses (72,157 "
-                   "reads, 31,707 writes, 0 executes; transitions 1..306,084) into /tmp/run1234/echo.memhist: "
+                   "reads, 31,707 writes, 0 executes; accesses at transitions 1..306,084) into "
+                   "/tmp/run1234/echo.memhist: "
                    "2 slices, 3,688 chunks, 1.7025 s");
         QTest::newRow("the output path is left as it is, however named")
             << QStringLiteral("stopped the program after 50000 instructions (--max-instructions); recorded 50000 "
@@ -1683,6 +1690,302 @@ private slots:
         QTRY_COMPARE(panel->statusTip(), QString());
         QVERIFY(window.hoverText() != tip);
         QVERIFY(summary->isVisible());
+    }
+
+    // Issue 29.6: in every menu, each &-mnemonic letter is one item's (Alt+letter picks one, not the
+    // first of several), and the menu bar's titles too.
+    void menuMnemonicsAreUnique()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(openAndWait(window, m_smallHistory));
+        const auto mnemonic = [](const QString &text) -> QChar {
+            for (qsizetype i = 0; i + 1 < text.size(); ++i) {
+                if (text[i] == u'&') {
+                    if (text[i + 1] != u'&')
+                        return text[i + 1].toLower();
+                    ++i;
+                }
+            }
+            return {};
+        };
+        int menus = 0;
+        int mnemonics = 0;
+        const std::function<void(const QString &, const QList<QAction *> &)> check
+            = [&](const QString &where, const QList<QAction *> &actions) {
+                  ++menus;
+                  QHash<QChar, QString> seen;
+                  for (QAction *action : actions) {
+                      if (action->isSeparator())
+                          continue;
+                      const QChar letter = mnemonic(action->text());
+                      if (!letter.isNull()) {
+                          ++mnemonics;
+                          QVERIFY2(!seen.contains(letter),
+                              qPrintable(QStringLiteral("%1: &%2 is both %3 and %4")
+                                             .arg(where, letter, seen.value(letter), action->text())));
+                          seen.insert(letter, action->text());
+                      }
+                      if (action->menu())
+                          check(where + QStringLiteral(" ▸ ") + action->text(), action->menu()->actions());
+                  }
+              };
+        check(QStringLiteral("menu bar"), window.menuBar()->actions());
+        QVERIFY(menus >= 6);
+        QVERIFY(mnemonics >= 40);
+    }
+
+    // Issue 29.6: the View menu names each pane once, and its key brings it to the front.
+    void viewMenuListsEachPaneOnce()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QMenu *view = nullptr;
+        for (QAction *action : window.menuBar()->actions()) {
+            if (action->text() == QStringLiteral("&View"))
+                view = action->menu();
+        }
+        QVERIFY(view);
+        QStringList texts;
+        for (QAction *action : view->actions()) {
+            if (!action->isSeparator())
+                texts << action->text() + QStringLiteral(" ") + action->shortcut().toString(QKeySequence::PortableText);
+        }
+        const QString back = QKeySequence::keyBindings(QKeySequence::Back).constFirst().toString();
+        const QString forward = QKeySequence(QKeySequence::Forward).toString();
+        QCOMPARE(texts,
+            (QStringList { QStringLiteral("&Back ") + back, QStringLiteral("&Forward ") + forward,
+                QStringLiteral("&Home Home"), QStringLiteral("Zoom &In +"), QStringLiteral("Zoom &Out -"),
+                QStringLiteral("&Results Ctrl+1"), QStringLiteral("&Charts Ctrl+2"), QStringLiteral("&SQL Console Ctrl+3"),
+                QStringLiteral("&Executions Ctrl+4"), QStringLiteral("Boo&kmarks Ctrl+5"), QStringLiteral("&Log Ctrl+6"),
+                QStringLiteral("&Detail Ctrl+7"), QStringLiteral("&Memory Ctrl+M"), QStringLiteral("Next &Pane Ctrl+Tab"),
+                QStringLiteral("Pre&vious Pane Ctrl+Shift+Backtab"), QStringLiteral("&Toolbar ") }));
+        // Checked while open. Its key: the Log to the front with the focus; again: hidden.
+        auto *log = window.findChild<QAction *>(QStringLiteral("logPaneAction"));
+        auto *logDock = window.findChild<QDockWidget *>(QStringLiteral("logDock"));
+        QVERIFY(log && logDock);
+        QVERIFY(log->isChecked());
+        QVERIFY(logDock->visibleRegion().isEmpty()); // behind the Results tab
+        window.plane()->setFocus();
+        QTest::keyClick(window.plane(), Qt::Key_6, Qt::ControlModifier);
+        QVERIFY(!logDock->visibleRegion().isEmpty());
+        QTRY_VERIFY(logDock->isAncestorOf(QApplication::focusWidget()));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_6, Qt::ControlModifier);
+        QVERIFY(logDock->isHidden());
+        QVERIFY(!log->isChecked());
+        QTRY_COMPARE(QApplication::focusWidget(), window.plane());
+        QTest::keyClick(window.plane(), Qt::Key_6, Qt::ControlModifier);
+        QVERIFY(logDock->isVisible());
+        QVERIFY(log->isChecked());
+    }
+
+    // Issue 29.5: Tab leaves the results table, the arrows move the current row and the Detail pane
+    // shows that row, and Ctrl+Tab / Ctrl+Shift+Tab go from pane to pane.
+    void tabLeavesTheTableAndCtrlTabGoesFromPaneToPane()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(openAndWait(window, m_smallHistory));
+        QSignalSpy results(window.queryPanel(), &QueryPanel::resultsChanged);
+        window.queryPanel()->runQuery(HalfAxisQuery {});
+        // The reads and the writes: 15 rows.
+        QTRY_VERIFY(!results.isEmpty() && results.constLast().first().value<QList<Access>>().size() == 15);
+        const QList<Access> rows = results.constLast().first().value<QList<Access>>();
+        QTableView *table = window.queryPanel()->resultsView();
+        QSignalSpy detailShown(window.detailPane(), &DetailPane::detailShown);
+        table->setFocus();
+        QTRY_VERIFY(table->hasFocus());
+        table->setCurrentIndex(table->model()->index(0, 0));
+        QTRY_VERIFY(window.detailPane()->detail() && window.detailPane()->detail()->access.rowId == rows[0].rowId);
+        for (const int row : { 1, 2 }) {
+            QTest::keyClick(table, Qt::Key_Down);
+            QTRY_VERIFY(
+                window.detailPane()->detail() && window.detailPane()->detail()->access.rowId == rows[row].rowId);
+            QCOMPARE(table->selectionModel()->selectedRows().size(), 1);
+            QCOMPARE(table->selectionModel()->selectedRows().constFirst().row(), row);
+        }
+        // Tab: out of the table, which keeps its current row; the Detail pane keeps showing it.
+        const int shownBefore = int(detailShown.count());
+        QTest::keyClick(table, Qt::Key_Tab);
+        QVERIFY(!table->hasFocus());
+        QCOMPARE(table->currentIndex().row(), 2);
+        QCOMPARE(detailShown.count(), shownBefore);
+        QCOMPARE(window.detailPane()->detail()->access.rowId, rows[2].rowId);
+
+        // Ctrl+Tab: the plane, the Results (its rows), the Detail pane, the plane again.
+        const auto paneOf = [&window]() -> QString {
+            QWidget *focus = QApplication::focusWidget();
+            if (focus == window.plane())
+                return QStringLiteral("plane");
+            for (QDockWidget *dock : window.findChildren<QDockWidget *>()) {
+                if (dock->isAncestorOf(focus))
+                    return dock->objectName();
+            }
+            return QStringLiteral("elsewhere");
+        };
+        window.plane()->setFocus();
+        QTRY_COMPARE(paneOf(), QStringLiteral("plane"));
+        QStringList visited;
+        for (int i = 0; i < 3; ++i) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab, Qt::ControlModifier);
+            visited << paneOf();
+        }
+        QCOMPARE(visited, (QStringList { QStringLiteral("resultsDock"), QStringLiteral("detailDock"), QStringLiteral("plane") }));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab, Qt::ControlModifier);
+        QCOMPARE(QApplication::focusWidget(), table);
+        QTest::keyClick(table, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(paneOf(), QStringLiteral("plane"));
+        QTest::keyClick(window.plane(), Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(paneOf(), QStringLiteral("detailDock"));
+        // From the SQL editor, whose Tab is its own, Ctrl+Tab still leaves.
+        window.showPanel(MainWindow::Panel::Sql);
+        auto *editor = window.sqlConsole()->findChild<QPlainTextEdit *>(QStringLiteral("statementEditor"));
+        editor->setFocus();
+        QTRY_VERIFY(editor->hasFocus());
+        QTest::keyClick(editor, Qt::Key_Tab, Qt::ControlModifier);
+        QCOMPARE(paneOf(), QStringLiteral("detailDock"));
+    }
+
+    // Issue 29.5: Ctrl+E exports from a query field that would take Ctrl+E itself (X11's key
+    // bindings make it the field's end of line), and from the plane.
+    void ctrlEExportsFromAnywhere()
+    {
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(openAndWait(window, m_smallHistory));
+        QSignalSpy results(window.queryPanel(), &QueryPanel::resultsChanged);
+        window.queryPanel()->runQuery(HalfAxisQuery {});
+        QTRY_VERIFY(!results.isEmpty() && !results.constLast().first().value<QList<Access>>().isEmpty());
+        QAction *exportAction = window.queryPanel()->exportAction();
+        QTRY_VERIFY(exportAction->isEnabled());
+        QCOMPARE(exportAction->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_E));
+        ShortcutCatcher catcher;
+        exportAction->installEventFilter(&catcher);
+
+        QLineEdit *field = nullptr;
+        for (QLineEdit *edit : window.queryPanel()->findChildren<QLineEdit *>()) {
+            if (edit->isVisibleTo(window.queryPanel()) && !edit->isReadOnly()) {
+                field = edit;
+                break;
+            }
+        }
+        QVERIFY(field);
+        // The field as it is under X11 (emacs-style Ctrl+E), whatever this platform's bindings are.
+        struct EndOfLineField : QObject
+        {
+            int offered = 0;
+            bool eventFilter(QObject *, QEvent *event) override
+            {
+                if (event->type() == QEvent::ShortcutOverride
+                    && static_cast<QKeyEvent *>(event)->keyCombination() == QKeyCombination(Qt::CTRL | Qt::Key_E)) {
+                    ++offered;
+                    event->accept();
+                    return true;
+                }
+                return false;
+            }
+        } x11Field;
+        field->installEventFilter(&x11Field);
+        field->setFocus();
+        QTRY_VERIFY(field->hasFocus());
+        pressAsX11(field, QKeyCombination(Qt::CTRL | Qt::Key_E));
+        QCOMPARE(catcher.caught, QList<QAction *> { exportAction });
+        QCOMPARE(x11Field.offered, 0);
+        QVERIFY(field->hasFocus());
+        // Copy and Select All stay the field's.
+        catcher.caught.clear();
+        field->setText(QStringLiteral("0x601000"));
+        QTest::keySequence(field, QKeySequence::SelectAll);
+        QCOMPARE(field->selectedText(), QStringLiteral("0x601000"));
+        // From the plane too.
+        window.plane()->setFocus();
+        QTRY_VERIFY(window.plane()->hasFocus());
+        pressAsX11(window.plane(), QKeyCombination(Qt::CTRL | Qt::Key_E));
+        QCOMPARE(catcher.caught, QList<QAction *> { exportAction });
+    }
+
+    // Issue 29.5: Help ▸ Keyboard Shortcuts changes a key, names a conflict, keeps the change in
+    // the settings and the next window applies it; Default gives the key back.
+    void keyboardShortcutsAreEditable()
+    {
+        QSettings().remove(QStringLiteral("shortcuts"));
+        {
+            MainWindow window;
+            window.setInteractive(false);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowActive(&window));
+            QVERIFY(window.findChild<QAction *>(QStringLiteral("keyboardShortcutsAction")));
+            QAction *previousWrite = window.navigator()->action(Navigator::Action::PreviousWrite);
+            QCOMPARE(previousWrite->shortcut(), QKeySequence(Qt::Key_F7));
+            QCOMPARE(previousWrite->toolTip(), QStringLiteral("The last write to the selected access's bytes before it (F7)"));
+
+            ShortcutsDialog dialog(shortcutEntries(window.menuBar()), &window);
+            dialog.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+            auto *keyEdit = dialog.findChild<QKeySequenceEdit *>(QStringLiteral("keyEdit"));
+            auto *ok = dialog.findChild<QDialogButtonBox *>()->button(QDialogButtonBox::Ok);
+            QVERIFY(keyEdit && ok);
+            QVERIFY(dialog.selectEntry(QStringLiteral("Go/Previous Write")));
+            QCOMPARE(keyEdit->keySequence(), QKeySequence(Qt::Key_F7));
+            // Ctrl+G is Go to Transition's: named, and OK waits.
+            keyEdit->setFocus();
+            QTest::keyClick(keyEdit, Qt::Key_G, Qt::ControlModifier);
+            QTRY_COMPARE(dialog.conflictText(),
+                QStringLiteral("Ctrl+G is the key of Go ▸ Previous Write and Go ▸ Go to Transition: choose one."));
+            QVERIFY(!ok->isEnabled());
+            QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("clearKeyButton")), Qt::LeftButton);
+            QCOMPARE(dialog.conflictText(), QString());
+            QVERIFY(ok->isEnabled());
+            keyEdit->setFocus();
+            QTest::keyClick(keyEdit, Qt::Key_P, Qt::ControlModifier);
+            auto *list = dialog.findChild<QTreeWidget *>(QStringLiteral("shortcutsList"));
+            QCOMPARE(list->currentItem()->text(0), QStringLiteral("Go ▸ Previous Write"));
+            QTRY_COMPARE(list->currentItem()->text(1), QStringLiteral("Ctrl+P"));
+            QCOMPARE(keyEdit->keySequence(), QKeySequence(Qt::CTRL | Qt::Key_P));
+            QTest::mouseClick(ok, Qt::LeftButton);
+            QCOMPARE(dialog.result(), int(QDialog::Accepted));
+            QCOMPARE(previousWrite->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_P));
+            QCOMPARE(previousWrite->toolTip(),
+                QStringLiteral("The last write to the selected access's bytes before it (Ctrl+P)"));
+            QCOMPARE(QSettings().value(QStringLiteral("shortcuts/Go/Previous Write")).toString(), QStringLiteral("Ctrl+P"));
+            QCOMPARE(QSettings().allKeys().filter(QStringLiteral("shortcuts/")).size(), 1);
+        }
+        {
+            // The next window has it; Ctrl+P reaches the action, F7 no longer does.
+            MainWindow window;
+            window.setInteractive(false);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowActive(&window));
+            QAction *previousWrite = window.navigator()->action(Navigator::Action::PreviousWrite);
+            QCOMPARE(previousWrite->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_P));
+            previousWrite->setEnabled(true);
+            ShortcutCatcher catcher;
+            previousWrite->installEventFilter(&catcher);
+            window.plane()->setFocus();
+            QTest::keyClick(window.plane(), Qt::Key_P, Qt::ControlModifier);
+            QTest::keyClick(window.plane(), Qt::Key_F7);
+            QCOMPARE(catcher.caught, QList<QAction *> { previousWrite });
+            // Help ▸ Mouse and Keys lists the key it has now.
+            bool listed = false;
+            for (const HelpEntry &entry : menuShortcuts(window.menuBar()))
+                listed = listed || entry.what == QStringLiteral("Go ▸ Previous Write") && entry.keys == QStringLiteral("Ctrl+P");
+            QVERIFY(listed);
+
+            ShortcutsDialog dialog(shortcutEntries(window.menuBar()), &window);
+            QVERIFY(dialog.selectEntry(QStringLiteral("Go/Previous Write")));
+            QTest::mouseClick(dialog.findChild<QPushButton *>(QStringLiteral("defaultKeyButton")), Qt::LeftButton);
+            dialog.accept();
+            QCOMPARE(previousWrite->shortcut(), QKeySequence(Qt::Key_F7));
+            QVERIFY(!QSettings().contains(QStringLiteral("shortcuts/Go/Previous Write")));
+        }
     }
 
 private:
