@@ -5,8 +5,10 @@
 // 50 and 51 times, is reported with both final values; the heap block allocated at another
 // address in each run is matched as one object; runs of the same input report no difference once
 // the baseline's nondeterminism is left out. Refusals and the memory-only mode are checked too.
+#include "core/diff/rundiff.h"
 #include "core/recorder/toolrecorder.h"
 #include "core/recorder/valgrindprocess.h"
+#include "core/storage/historydatabase.h"
 #include "testsupport.h"
 #include "toolchain.h"
 
@@ -71,6 +73,7 @@ private slots:
     void heapBlockAtAnotherAddressIsOneObject();
     void identicalRunsReportNoDifference();
     void limitBoundsTheEntries();
+    void resyncWindowBoundsTheSearch();
     void memoryOnlyWithoutCodeTrace();
     void errors_data();
     void errors();
@@ -288,6 +291,52 @@ void tst_Diff::limitBoundsTheEntries()
         QStringLiteral("--limit"), QStringLiteral("3") });
     QCOMPARE(table.exitCode, 1);
     QVERIFY2(table.out.contains("; 3 listed (--limit); "), table.out.constData());
+}
+
+void tst_Diff::resyncWindowBoundsTheSearch()
+{
+    // choose()'s two sides run 9 and 10 instructions before they meet: a window of 4 does not
+    // reach that, so the first divergence ends the alignment and the rest is one hunk.
+    QString error;
+    const auto a = HistoryDatabase::open(path(QStringLiteral("a.memhist")), &error);
+    QVERIFY2(a, qPrintable(error));
+    const auto b = HistoryDatabase::open(path(QStringLiteral("b.memhist")), &error);
+    QVERIFY2(b, qPrintable(error));
+    const Row &branch = rowsOfKind(m_rows, "control").first();
+    const std::uint64_t parted = branch.value("a_transition").toULongLong();
+
+    DiffOptions options;
+    options.limit = 1000;
+    options.window = 4;
+    DiffResult result;
+    QVERIFY2(diffRuns(*a, *b, options, &result, &error), qPrintable(error));
+    QCOMPARE(result.controlHunks, std::uint64_t(1));
+    QCOMPARE(result.alignedInstructions, parted); // every instruction before it (the trace starts at 0)
+    QCOMPARE(result.notes,
+        QStringList { QStringLiteral("the runs did not meet again within 4 instructions of A's transition %1: not "
+                                     "aligned after it")
+                          .arg(parted) });
+    QList<DiffEntry> control;
+    for (const DiffEntry &entry : std::as_const(result.entries))
+        if (entry.kind == DiffEntry::Kind::Control)
+            control << entry;
+    QCOMPARE(control.size(), 1);
+    const ControlHunk &hunk = control.first().control;
+    QVERIFY(!hunk.resyncFound);
+    QVERIFY(!hunk.aResync && !hunk.bResync);
+    QCOMPARE(hunk.aFirst.value, parted);
+    QCOMPARE(hunk.aFirst.value + hunk.aCount, result.aInstructions);
+    QCOMPARE(hunk.bFirst.value + hunk.bCount, result.bInstructions);
+    // The objects are still compared: counter's 51st write in B.
+    bool counter = false;
+    for (const DiffEntry &entry : std::as_const(result.entries))
+        if (entry.kind == DiffEntry::Kind::Object && entry.object.object == QLatin1String("counter")) {
+            counter = true;
+            QCOMPARE(entry.object.aWrites, std::uint64_t(50));
+            QCOMPARE(entry.object.bWrites, std::uint64_t(51));
+            QCOMPARE(entry.object.firstDifferingWrite, std::uint64_t(51));
+        }
+    QVERIFY(counter);
 }
 
 void tst_Diff::memoryOnlyWithoutCodeTrace()
