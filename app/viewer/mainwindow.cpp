@@ -19,6 +19,7 @@
 #include "shortcutsdialog.h"
 #include "shortcutsettings.h"
 #include "statuspanel.h"
+#include "traceselection.h"
 #include "widgets/charts/chartspanel.h"
 #include "widgets/detail/detailpane.h"
 #include "widgets/detail/originview.h"
@@ -851,7 +852,8 @@ bool MainWindow::isJobRunning() const
 
 void MainWindow::importTraces(const QStringList &traces, bool askForOutput)
 {
-    m_jobs->importTraces(traces, askForOutput);
+    // Every file of a drmemtrace directory selected (or dropped): the directory.
+    m_jobs->importTraces(tracesToImport(traces), askForOutput);
 }
 
 std::optional<ImportChoice> MainWindow::chooseImport(const QStringList &traces, const QString &suggested)

@@ -4,6 +4,9 @@
 // replaced only after a question that says whether it is the open one.
 #include "importdialog.h"
 #include "importoutput.h"
+#include "mainwindow.h"
+#include "traceselection.h"
+#include "widgets/plane/planewidget.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -12,6 +15,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -22,6 +26,65 @@ class TestImportDialog : public QObject
 {
     Q_OBJECT
 private slots:
+    // Issue 29.8: the files of a drmemtrace directory, selected in Import Trace…, are the directory.
+    void filesOfATraceDirectoryAreTheDirectory_data()
+    {
+        QTest::addColumn<QStringList>("names"); // in the fixture directory threadsig.x64.tracedir
+        QTest::addColumn<bool>("directory"); // imported as the directory, else as they are
+        const QString thread = QStringLiteral("drmemtrace.threadsig.%1.trace.zip");
+        QStringList threads;
+        for (const char *id : { "872805.4975", "872884.3060", "872894.3824", "872901.9125", "872902.5666",
+                 "872903.3218", "872904.7848", "872905.5783", "872906.1041" })
+            threads << thread.arg(QLatin1String(id));
+        const QStringList schedules { QStringLiteral("cpu_schedule.bin.zip"), QStringLiteral("serial_schedule.bin.gz") };
+        QTest::newRow("every file") << schedules + threads << true;
+        QTest::newRow("every thread") << threads << true;
+        QTest::newRow("a schedule and one thread") << QStringList { schedules[0], threads[3] } << true;
+        QTest::newRow("two threads: a choice of threads") << threads.mid(0, 2) << false;
+        QTest::newRow("one thread") << threads.mid(0, 1) << false;
+        QTest::newRow("the schedules alone") << schedules << false;
+        QTest::newRow("a file not in the directory") << QStringList { threads[0], QStringLiteral("../nothing") }
+                                                     << false;
+    }
+    void filesOfATraceDirectoryAreTheDirectory()
+    {
+        QFETCH(QStringList, names);
+        QFETCH(bool, directory);
+        const QString fixture = QFileInfo(QFINDTESTDATA("../data/drmemtrace/threadsig.x64.tracedir")).absoluteFilePath();
+        QVERIFY(!fixture.isEmpty());
+        QStringList paths;
+        for (const QString &name : std::as_const(names))
+            paths << QDir(fixture).filePath(name);
+        QCOMPARE(tracesToImport(paths), directory ? QStringList { fixture } : paths);
+    }
+
+    // ... and the window imports it: nine threads, the schedule files skipped, not "unknown format".
+    void importingEveryFileOfATraceDirectoryImportsIt()
+    {
+        QTemporaryDir scratch;
+        const QString source = QFINDTESTDATA("../data/drmemtrace/threadsig.x64.tracedir");
+        const QString copy = scratch.filePath(QStringLiteral("threadsig.x64.tracedir"));
+        QVERIFY(QDir().mkpath(copy));
+        QStringList files;
+        for (const QString &name : QDir(source).entryList(QDir::Files, QDir::Name)) {
+            QVERIFY(QFile::copy(QDir(source).filePath(name), QDir(copy).filePath(name)));
+            files << QDir(copy).filePath(name);
+        }
+        QCOMPARE(files.size(), 11);
+        MainWindow window;
+        window.setInteractive(false);
+        QSignalSpy finished(&window, &MainWindow::importFinished);
+        QSignalSpy opened(&window, &MainWindow::historyOpened);
+        window.importTraces(files, true);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
+        QTRY_COMPARE(opened.count(), 1);
+        QCOMPARE(window.lastError(), QString());
+        QCOMPARE(window.historyInfo()->threads, std::optional<qint64>(9));
+        QVERIFY2(window.summaryText().contains(QStringLiteral("source threadsig.x64.tracedir (drmemtrace)")),
+            qPrintable(window.summaryText()));
+    }
+
     void parsesTheWindow_data()
     {
         QTest::addColumn<QString>("skip");
