@@ -75,6 +75,7 @@ private:
     std::unique_ptr<PlaceDescriber> m_describer[2];
     ObjectHistories m_objects;
     std::optional<TracedInstruction> m_lastAligned[2];
+    std::uint64_t m_nextTransition[2] = { 0, 0 }; // after the last instruction handed over on each side
     bool m_stretchDiffers = false;
     std::optional<qsizetype> m_openMemoryHunk; // entry index of the aligned stretch's memory hunk
     std::vector<PlacedAccess> m_placed[2];
@@ -152,6 +153,8 @@ void Walk::aligned(const TracedInstruction &a, const TracedInstruction &b)
         compareAt(a.transition, a.pc, b.transition, b.pc);
     m_lastAligned[0] = a;
     m_lastAligned[1] = b;
+    m_nextTransition[0] = a.transition + 1;
+    m_nextTransition[1] = b.transition + 1;
     ++m_result->alignedInstructions;
 }
 
@@ -184,9 +187,11 @@ void Walk::divergence()
         TracedInstruction instruction;
         while (count < limit && side(s).code.pop(&instruction)) {
             unaligned(s, instruction);
+            m_nextTransition[s] = instruction.transition + 1;
             ++count;
         }
-        (s == 0 ? hunk.aFirst : hunk.bFirst) = Transition { any ? first.transition : 0 };
+        // A run that has ended is placed after its last instruction (the report's order is A's time).
+        (s == 0 ? hunk.aFirst : hunk.bFirst) = Transition { any ? first.transition : m_nextTransition[s] };
         (s == 0 ? hunk.aCount : hunk.bCount) = count;
         if (listed && any && count > 0)
             (s == 0 ? hunk.aStart : hunk.bStart) = describe(s, first);
