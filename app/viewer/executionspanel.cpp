@@ -3,7 +3,9 @@
 
 #include "core/context/contextreader.h"
 #include "core/model/numbertext.h"
+#include "core/query/halfaxisquery.h"
 #include "core/storage/historydatabase.h"
+#include "navigator.h"
 
 #include <QFontDatabase>
 #include <QItemSelectionModel>
@@ -31,7 +33,24 @@ QString describe(const CodeDescription &code)
     return parts.join(QStringLiteral(" · "));
 }
 
+// One instruction makes a few accesses (a rep movs a few thousand): the page that reads them stops
+// here, the extent of those read standing for all.
+constexpr quint64 maxAccessesOfOneExecution = 4096;
+
 } // namespace
+
+ViewRange framedOnExecution(
+    const ViewRange &current, Transition t, Address first, Address last, const QList<ViewRange> &regions)
+{
+    const std::uint64_t middle = first.value + (last.value - first.value) / 2;
+    ViewRange range = centredOnAddress(centredOnTransition(current, t), Address { middle }, regions);
+    if (range.firstAddress <= first && last <= range.lastAddress)
+        return range;
+    const std::uint64_t margin = std::max<std::uint64_t>((last.value - first.value) / 8, 16);
+    range.firstAddress = Address { first.value >= margin ? first.value - margin : 0 };
+    range.lastAddress = Address { last.value <= ~std::uint64_t(0) - margin ? last.value + margin : ~std::uint64_t(0) };
+    return range;
+}
 
 ExecutionsModel::ExecutionsModel(QObject *parent)
     : QAbstractListModel(parent)
@@ -242,8 +261,53 @@ void ExecutionsPanel::selectCurrentExecution()
 
 void ExecutionsPanel::activate(int row)
 {
-    if (row >= 0 && row < m_model->rowCount())
-        emit transitionActivated(m_model->transitions().at(row));
+    if (row < 0 || row >= m_model->rowCount())
+        return;
+    const Transition transition = m_model->transitions().at(row);
+    emit transitionActivated(transition);
+    // Then the bytes its accesses span, from the history (a query from the transition on, stopped
+    // at the next transition).
+    struct Extent
+    {
+        bool found = false;
+        Address first;
+        Address last;
+    };
+    const QString path = m_model->historyPath();
+    m_accessLookup.start(
+        [path, transition](const JobTicket &) {
+            Extent extent;
+            QString error;
+            const std::unique_ptr<HistoryDatabase> database = HistoryDatabase::open(path, &error);
+            if (!database)
+                return extent;
+            HalfAxisQuery query;
+            query.at = transition;
+            QueryPage page;
+            HalfAxisQueryEngine engine(*database);
+            query.limit = 16;
+            // Pages of 16, then more while they stay at the transition.
+            for (quint64 read = 0; read < maxAccessesOfOneExecution;) {
+                if (!engine.run(query, &page, &error))
+                    return extent;
+                for (const Access &access : std::as_const(page.accesses)) {
+                    if (access.transition != transition)
+                        return extent;
+                    extent.first = extent.found ? std::min(extent.first, access.physical) : access.physical;
+                    extent.last = extent.found ? std::max(extent.last, access.lastByte()) : access.lastByte();
+                    extent.found = true;
+                }
+                read += quint64(page.accesses.size());
+                if (!page.resumePoint())
+                    return extent;
+                query.resumeAfter = page.resumePoint();
+            }
+            return extent;
+        },
+        [this, transition](const Extent &extent) {
+            if (extent.found)
+                emit accessesFound(transition, extent.first, extent.last);
+        });
 }
 
 void ExecutionsPanel::updateHeader()

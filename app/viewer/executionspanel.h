@@ -2,10 +2,13 @@
 // "When did this instruction run": every execution of the selected access's instruction (its PC,
 // ContextReader::pcAt), in time order, as `memhist query --pc` lists them. Pages of transitions are
 // read off the GUI thread (ContextReader::executionsOf) as the list scrolls (canFetchMore /
-// fetchMore, resumed after the last transition). Picking one emits transitionActivated().
+// fetchMore, resumed after the last transition). Picking one emits transitionActivated() (the plane
+// goes to its time), then, once its accesses are read off the GUI thread, accessesFound() with the
+// bytes they span (the plane goes to them too: framedOnExecution()).
 #pragma once
 
 #include "core/model/types.h"
+#include "core/model/viewrange.h"
 #include "widgets/common/jobtracker.h"
 
 #include <QAbstractListModel>
@@ -17,6 +20,13 @@ class QLabel;
 class QListView;
 
 namespace memhist::viewer {
+
+// `current` moved so that transition `t` is at its centre and the bytes [first, last] an execution
+// accessed are in view: centred on them at the current address span, narrowed to the occupied region
+// holding them as Go to Address does (centredOnAddress), and widened to them plus an eighth on
+// either side (at least 16 bytes) when they do not fit.
+ViewRange framedOnExecution(
+    const ViewRange &current, Transition t, Address first, Address last, const QList<ViewRange> &regions);
 
 class ExecutionsModel : public QAbstractListModel
 {
@@ -33,6 +43,7 @@ public:
     // loads the first page. pcFound() (or failed()) says what it is.
     void showInstructionAt(const QString &historyPath, Transition at);
     void clear();
+    QString historyPath() const { return m_path; }
 
     void setPageSize(int transitions) { m_pageSize = transitions; }
     std::optional<Address> pc() const { return m_pc; }
@@ -94,6 +105,9 @@ public:
 
 signals:
     void transitionActivated(memhist::Transition transition);
+    // The accesses of the execution picked at `transition` span bytes [first, last] (not emitted when
+    // it made none, or another was picked meanwhile).
+    void accessesFound(memhist::Transition transition, memhist::Address first, memhist::Address last);
 
 private:
     void updateHeader();
@@ -102,6 +116,7 @@ private:
     void selectCurrentExecution();
 
     ExecutionsModel *m_model = nullptr;
+    JobTracker m_accessLookup { this }; // of the execution picked last
     QLabel *m_header = nullptr;
     QListView *m_view = nullptr;
     QString m_message;

@@ -115,13 +115,11 @@ bool FunctionAccessesDialog::readFields(HalfAxisQuery *query, QString *error) co
             if (known.contains(name, Qt::CaseInsensitive))
                 close << known;
         }
-        std::sort(close.begin(), close.end(), [](const QString &a, const QString &b) {
-            return a.size() != b.size() ? a.size() < b.size() : a < b;
-        });
-        *error = close.isEmpty()
-            ? tr("No function named '%1' ran in this history.").arg(name)
-            : tr("No function named '%1' ran in this history; did you mean %2?")
-                  .arg(name, close.mid(0, 5).join(QStringLiteral(", ")));
+        std::sort(close.begin(), close.end(),
+            [](const QString &a, const QString &b) { return a.size() != b.size() ? a.size() < b.size() : a < b; });
+        *error = close.isEmpty() ? tr("No function named '%1' ran in this history.").arg(name)
+                                 : tr("No function named '%1' ran in this history; did you mean %2?")
+                                       .arg(name, close.mid(0, 5).join(QStringLiteral(", ")));
         return false;
     }
     query->function = FunctionFilter { name, m_callees->isChecked() };

@@ -480,6 +480,14 @@ void MainWindow::connectMemoryPane()
     // (at the access under the cursor when there is one).
     connect(m_queryPanel, &QueryPanel::accessSelected, m_memoryPane, &MemoryPane::showAccess);
     connect(m_navigator, &Navigator::transitionShown, m_memoryPane, &MemoryPane::showTransition);
+    // An execution picked: the plane goes to its time at once, then to the bytes it accessed.
+    connect(m_navigator->executionsPanel(), &ExecutionsPanel::accessesFound, this,
+        [this](Transition t, Address first, Address last) {
+            m_plane->setVisibleRange(
+                framedOnExecution(m_plane->visibleRange(), t, first, last, m_plane->occupiedRegions()));
+            showStatus(tr("Transition %1: its accesses, %2 to %3")
+                           .arg(countText(t.value), hexText(first.value), hexText(last.value)));
+        });
     connect(m_plane, &PlaneWidget::pointClicked, m_memoryPane,
         [this](Transition t, Address a, const std::optional<Access> &access) {
             if (access)

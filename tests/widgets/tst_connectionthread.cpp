@@ -6,6 +6,8 @@
 // semaphore to force each interleaving.
 #include "widgets/common/connectionthread.h"
 
+#include "core/storage/sqlite.h"
+
 #include <QSemaphore>
 #include <QTest>
 #include <atomic>
@@ -67,6 +69,30 @@ auto holdThread()
         return 0;
     };
 }
+
+// A real SQLite connection (in memory), interruptible through the base class.
+class SqliteWorker : public ConnectionWorker
+{
+public:
+    sqlite::Connection &connection() { return m_connection; }
+
+protected:
+    bool openConnection(const QString &, QString *) override
+    {
+        if (!m_connection.open(QStringLiteral(":memory:"), sqlite::Connection::Mode::ReadWriteCreate))
+            return false;
+        setInterruptible(m_connection.handle());
+        return true;
+    }
+    void closeConnection() override
+    {
+        setInterruptible(nullptr);
+        m_connection.close();
+    }
+
+private:
+    sqlite::Connection m_connection;
+};
 
 } // namespace
 
@@ -151,6 +177,34 @@ private slots:
         thread.post([](FakeWorker &) { return 5; }, [&untracked](int value) { untracked = value; });
         QTRY_COMPARE(untracked, 5);
         QVERIFY(answers.isEmpty());
+    }
+
+    void theEndInterruptsAnEndlessStatement()
+    {
+        // A statement that would never end (a recursive CTE without a bound, as a crafted view
+        // could hold): the thread's end interrupts it, so closing a history or quitting the
+        // viewer never waits for it.
+        QObject owner;
+        QSemaphore started;
+        std::atomic<int> status { -1 };
+        {
+            ConnectionThread<SqliteWorker> thread(&owner, QStringLiteral("test worker"));
+            thread.post(
+                thread.supersede(),
+                [&started, &status](SqliteWorker &worker, const JobTicket &) {
+                    QString error;
+                    if (!worker.ensureOpen(QStringLiteral("memory"), &error))
+                        return 0;
+                    sqlite::Statement endless = worker.connection().prepare(
+                        "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT max(x) FROM r");
+                    started.release();
+                    status = endless.step();
+                    return 0;
+                },
+                [](int) {});
+            QVERIFY(started.tryAcquire(1, 10000));
+        } // without the interrupt, this would wait forever
+        QCOMPARE(status.load(), SQLITE_INTERRUPT);
     }
 };
 

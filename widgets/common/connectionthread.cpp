@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/common/connectionthread.h"
 
+#include <sqlite3.h>
+
 namespace memhist {
 
 bool ConnectionWorker::ensureOpen(const QString &path, QString *error)
@@ -20,6 +22,19 @@ void ConnectionWorker::close()
 {
     closeConnection();
     m_openPath.clear();
+}
+
+void ConnectionWorker::interrupt()
+{
+    QMutexLocker locker(&m_handleMutex);
+    if (m_handle)
+        sqlite3_interrupt(m_handle);
+}
+
+void ConnectionWorker::setInterruptible(sqlite3 *handle)
+{
+    QMutexLocker locker(&m_handleMutex);
+    m_handle = handle;
 }
 
 ConnectionThreadBase::ConnectionThreadBase(QObject *owner, const QString &threadName, ConnectionWorker *worker)

@@ -11,9 +11,12 @@
 
 #include "widgets/common/jobticket.h"
 
+#include <QMutex>
 #include <QObject>
 #include <QThread>
 #include <type_traits>
+
+struct sqlite3;
 
 namespace memhist {
 
@@ -30,17 +33,22 @@ public:
     void close();
     const QString &openPath() const { return m_openPath; }
 
-    // Any thread: makes a statement being stepped on the connection stop at its next step. Nothing
-    // by default: most work polls its ticket instead.
-    virtual void interrupt() { }
+    // Any thread: makes a statement being stepped on the connection stop at its next step
+    // (sqlite3_interrupt on the handle given to setInterruptible(); nothing without one).
+    virtual void interrupt();
 
 protected:
     virtual bool openConnection(const QString &path, QString *error) = 0;
     // Must also tolerate being called when nothing is open.
     virtual void closeConnection() = 0;
+    // The connection interrupt() stops: set once it is open, cleared (nullptr) before it closes,
+    // so that quitting never waits for a long read of a strange file.
+    void setInterruptible(sqlite3 *handle);
 
 private:
     QString m_openPath; // empty when nothing is open
+    QMutex m_handleMutex; // guards m_handle against a close while another thread interrupts
+    sqlite3 *m_handle = nullptr;
 };
 
 class ConnectionThreadBase

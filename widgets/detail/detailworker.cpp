@@ -21,12 +21,14 @@ bool DetailWorker::openConnection(const QString &path, QString *error)
         return false;
     m_reader = std::make_unique<ContextReader>(*m_database);
     m_threads = std::make_unique<ThreadSpans>(*m_database);
+    setInterruptible(m_database->connection().handle());
     return true;
 }
 
 void DetailWorker::closeConnection()
 {
     // The readers use the database's connection: they go before it.
+    setInterruptible(nullptr);
     m_threads.reset();
     m_reader.reset();
     m_database.reset();

@@ -134,10 +134,12 @@ protected:
         m_database->connection().execute(statements::connectionPragmas);
         m_reader = std::make_unique<ContextReader>(*m_database);
         m_threads = std::make_unique<ThreadSpans>(*m_database);
+        setInterruptible(m_database->connection().handle());
         return true;
     }
     void closeConnection() override
     {
+        setInterruptible(nullptr);
         m_threads.reset();
         m_reader.reset();
         m_database.reset();

@@ -36,21 +36,12 @@ SqlWorker::~SqlWorker()
     closeConnection();
 }
 
-void SqlWorker::interrupt()
-{
-    QMutexLocker locker(&m_handleMutex);
-    if (m_handle)
-        sqlite3_interrupt(m_handle);
-}
-
 void SqlWorker::closeConnection()
 {
     finishQuery();
-    {
-        // No interrupt() may reach the handle once sqlite3_close() may have freed it.
-        QMutexLocker locker(&m_handleMutex);
-        m_handle = nullptr;
-    }
+    // No interrupt() may reach the handle once sqlite3_close() may have freed it.
+    setInterruptible(nullptr);
+    m_handle = nullptr;
     if (m_database.isValid()) {
         m_database.close();
         m_database = QSqlDatabase();
@@ -95,9 +86,9 @@ bool SqlWorker::openConnection(const QString &path, QString *error)
         m_database.close();
         return false;
     }
-    QMutexLocker locker(&m_handleMutex);
     m_handle = *static_cast<sqlite3 *const *>(handle.constData());
     guardConsoleConnection(m_handle);
+    setInterruptible(m_handle);
     return true;
 }
 

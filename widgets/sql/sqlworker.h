@@ -6,7 +6,6 @@
 
 #include "widgets/common/connectionthread.h"
 
-#include <QMutex>
 #include <QSqlDatabase>
 #include <QStringList>
 #include <QVariantList>
@@ -45,10 +44,8 @@ public:
     explicit SqlWorker(const QString &connectionName);
     ~SqlWorker() override;
 
-    // Thread-safe: interrupts whatever statement the connection is stepping (sqlite3_interrupt()
-    // is documented as safe from any thread while the connection is open; the mutex makes sure it
-    // is). The statement ends with SQLite's "interrupted".
-    void interrupt() override;
+    // interrupt() (ConnectionWorker, thread-safe) stops the statement being stepped: it ends with
+    // SQLite's "interrupted".
 
     // The members below run in the worker's thread (post them).
 
@@ -74,8 +71,7 @@ private:
     quint64 m_queryGeneration = 0;
     int m_columnCount = 0;
 
-    QMutex m_handleMutex; // guards m_handle against a close while another thread interrupts
-    sqlite3 *m_handle = nullptr;
+    sqlite3 *m_handle = nullptr; // the driver's, while open (used in the worker's thread only)
 };
 
 } // namespace memhist
