@@ -36,6 +36,7 @@ private slots:
     void chartsCountOnlyTheirRange();
     void codeTextIsBoundedAndEscaped();
     void codeTraceRowsAreCheckedAndReadConsistently();
+    void optionalTablesAreReadWithinBoundsAndCancellable();
 
 private:
     QTemporaryDir m_dir;
@@ -439,6 +440,41 @@ void tst_CraftedHistories::codeTraceRowsAreCheckedAndReadConsistently()
     QVERIFY2(said.contains(firstViolation), said.constData());
     const QByteArray count = QByteArray("  ") + property + ": 3 violations";
     QVERIFY2(said.contains(count), said.constData());
+}
+
+void tst_CraftedHistories::optionalTablesAreReadWithinBoundsAndCancellable()
+{
+    // 1.1 million functions and 70,000 modules: the reader keeps at most its bounds (the rest
+    // answer "unknown"), and a read whose job was cancelled stops at once with what it had.
+    const QString history = m_dir.filePath(QStringLiteral("manynames.memhist"));
+    QFile::remove(history);
+    QVERIFY(QFile::copy(m_genuine, history));
+    {
+        sqlite::Connection connection;
+        QVERIFY(connection.open(history, sqlite::Connection::Mode::ReadWriteCreate));
+        QVERIFY(connection.execute(contextschema::createFunctionsTable));
+        QVERIFY(connection.execute(contextschema::createModulesTable));
+        QVERIFY2(connection.execute("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1100000) "
+                                    "INSERT INTO functions SELECT i, 1, 'f' || i, i * 16, i * 16 + 15 FROM n; "
+                                    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 70000) "
+                                    "INSERT INTO modules SELECT i, '/m' || i, 0, '', 0, 1 FROM n"),
+            qPrintable(connection.lastError()));
+    }
+    QString error;
+    const auto database = HistoryDatabase::open(history, &error);
+    QVERIFY2(database, qPrintable(error));
+    {
+        ContextReader reader(*database);
+        QCOMPARE(reader.modules().size(), ContextReader::maxModules);
+        const QList<NamedRange> names = reader.namedRanges();
+        QCOMPARE(names.size(), ContextReader::maxNamedRanges);
+        QCOMPARE(names.first().name, QStringLiteral("f1"));
+    }
+    int asked = 0;
+    ContextReader cancelled(*database);
+    cancelled.setCancelCheck([&asked] { return ++asked > 3; });
+    QCOMPARE(cancelled.namedRanges().size(), 0);
+    QVERIFY(asked > 3);
 }
 
 QTEST_GUILESS_MAIN(tst_CraftedHistories)

@@ -96,7 +96,7 @@ ContextReader::ContextReader(HistoryDatabase &database)
 
     if (has("modules")) {
         sqlite::Statement rows = m_connection.prepare(allModules);
-        while (rows.isValid() && rows.step() == SQLITE_ROW) {
+        while (rows.isValid() && m_modules.size() < maxModules && rows.step() == SQLITE_ROW) {
             ModuleRow row;
             row.id = rows.int64(0);
             row.module.path = rows.text(1);
@@ -109,7 +109,25 @@ ContextReader::ContextReader(HistoryDatabase &database)
     }
 }
 
-ContextReader::~ContextReader() = default;
+ContextReader::~ContextReader()
+{
+    if (m_cancelled)
+        sqlite3_progress_handler(m_connection.handle(), 0, nullptr, nullptr);
+}
+
+void ContextReader::setCancelCheck(std::function<bool()> cancelled)
+{
+    m_cancelled = std::move(cancelled);
+    // Every 4096 virtual-machine steps: microseconds apart, so a stop is felt at once and costs
+    // nothing measurable.
+    sqlite3_progress_handler(m_connection.handle(), m_cancelled ? 4096 : 0, m_cancelled ? &progressHandler : nullptr,
+        this);
+}
+
+int ContextReader::progressHandler(void *reader)
+{
+    return static_cast<ContextReader *>(reader)->cancelled() ? 1 : 0;
+}
 
 void ContextReader::DecodedRow::reset(std::uint64_t firstTransition, QByteArrayView blob, std::uint64_t nextFirst)
 {
@@ -395,7 +413,7 @@ QList<Transition> ContextReader::executionsOf(
                                                                : contextstatements::codeTraceRowsBackward);
     rows.bind(1, toStored(startRow));
     DecodedRow row;
-    while (rows.isValid() && rows.step() == SQLITE_ROW && found.size() < limit) {
+    while (rows.isValid() && !cancelled() && rows.step() == SQLITE_ROW && found.size() < limit) {
         const std::uint64_t first = fromStored(rows.int64(0));
         if (first >= signBoundary)
             continue;
@@ -432,13 +450,17 @@ QList<FunctionInfo> ContextReader::functionsNamed(const QString &name)
 QList<NamedRange> ContextReader::namedRanges(std::optional<NamedRange::Kind> kind)
 {
     QList<NamedRange> ranges;
+    qint64 bytes = 0;
     // A missing table's statement does not prepare: that list is empty.
     const auto readAll = [&](const char *sql, NamedRange::Kind wanted) {
         if (kind && *kind != wanted)
             return;
         sqlite::Statement rows = m_connection.prepare(sql);
-        while (rows.isValid() && rows.step() == SQLITE_ROW)
-            ranges << NamedRange { rows.text(0), rangeOf(rows, 1), wanted };
+        while (rows.isValid() && ranges.size() < maxNamedRanges && bytes < maxNamedRangeBytes && !cancelled()
+            && rows.step() == SQLITE_ROW) {
+            ranges << NamedRange { visibleText(rows.text(0), maxNameCharacters), rangeOf(rows, 1), wanted };
+            bytes += ranges.constLast().name.size() * qint64(sizeof(QChar));
+        }
     };
     readAll(contextstatements::allFunctionNames, NamedRange::Kind::Function);
     readAll(contextstatements::allDataObjectNames, NamedRange::Kind::DataObject);

@@ -20,6 +20,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -95,8 +96,21 @@ struct NamedRange
 class ContextReader
 {
 public:
+    // What a reader keeps in memory at most, whatever a file holds: more modules than any process
+    // maps, more names than a completion list can offer, are left out (the rest answer "unknown").
+    static constexpr int maxModules = 65536;
+    static constexpr int maxNamedRanges = 1 << 20;
+    static constexpr qint64 maxNamedRangeBytes = qint64(64) << 20; // of names
+
     explicit ContextReader(HistoryDatabase &database);
     ~ContextReader();
+
+    // Makes the reads cancellable (a viewer job whose history was closed, the viewer quitting):
+    // SQLite asks `cancelled` every few thousand steps of a statement and stops it when it says
+    // so, and the long walks (executionsOf, namedRanges) end early; what was not read is then
+    // "unknown". Installs SQLite's progress handler on the connection for the reader's lifetime, so
+    // the connection must be the job's own.
+    void setCancelCheck(std::function<bool()> cancelled);
     ContextReader(const ContextReader &) = delete;
     ContextReader &operator=(const ContextReader &) = delete;
 
@@ -168,7 +182,11 @@ private:
     const ModuleRow *moduleById(qint64 id) const;
     bool moduleAlive(qint64 moduleId, std::optional<Transition> at) const;
 
+    bool cancelled() const { return m_cancelled && m_cancelled(); }
+    static int progressHandler(void *reader);
+
     sqlite::Connection &m_connection;
+    std::function<bool()> m_cancelled;
     QStringList m_parts;
     QList<ModuleRow> m_modules;
 
