@@ -74,6 +74,7 @@ private slots:
     void identicalRunsReportNoDifference();
     void limitBoundsTheEntries();
     void resyncWindowBoundsTheSearch();
+    void runCutShortEndsWithOneHunk();
     void memoryOnlyWithoutCodeTrace();
     void errors_data();
     void errors();
@@ -337,6 +338,44 @@ void tst_Diff::resyncWindowBoundsTheSearch()
             QCOMPARE(entry.object.firstDifferingWrite, std::uint64_t(51));
         }
     QVERIFY(counter);
+}
+
+void tst_Diff::runCutShortEndsWithOneHunk()
+{
+    // The first 125,000 instructions of input a against the whole run: aligned up to the cut, then
+    // one hunk holding the rest of B, placed at A's end in the report's order.
+    const CliResult cut = runCli({ QStringLiteral("record"), QStringLiteral("-o"), path(QStringLiteral("cut.memhist")),
+        QStringLiteral("--max-instructions"), QStringLiteral("125000"), QStringLiteral("--"),
+        path(QStringLiteral("diffpaths")), QStringLiteral("a") });
+    QVERIFY2(cut.exitCode == 0, cut.err.constData());
+    const CliResult diff = runCli({ QStringLiteral("diff"), path(QStringLiteral("cut.memhist")),
+        path(QStringLiteral("a.memhist")), QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("--limit"),
+        QStringLiteral("1000000") });
+    QCOMPARE(diff.exitCode, 1);
+    const QList<Row> rows = rowsOf(diff.out);
+    const QList<Row> control = rowsOfKind(rows, "control");
+    QCOMPARE(control.size(), 1);
+    const Row &end = control.first();
+    QCOMPARE(end.value("a_transition"), QByteArray());
+    QCOMPARE(end.value("a_count"), QByteArray("0"));
+    QCOMPARE(end.value("b_transition"), QByteArray("125000"));
+    const CliResult whole = runCli({ QStringLiteral("diff"), path(QStringLiteral("a.memhist")),
+        path(QStringLiteral("a.memhist")) });
+    // "(A ran N, B N)": the whole run's instruction count.
+    const QByteArray ran = whole.out.mid(whole.out.indexOf("(A ran ") + 7);
+    const qulonglong instructions = ran.left(ran.indexOf(',')).toULongLong();
+    QVERIFY(instructions > 125000);
+    QCOMPARE(end.value("b_last").toULongLong(), instructions - 1);
+    QCOMPARE(end.value("b_count").toULongLong(), instructions - 125000);
+    // Every hunk before it is before the cut; the objects only B wrote after it follow it.
+    const qsizetype at = rows.indexOf(end);
+    for (qsizetype i = 0; i < at; ++i)
+        QVERIFY(rows[i].value("a_transition").isEmpty() || rows[i].value("a_transition").toULongLong() < 125000);
+    QVERIFY(at > 0);
+    QVERIFY(at < rows.size() - 1);
+    for (qsizetype i = at + 1; i < rows.size(); ++i)
+        QVERIFY2(rows[i].value("a_transition").isEmpty() || rows[i].value("a_transition").toULongLong() >= 125000,
+            rows[i].value("a_transition").constData());
 }
 
 void tst_Diff::memoryOnlyWithoutCodeTrace()
