@@ -97,10 +97,11 @@ bool estimateResultSize(HistoryDatabase &database, const HalfAxisQuery &query, c
         return true;
     }
 
-    // Every address and thread: the operations asked for are a share of the history's accesses,
+    // Every address, thread and function: the operations asked for are a share of the history's accesses,
     // all of them when the query asks for every operation the history records.
     const HistorySummary &summary = database.summary();
-    const bool everyPlace = query.first.value == 0 && query.last.value == everyAddress && query.threads.isEmpty();
+    const bool everyPlace = query.first.value == 0 && query.last.value == everyAddress && query.threads.isEmpty()
+        && !query.function.isSet();
     if (everyPlace && summary.error.isEmpty() && summary.accesses > 0) {
         qint64 matching = 0;
         if (query.operations.testFlag(Operation::Read))

@@ -120,6 +120,9 @@ private slots:
     void valueSearchPagesLikeAQuery_data();
     void valueSearchPagesLikeAQuery();
     void cancelledValueSearchKeepsItsRows();
+    void jumpsShowTheExactRows_data();
+    void jumpsShowTheExactRows();
+    void newQueryOvertakesAJump();
 
 private:
     QTemporaryDir m_dir;
@@ -429,7 +432,6 @@ void TestResultsModel::damagedHistoryFailsWithTheEnginesMessage()
     QCOMPARE(model.rowCount(), 0);
 }
 
-QTEST_MAIN(TestResultsModel)
 namespace {
 
 // 600 accesses with values over 64 bytes: every seventh access's bytes hold "AB" (its first row is
@@ -543,4 +545,158 @@ void TestResultsModel::cancelledValueSearchKeepsItsRows()
     QCOMPARE(rowIdsOf(model), matching.mid(0, 4));
 }
 
+namespace {
+
+// Waits for the jump in flight to land.
+bool waitForJump(QSignalSpy &jumpSpy, qsizetype jumpsBefore)
+{
+    return jumpSpy.size() > jumpsBefore || jumpSpy.wait(10000);
+}
+
+// Grows the window back to the result's first row, a page at a time, as a view scrolled up does.
+bool loadBackToStart(ResultsModel &model, QSignalSpy &pageSpy)
+{
+    for (int guard = 0; guard < 10000; ++guard) {
+        if (model.isAtStart())
+            return true;
+        model.fetchPrevious();
+        if (!pageSpy.wait(10000))
+            return false;
+    }
+    return false;
+}
+
+} // namespace
+
+void TestResultsModel::jumpsShowTheExactRows_data()
+{
+    QTest::addColumn<HalfAxisQuery>("query");
+    QTest::addColumn<bool>("exactSize");
+
+    const Operations rw = Operations(Operation::Read) | Operation::Write;
+    const std::uint64_t all = ~std::uint64_t(0);
+    // Every row of the history matches: the size is counted, row N is rowid N + 1.
+    QTest::newRow("forward, every operation and address") << makeQuery(Direction::Forward, {}, 0, all, allOperations())
+                                                         << true;
+    QTest::newRow("backward from 800, every operation and address")
+        << makeQuery(Direction::Backward, 800, 0, all, allOperations()) << true;
+    // Some rows of the range match: the size is an estimate, the jumps land near the row asked for.
+    QTest::newRow("forward, reads and writes") << makeQuery(Direction::Forward, {}, 0, all, rw) << false;
+    QTest::newRow("forward from 400, stack window") << makeQuery(Direction::Forward, 400, 0x7ffc0000, 0x7ffc00ff, rw)
+                                                    << false;
+    QTest::newRow("backward from 700, stack window")
+        << makeQuery(Direction::Backward, 700, 0x7ffc0000, 0x7ffc00ff, rw) << false;
+    HalfAxisQuery resumed = makeQuery(Direction::Forward, 100, 0, all, allOperations());
+    resumed.resumeAfter = RowId { 1000 };
+    QTest::newRow("forward from 100 resumed after row 1000 (the resume point bounds it)") << resumed << true;
+}
+
+// The last page, a page in the middle and every page back to the first are the engine's rows, in
+// order, each once; the positions and the size are exact where the size is counted.
+void TestResultsModel::jumpsShowTheExactRows()
+{
+    QFETCH(HalfAxisQuery, query);
+    QFETCH(bool, exactSize);
+    const QList<Access> expected = everyMatch(m_synthetic, query);
+    const int pageSize = 37;
+    QVERIFY(expected.size() > 4 * pageSize);
+
+    ResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy pageSpy(&model, &ResultsModel::pageLoaded);
+    QSignalSpy jumpSpy(&model, &ResultsModel::jumped);
+    QSignalSpy prependSpy(&model, &ResultsModel::rowsPrepended);
+    QSignalSpy failedSpy(&model, &ResultsModel::queryFailed);
+    model.setHistory(m_synthetic);
+    model.setPageSize(pageSize);
+    QVERIFY(!model.canJump());
+    model.setQuery(query);
+    QVERIFY(pageSpy.wait());
+    QVERIFY(model.canJump());
+    QCOMPARE(model.isResultSizeExact(), exactSize);
+    if (exactSize)
+        QCOMPARE(model.resultSize(), expected.size());
+    else // an estimate of the right order
+        QVERIFY2(model.resultSize() > expected.size() / 3 && model.resultSize() < expected.size() * 3,
+            qPrintable(QString::number(model.resultSize())));
+
+    // The end: the last page, without the rows between.
+    model.showEnd();
+    QVERIFY(waitForJump(jumpSpy, 0));
+    QCOMPARE(jumpSpy.size(), 1);
+    QCOMPARE(model.loadedAccesses(), expected.mid(expected.size() - pageSize));
+    QVERIFY(model.isExhausted());
+    QVERIFY(!model.isAtStart());
+    QVERIFY(!model.canFetchMore({}));
+    QCOMPARE(model.arePositionsExact(), exactSize);
+    if (exactSize)
+        QCOMPARE(model.windowStart(), expected.size() - pageSize);
+    QCOMPARE(model.windowStart() + model.rowCount(), model.resultSize());
+
+    // Back up to the first row: every row once, in order, the positions then exact.
+    QVERIFY(loadBackToStart(model, pageSpy));
+    QCOMPARE(model.loadedAccesses(), expected);
+    QCOMPARE(model.windowStart(), 0);
+    QVERIFY(model.arePositionsExact());
+    QCOMPARE(model.resultSize(), expected.size());
+    QVERIFY(model.isResultSizeExact());
+    int prepended = 0;
+    for (const QList<QVariant> &arguments : std::as_const(prependSpy))
+        prepended += arguments.at(0).toInt();
+    QCOMPARE(prepended, expected.size() - pageSize);
+
+    // The middle: a page starting at (exactly, or near) the row asked for, growing both ways.
+    const qint64 middle = expected.size() / 2;
+    model.showPosition(middle);
+    QVERIFY(waitForJump(jumpSpy, 1));
+    QCOMPARE(model.rowCount(), pageSize);
+    const qsizetype landed = expected.indexOf(model.accessAt(0));
+    QVERIFY(landed > 0);
+    if (exactSize)
+        QCOMPARE(landed, middle);
+    else
+        QVERIFY2(qAbs(landed - middle) < expected.size() / 3, qPrintable(QString::number(landed)));
+    QCOMPARE(model.windowStart(), middle);
+    QCOMPARE(model.loadedAccesses(), expected.mid(landed, pageSize));
+    QVERIFY(loadEverything(model, pageSpy));
+    QCOMPARE(model.loadedAccesses(), expected.mid(landed));
+    QVERIFY(loadBackToStart(model, pageSpy));
+    QCOMPARE(model.loadedAccesses(), expected);
+    QCOMPARE(model.resultSize(), expected.size());
+
+    // The start again.
+    model.showStart();
+    QVERIFY(waitForJump(jumpSpy, 2));
+    QCOMPARE(model.loadedAccesses(), expected.mid(0, pageSize));
+    QVERIFY(model.isAtStart());
+    QCOMPARE(model.windowStart(), 0);
+    QCOMPARE(failedSpy.size(), 0);
+}
+
+void TestResultsModel::newQueryOvertakesAJump()
+{
+    ResultsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy pageSpy(&model, &ResultsModel::pageLoaded);
+    QSignalSpy jumpSpy(&model, &ResultsModel::jumped);
+    model.setHistory(m_synthetic);
+    model.setPageSize(10);
+    model.setQuery(HalfAxisQuery {});
+    QVERIFY(pageSpy.wait());
+    model.showEnd();
+    HalfAxisQuery backward;
+    backward.direction = Direction::Backward;
+    model.setQuery(backward); // before the end's page arrives
+    QVERIFY(pageSpy.wait());
+    QTest::qWait(100);
+    // The end's page never lands: the rows are the new query's from its first (the tester fetches
+    // more as it checks each insertion).
+    QCOMPARE(jumpSpy.size(), 0);
+    QVERIFY(model.rowCount() >= 10);
+    QCOMPARE(model.loadedAccesses(), everyMatch(m_synthetic, backward).mid(0, model.rowCount()));
+    QVERIFY(model.isAtStart());
+    QCOMPARE(model.windowStart(), 0);
+}
+
+QTEST_MAIN(TestResultsModel)
 #include "tst_resultsmodel.moc"

@@ -38,7 +38,7 @@ ResultsModel::ResultsModel(QObject *parent)
 // A page being computed is finished (the engine has no cancellation point), later ones skipped.
 ResultsModel::~ResultsModel() = default;
 
-void ResultsModel::startOver()
+void ResultsModel::startOver(bool loading)
 {
     m_thread->cancel();
     beginResetModel();
@@ -52,7 +52,9 @@ void ResultsModel::startOver()
     m_windowStart = 0;
     m_positionsExact = true;
     m_atStart = true;
-    m_loading = false;
+    // A view (or QAbstractItemModelTester) fetches more on the reset: not while the page that
+    // replaces the rows is on its way.
+    m_loading = loading;
     m_exhausted = false;
     m_failed = false;
     m_cancelled = false;
@@ -159,7 +161,7 @@ void ResultsModel::jump(PageKind kind, qint64 position)
     const std::optional<ResultSize> size = m_size;
     const qint64 resultSize = m_resultSize;
     const bool resultSizeExact = m_resultSizeExact;
-    startOver();
+    startOver(true);
     m_size = size;
     m_resultSize = resultSize;
     m_resultSizeExact = resultSizeExact;

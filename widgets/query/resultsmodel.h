@@ -165,7 +165,7 @@ private:
     void requestPage();
     void post(PageKind kind, const memhist::PageRequest &request);
     void receivePage(PageKind kind, const memhist::ResultsPage &page);
-    void startOver();
+    void startOver(bool loading = false);
     void jump(PageKind kind, qint64 position);
     void insertRows(int at, const memhist::ResultsPage &page);
     // After the window grew or moved: what it now knows of the result's size.
