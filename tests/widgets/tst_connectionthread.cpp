@@ -130,7 +130,7 @@ private slots:
         }
         // Closed in its own thread at the end (and before each other path).
         QVERIFY(log.closedOn.load() != owner.thread());
-        QCOMPARE(log.interrupts.load(), 1);
+        QVERIFY(log.interrupts.load() >= 1);
     }
 
     void queuedWorkOfAnOvertakenRequestIsSkipped()

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "widgets/common/connectionthread.h"
 
+#include <QSemaphore>
 #include <sqlite3.h>
 
 namespace memhist {
@@ -51,12 +52,22 @@ ConnectionThreadBase::ConnectionThreadBase(QObject *owner, const QString &thread
 ConnectionThreadBase::~ConnectionThreadBase()
 {
     m_generations.cancel();
-    m_worker->interrupt();
-    // Blocks until the work in progress has ended (it sees itself stale, or was interrupted) and the
-    // connection is closed in the thread that used it.
+    // Blocks until the work in progress has ended (it sees itself stale, or is interrupted) and the
+    // connection is closed in the thread that used it. The interrupt is repeated until then:
+    // sqlite3_interrupt() stops only the statements running when it is called, so one sent just
+    // before the work steps its statement would be lost.
     ConnectionWorker *worker = m_worker;
+    QSemaphore closed;
     QMetaObject::invokeMethod(
-        worker, [worker] { worker->close(); }, Qt::BlockingQueuedConnection);
+        worker,
+        [worker, &closed] {
+            worker->close();
+            closed.release();
+        },
+        Qt::QueuedConnection);
+    do {
+        m_worker->interrupt();
+    } while (!closed.tryAcquire(1, 50));
     m_thread.quit();
     m_thread.wait();
 }
