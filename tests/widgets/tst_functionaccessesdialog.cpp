@@ -138,6 +138,9 @@ void TestFunctionAccessesDialog::keysFillTheResults()
         dialog->nameEdit()->selectAll();
         QTest::keyClicks(dialog->nameEdit(), QStringLiteral("fill"));
         dialog->nameEdit()->completer()->popup()->hide();
+        if (!qEnvironmentVariableIsEmpty("MEMHIST_SHOTS"))
+            dialog->grab().save(
+                qEnvironmentVariable("MEMHIST_SHOTS") + QStringLiteral("/function-accesses-dialog.png"));
         // Tab to the callees box, Space checks it; Tab, Space: reads off, writes only; Return.
         QTest::keyClick(dialog->nameEdit(), Qt::Key_Tab);
         afterName = dialog->focusWidget()->objectName();
@@ -184,6 +187,9 @@ void TestFunctionAccessesDialog::keysFillTheResults()
     QVERIFY(label && clear);
     QVERIFY(label->isVisible());
     QCOMPARE(label->text(), QStringLiteral("while fill ran"));
+
+    if (!qEnvironmentVariableIsEmpty("MEMHIST_SHOTS"))
+        window->grab().save(qEnvironmentVariable("MEMHIST_SHOTS") + QStringLiteral("/function-accesses.png"));
 
     // Run keeps the filter (it is part of the inputs); ✕ lifts it and runs every write.
     QTest::mouseClick(panel->findChild<QWidget *>(QStringLiteral("runButton")), Qt::LeftButton);
