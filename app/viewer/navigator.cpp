@@ -103,6 +103,16 @@ ViewRange centredOnAddress(const ViewRange &current, Address a, const QList<View
     return range;
 }
 
+ViewRange framedOnAccesses(Transition firstTransition, Transition lastTransition, Address first, Address last)
+{
+    const std::uint64_t transitionMargin
+        = std::max<std::uint64_t>((lastTransition.value - firstTransition.value) / 10, 8);
+    const std::uint64_t addressMargin = std::max<std::uint64_t>((last.value - first.value) / 10, 16);
+    return ViewRange { Transition { saturatingSub(firstTransition.value, transitionMargin) },
+        Transition { saturatingAdd(lastTransition.value, transitionMargin) },
+        Address { saturatingSub(first.value, addressMargin) }, Address { saturatingAdd(last.value, addressMargin) } };
+}
+
 QString noneFoundText(Operation operation, Direction direction)
 {
     if (direction == Direction::Backward)
@@ -328,7 +338,11 @@ void Navigator::goToTransition(Transition t)
 
 void Navigator::goToAddress(Address a)
 {
+    // A byte alone: centred at the current zoom (framing it would zoom to the limit), outlined.
+    m_functionFinder.cancel();
     m_plane->setVisibleRange(centredOnAddress(m_plane->visibleRange(), a, m_plane->occupiedRegions()));
+    const ViewRange shown = m_plane->visibleRange();
+    m_plane->markTarget(ViewRange { shown.firstTransition, shown.lastTransition, a, a });
     emit statusMessage(tr("Address %1").arg(hexText(a.value)));
 }
 
@@ -399,12 +413,131 @@ bool Navigator::goToAddressText(const QString &text, QString *error)
     if (!addressOfText(text, &address, &description, error))
         return false;
     if (description.isEmpty()) {
-        goToAddress(address);
+        // An address inside a data object frames the object; elsewhere the byte.
+        if (const std::optional<NamedRange> object = dataObjectAt(address)) {
+            goToBytes(object->range.first, object->range.last,
+                tr("Address %1, in %2 (%3 at %4)")
+                    .arg(hexText(address.value), object->name, bytesText(object->range.last.value - object->range.first.value + 1),
+                        hexText(object->range.first.value)));
+        } else {
+            goToAddress(address);
+        }
         return true;
     }
-    m_plane->setVisibleRange(centredOnAddress(m_plane->visibleRange(), address, m_plane->occupiedRegions()));
-    emit statusMessage(tr("%1 (%2) at %3").arg(text, description, hexText(address.value)));
+    const NamedRange *symbol = nullptr;
+    for (const NamedRange &named : std::as_const(m_symbols)) {
+        if (named.name == text) {
+            symbol = &named;
+            break;
+        }
+    }
+    if (!symbol) {
+        // name+offset: that byte.
+        goToAddress(address);
+        emit statusMessage(tr("%1 (%2) at %3").arg(text, description, hexText(address.value)));
+        return true;
+    }
+    if (symbol->kind == NamedRange::Kind::Function) {
+        // The function's bytes are code: the plane shows its accesses instead, once found.
+        goToFunctionAccesses(symbol->name);
+        emit statusMessage(tr("%1 (function at %2): finding its memory accesses…").arg(text, hexText(address.value)));
+        return true;
+    }
+    goToBytes(symbol->range.first, symbol->range.last,
+        tr("%1 (%2, %3) at %4")
+            .arg(text, description, bytesText(symbol->range.last.value - symbol->range.first.value + 1),
+                hexText(address.value)));
     return true;
+}
+
+std::optional<NamedRange> Navigator::dataObjectAt(Address a) const
+{
+    std::optional<NamedRange> found;
+    for (const NamedRange &symbol : std::as_const(m_symbols)) {
+        if (symbol.kind == NamedRange::Kind::DataObject && symbol.range.contains(a)
+            && (!found || symbol.range.last.value - symbol.range.first.value < found->range.last.value - found->range.first.value))
+            found = symbol;
+    }
+    return found;
+}
+
+void Navigator::goToBytes(Address first, Address last, const QString &message)
+{
+    m_functionFinder.cancel();
+    m_plane->frameBytes(first, last);
+    const ViewRange shown = m_plane->visibleRange();
+    m_plane->markTarget(ViewRange { shown.firstTransition, shown.lastTransition, first, last });
+    emit statusMessage(message);
+}
+
+namespace {
+
+// Where the accesses of a function's instructions are: the first Navigator::functionAccessLimit.
+struct FunctionAccesses
+{
+    qint64 count = 0;
+    bool complete = true; // every access of the function was seen
+    Transition firstTransition { ~std::uint64_t(0) };
+    Transition lastTransition { 0 };
+    Address first { ~std::uint64_t(0) };
+    Address last { 0 };
+    QString error;
+};
+
+FunctionAccesses findFunctionAccesses(const QString &path, const QString &name, const JobTicket &ticket)
+{
+    FunctionAccesses result;
+    const std::unique_ptr<HistoryDatabase> database = HistoryDatabase::open(path, &result.error);
+    if (!database || ticket.cancelled())
+        return result;
+    HalfAxisQueryEngine engine(*database);
+    HalfAxisQuery query;
+    query.function.name = name;
+    query.operations = Operations(Operation::Read) | Operation::Write;
+    query.limit = Navigator::functionAccessLimit;
+    QueryPage page;
+    if (!engine.run(query, &page, &result.error))
+        return result;
+    result.complete = page.exhausted;
+    for (const Access &access : std::as_const(page.accesses)) {
+        ++result.count;
+        result.firstTransition = std::min(result.firstTransition, access.transition);
+        result.lastTransition = std::max(result.lastTransition, access.transition);
+        result.first = std::min(result.first, access.physical);
+        result.last = std::max(result.last, access.lastByte());
+    }
+    return result;
+}
+
+} // namespace
+
+void Navigator::goToFunctionAccesses(const QString &name)
+{
+    const QString path = m_path;
+    m_functionFinder.start(
+        [path, name](const JobTicket &ticket) { return findFunctionAccesses(path, name, ticket); },
+        [this, name](const FunctionAccesses &found) {
+            if (!found.error.isEmpty()) {
+                emit statusMessage(tr("Cannot find the memory accesses of %1: %2").arg(name, found.error));
+            } else if (found.count == 0) {
+                emit statusMessage(tr("Function %1 made no memory accesses").arg(name));
+            } else {
+                const ViewRange frame
+                    = framedOnAccesses(found.firstTransition, found.lastTransition, found.first, found.last);
+                m_plane->setVisibleRange(frame);
+                m_plane->markTarget(
+                    ViewRange { found.firstTransition, found.lastTransition, found.first, found.last });
+                const QString where = tr("at %1..%2, transitions %3..%4")
+                                          .arg(hexText(found.first.value), hexText(found.last.value),
+                                              countText(found.firstTransition.value),
+                                              countText(found.lastTransition.value));
+                emit statusMessage(found.complete
+                        ? tr("Function %1 made %2 memory accesses, %3").arg(name, countText(quint64(found.count)), where)
+                        : tr("Function %1: its first %2 memory accesses, %3")
+                              .arg(name, countText(quint64(found.count)), where));
+            }
+            emit functionFramed();
+        });
 }
 
 void Navigator::askAndGo(Action which)

@@ -62,6 +62,10 @@ ViewRange centredOnTransition(const ViewRange &current, Transition t);
 // bytes wide) when it is wider: a view spanning folded gaps would not put `a` at its centre.
 ViewRange centredOnAddress(const ViewRange &current, Address a, const QList<ViewRange> &regions);
 
+// The view round the accesses of a function, [first, last] transitions and addresses (inclusive):
+// a tenth of each span more on either side (at least 8 transitions, 16 bytes).
+ViewRange framedOnAccesses(Transition firstTransition, Transition lastTransition, Address first, Address last);
+
 // The status line after a step that found nothing: "No earlier write to these bytes", "No later
 // read of these bytes".
 QString noneFoundText(Operation operation, Direction direction);
@@ -120,9 +124,15 @@ public:
     // *error otherwise ("999,999,999 is after the last transition (149,092).": the plane would
     // clamp it silently).
     bool goToTransitionText(const QString &text, QString *error);
-    // A number in the viewer's formats, else the name of a function or data object of the history
-    // (centred on its first address): false + *error otherwise.
+    // A number in the viewer's formats, else the name of a function or data object of the history:
+    // false + *error otherwise. The target is framed (PlaneWidget::frameBytes()) and outlined on the
+    // plane for a moment (PlaneWidget::markTarget()): a data object's bytes (also when an address typed lies in one),
+    // else the byte. A function's own bytes are code, where the plane shows nothing: its accesses are
+    // looked for off the GUI thread (the first functionAccessLimit of them, by its instructions) and
+    // the plane framed on the data they touched, or the status line says it made none
+    // (functionFramed()).
     bool goToAddressText(const QString &text, QString *error);
+    static constexpr int functionAccessLimit = 100000;
     // What goToAddressText() goes to: the address of a number, or of a function or data object
     // (name or name+offset), with *description "function" or "data object" (empty for a number);
     // false + *error otherwise. The one symbol lookup of the viewer (the Memory pane's field too).
@@ -147,6 +157,8 @@ signals:
     // The position line moved to a transition without an access (goToTransition()).
     void transitionShown(memhist::Transition t);
     void symbolsLoaded();
+    // Going to a function found its accesses (or none, or failed: statusMessage says which).
+    void functionFramed();
 
 private:
     void createActions();
@@ -154,6 +166,10 @@ private:
     void raisePanel(QWidget *panel);
     void goToBookmark(const Bookmark &bookmark);
     void askAndGo(Action which);
+    // The data object of the history holding `a`, if any (the smallest when they nest).
+    std::optional<NamedRange> dataObjectAt(Address a) const;
+    void goToBytes(Address first, Address last, const QString &message);
+    void goToFunctionAccesses(const QString &name);
 
     QPointer<PlaneWidget> m_plane;
     QPointer<QueryPanel> m_queryPanel;
@@ -168,6 +184,7 @@ private:
     QList<QAction *> m_actions; // by Action
     JobTracker m_steps { this };
     JobTracker m_symbolLoader { this };
+    JobTracker m_functionFinder { this }; // the accesses of the function gone to
     QList<NamedRange> m_symbols;
     bool m_symbolsRead = false;
     QStringListModel *m_symbolNames = nullptr;

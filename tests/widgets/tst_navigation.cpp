@@ -20,6 +20,7 @@
 #include "widgets/query/resultsmodel.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QCompleter>
 #include <QFile>
@@ -36,6 +37,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <memory>
 
 using namespace memhist;
@@ -442,6 +444,7 @@ private slots:
         const QString output = m_directory.filePath(QStringLiteral("counter.memhist"));
         CounterHistory history;
         QVERIFY(writeCounterHistory(m_directory.filePath(QStringLiteral("counter")), pieBias, output, &history));
+        m_counter = history;
 
         const auto window = openWindow(output);
         QVERIFY(window);
@@ -455,8 +458,8 @@ private slots:
 
         QString error;
         QVERIFY(navigator->goToAddressText(QStringLiteral("counter"), &error));
-        QCOMPARE(
-            window->hoverText(), QStringLiteral("counter (data object) at %1").arg(hexText(history.counterAddress)));
+        QCOMPARE(window->hoverText(),
+            QStringLiteral("counter (data object, 4 bytes) at %1").arg(hexText(history.counterAddress)));
         ViewRange centred = window->plane()->visibleRange();
         QVERIFY(centred.firstAddress.value <= history.counterAddress
             && history.counterAddress <= centred.lastAddress.value);
@@ -465,6 +468,109 @@ private slots:
         QVERIFY(!navigator->goToAddressText(QStringLiteral("nosuchname"), &error));
         QCOMPARE(
             error, QStringLiteral("“nosuchname” is neither an address nor a function or data object of this history."));
+    }
+
+    void goToFramesAndOutlinesItsTarget()
+    {
+        // Typed into the Go to Address or Symbol dialog (Ctrl+Shift+G) as a user does.
+        const QString output = m_directory.filePath(QStringLiteral("counter.memhist"));
+        QVERIFY2(QFile::exists(output), "goesToASymbolWithCompletion writes it");
+        const auto window = openWindow(output);
+        QVERIFY(window);
+        Navigator *navigator = window->navigator();
+        QTRY_VERIFY(navigator->symbolsRead());
+        NamedRange counter;
+        NamedRange table;
+        for (const NamedRange &symbol : navigator->symbols()) {
+            if (symbol.name == QLatin1String("counter"))
+                counter = symbol;
+            if (symbol.name == QLatin1String("table"))
+                table = symbol;
+        }
+        QCOMPARE(counter.range.last.value - counter.range.first.value, quint64(3));
+        QCOMPARE(table.range.last.value - table.range.first.value, quint64(15));
+        navigator->setInteractive(true);
+        PlaneWidget *plane = window->plane();
+        const auto typeInDialog = [&](const QString &text) {
+            window->activateWindow();
+            QVERIFY(QTest::qWaitForWindowActive(window.get()));
+            QTimer::singleShot(0, this, [text] {
+                auto *dialog = qobject_cast<GoToDialog *>(QApplication::activeModalWidget());
+                QVERIFY(dialog);
+                QTest::keyClicks(dialog->edit(), text);
+                if (QCompleter *completer = dialog->edit()->completer(); completer && completer->popup()->isVisible())
+                    QTest::keyClick(completer->popup(), Qt::Key_Escape);
+                QTest::keyClick(dialog->edit(), Qt::Key_Return);
+            });
+            QTest::keyClick(window.get(), Qt::Key_G, Qt::ControlModifier | Qt::ShiftModifier);
+            QTRY_VERIFY(!QApplication::activeModalWidget());
+        };
+        typeInDialog(QStringLiteral("table"));
+        QCOMPARE(window->hoverText(),
+            QStringLiteral("table (data object, 16 bytes) at %1").arg(hexText(table.range.first.value)));
+        // Its 16 bytes outlined in the middle of the plot.
+        ViewRange framed = plane->visibleRange();
+        QCOMPARE(plane->markedTarget(),
+            std::optional<ViewRange>(
+                ViewRange { framed.firstTransition, framed.lastTransition, table.range.first, table.range.last }));
+        std::optional<QRect> outline = plane->targetOutline();
+        QVERIFY(outline);
+        const QRect plot = plane->plotRectangle();
+        QVERIFY2(std::abs((outline->top() + outline->bottom() + 1) / 2.0 - (plot.top() + plot.bottom() + 1) / 2.0) <= 3,
+            qPrintable(QStringLiteral("outline %1..%2, plot %3..%4")
+                           .arg(outline->top())
+                           .arg(outline->bottom())
+                           .arg(plot.top())
+                           .arg(plot.bottom())));
+        // A third of the plot at most (only 4 of its 16 bytes lie in an occupied region, the others
+        // in a folded gap, so the zoom floor of 32 bytes decides): far from a sub-pixel line.
+        QVERIFY2(outline->height() >= plot.height() / 9 && outline->height() <= plot.height() / 3 + 3,
+            qPrintable(QStringLiteral("%1 of %2").arg(outline->height()).arg(plot.height())));
+        plane->grab().save(m_directory.filePath(QStringLiteral("goto-table.png")));
+
+        // counter is the lowest object: the view stops at the axis' end, the object still in view.
+        typeInDialog(QStringLiteral("counter"));
+        QCOMPARE(window->hoverText(),
+            QStringLiteral("counter (data object, 4 bytes) at %1").arg(hexText(counter.range.first.value)));
+        framed = plane->visibleRange();
+        QVERIFY(framed.firstAddress <= counter.range.first && counter.range.last < framed.lastAddress);
+        outline = plane->targetOutline();
+        QVERIFY(outline);
+        QVERIFY2(outline->height() >= plane::minTargetPixels, qPrintable(QString::number(outline->height())));
+        QTRY_VERIFY_WITH_TIMEOUT(!plane->markedTarget(), PlaneWidget::targetOutlineMs + 2000);
+        QVERIFY(!plane->targetOutline());
+
+        // A function: the data its instructions touched, outlined, not its .text bytes.
+        QSignalSpy framedFunction(navigator, &Navigator::functionFramed);
+        typeInDialog(QStringLiteral("bump"));
+        QTRY_COMPARE(framedFunction.count(), 1);
+        const std::optional<ViewRange> target = plane->markedTarget();
+        QVERIFY(target);
+        QCOMPARE(target->firstTransition.value, m_counter.storeTransition);
+        QCOMPARE(target->lastTransition.value, m_counter.storeTransition);
+        const std::uint64_t lowest
+            = std::min({ m_counter.counterAddress, m_counter.tableAddress, m_counter.stackAddress, m_counter.heapAddress });
+        QCOMPARE(target->firstAddress.value, lowest);
+        QVERIFY(target->lastAddress.value
+            >= std::max({ m_counter.counterAddress, m_counter.tableAddress, m_counter.stackAddress, m_counter.heapAddress }));
+        QCOMPARE(window->hoverText(),
+            QStringLiteral("Function bump made 4 memory accesses, at %1..%2, transitions %3..%3")
+                .arg(hexText(target->firstAddress.value), hexText(target->lastAddress.value),
+                    countText(m_counter.storeTransition)));
+        const ViewRange shown = plane->visibleRange();
+        QVERIFY(shown.firstTransition.value <= m_counter.storeTransition
+            && m_counter.storeTransition <= shown.lastTransition.value);
+        QVERIFY(shown.firstAddress.value <= target->firstAddress.value
+            && target->lastAddress.value <= shown.lastAddress.value);
+        plane->grab().save(m_directory.filePath(QStringLiteral("goto-bump.png")));
+
+        typeInDialog(QStringLiteral("main"));
+        QTRY_COMPARE(framedFunction.count(), 2);
+        QCOMPARE(window->hoverText(), QStringLiteral("Function main made no memory accesses"));
+        if (!qEnvironmentVariableIsEmpty("MEMHIST_SHOTS"))
+            for (const char *name : { "goto-table.png", "goto-bump.png" })
+                QFile::copy(m_directory.filePath(QLatin1String(name)),
+                    qEnvironmentVariable("MEMHIST_SHOTS") + u'/' + QLatin1String(name));
     }
 
     void listsTheExecutionsOfAnInstructionAsTheCli()
@@ -650,6 +756,7 @@ private slots:
 private:
     QTemporaryDir m_directory;
     QString m_smallHistory;
+    CounterHistory m_counter; // goesToASymbolWithCompletion's counter.memhist
 };
 
 QTEST_MAIN(TestNavigation)

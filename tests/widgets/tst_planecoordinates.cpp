@@ -274,6 +274,68 @@ private slots:
         QCOMPARE(AddressFold(overCap).regionCount(), summary::maxFoldRegions);
     }
 
+    void framingCentresTheBytes_data()
+    {
+        QTest::addColumn<quint64>("first");
+        QTest::addColumn<quint64>("last");
+        QTest::addColumn<bool>("centred");
+        QTest::newRow("128 bytes inside the heap: centred, a third of the view")
+            << quint64(0x680000) << quint64(0x68007f) << true;
+        QTest::newRow("4 bytes: 32 bytes tall at the zoom limit, centred") << quint64(0x680000) << quint64(0x680003)
+                                                                             << true;
+        QTest::newRow("the stack's last 16 bytes: the view stops at the axis' top")
+            << quint64(0x7ffc1ff0) << quint64(0x7ffc1fff) << false;
+        QTest::newRow("bytes across the folded gap") << quint64(0x6fff00) << quint64(0x7ffc00ff) << true;
+    }
+    void framingCentresTheBytes()
+    {
+        QFETCH(quint64, first);
+        QFETCH(quint64, last);
+        QFETCH(bool, centred);
+        const PlaneExtent extent = extentOf(0, 999, heapAndStack());
+        const PlaneViewport before { 100, 200, 0, extent.bounds.top };
+        const PlaneViewport framed = framedViewport(before, extent, first, last);
+        QCOMPARE(framed.left, 100.0);
+        QCOMPARE(framed.right, 200.0);
+        const double low = extent.fold.toDisplay(first);
+        const double high = extent.fold.toDisplayEnd(last);
+        QVERIFY(framed.bottom <= low && high <= framed.top);
+        QCOMPARE(framed.height(), std::max(3 * (high - low), 4 * extent.minHeightAt((low + high) / 2)));
+        if (centred) {
+            QCOMPARE((framed.bottom + framed.top) / 2, (low + high) / 2);
+        } else {
+            QCOMPARE(framed.top, extent.bounds.top);
+        }
+        // Outlined at least minTargetPixels tall, in the plot.
+        const PixelMapping map(framed, QSizeF(800, 300));
+        const std::optional<QRect> outline
+            = targetRect(ViewRange { Transition { 100 }, Transition { 199 }, Address { first }, Address { last } }, map,
+                extent.fold, QSize(800, 300));
+        QVERIFY(outline);
+        QCOMPARE(outline->left(), 0);
+        QCOMPARE(outline->right(), 799);
+        QVERIFY(outline->height() >= minTargetPixels);
+        if (centred)
+            QVERIFY2(std::abs(outline->height() - 100) <= 2 || framed.height() > 3 * (high - low),
+                qPrintable(QString::number(outline->height())));
+    }
+
+    void targetOutOfViewHasNoOutline()
+    {
+        const AddressFold fold = heapAndStack();
+        const PixelMapping map(PlaneViewport { 0, 100, 0, fold.toDisplay(0x680000) }, QSizeF(400, 200));
+        QVERIFY(!targetRect(ViewRange { Transition { 0 }, Transition { 99 }, Address { 0x7ffc0000 }, Address { 0x7ffc0010 } },
+            map, fold, QSize(400, 200)));
+        // One byte far under a pixel: minTargetPixels tall round it (one more where its edges fall
+        // inside pixels: the rectangle covers every pixel it touches).
+        const std::optional<QRect> sliver = targetRect(
+            ViewRange { Transition { 0 }, Transition { 99 }, Address { 0x640000 }, Address { 0x640000 } }, map, fold,
+            QSize(400, 200));
+        QVERIFY(sliver);
+        QVERIFY2(sliver->height() == minTargetPixels || sliver->height() == minTargetPixels + 1,
+            qPrintable(QString::number(sliver->height())));
+    }
+
     void emptyFoldIsIdentity()
     {
         const AddressFold fold;

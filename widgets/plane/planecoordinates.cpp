@@ -173,4 +173,38 @@ QString formatByteCount(double bytes)
     return QString::number(bytes, 'f', decimals) + u' ' + QLatin1String(units[unit]);
 }
 
+PlaneViewport framedViewport(const PlaneViewport &view, const PlaneExtent &extent, std::uint64_t first, std::uint64_t last)
+{
+    const double low = extent.fold.toDisplay(first);
+    const double high = extent.fold.toDisplayEnd(last);
+    const double centre = (low + high) / 2;
+    const double height = std::max(3 * (high - low), 4 * extent.minHeightAt(centre));
+    PlaneViewport framed = view;
+    framed.bottom = centre - height / 2;
+    framed.top = centre + height / 2;
+    return clampViewport(framed, extent);
+}
+
+std::optional<QRect> targetRect(const ViewRange &target, const PixelMapping &mapping, const AddressFold &fold, QSize plot)
+{
+    double left = mapping.xToPixel(double(target.firstTransition.value));
+    double right = mapping.xToPixel(double(target.lastTransition.value) + 1.0);
+    double top = mapping.yToPixel(fold.toDisplayEnd(target.lastAddress.value));
+    double bottom = mapping.yToPixel(fold.toDisplay(target.firstAddress.value));
+    const auto widen = [](double *low, double *high) {
+        if (*high - *low < minTargetPixels) {
+            const double centre = (*low + *high) / 2;
+            *low = centre - minTargetPixels / 2.0;
+            *high = centre + minTargetPixels / 2.0;
+        }
+    };
+    widen(&left, &right);
+    widen(&top, &bottom);
+    // Far outside the plot the doubles would overflow an int: clip before rounding.
+    const QRectF clipped = QRectF(QPointF(left, top), QPointF(right, bottom)).intersected(QRectF(QPoint(0, 0), plot));
+    if (clipped.isEmpty())
+        return std::nullopt;
+    return clipped.toAlignedRect();
+}
+
 } // namespace memhist::plane

@@ -16,6 +16,7 @@
 #include "core/summary/addressfold.h"
 
 #include <QPointF>
+#include <QRect>
 #include <QSizeF>
 #include <QString>
 #include <algorithm>
@@ -85,6 +86,12 @@ PlaneViewport clampViewport(PlaneViewport view, const PlaneExtent &extent);
 PlaneViewport zoomViewport(
     const PlaneViewport &view, const PlaneExtent &extent, QPointF anchor, double factorX, double factorY);
 
+// `view` at the same transitions, its address span zoomed and moved so that the bytes [first, last]
+// fill its middle third, centred in display units (so a fold in the margin does not push them off
+// centre), at least four zoom limits tall (extent.minHeightAt(), 32 bytes of the object's region);
+// then clamped to the extent (at an end of the axis the object is off-centre but in view).
+PlaneViewport framedViewport(const PlaneViewport &view, const PlaneExtent &extent, std::uint64_t first, std::uint64_t last);
+
 // Moves the view by a fraction of its size (positive dx: later transitions come into view; positive
 // dy: higher addresses), clamped to the extent.
 PlaneViewport panViewport(const PlaneViewport &view, const PlaneExtent &extent, double dxFraction, double dyFraction);
@@ -125,6 +132,12 @@ private:
     PlaneViewport m_view;
     QSizeF m_pixels { 1, 1 };
 };
+
+// The pixel rectangle (in a plot of `plot` pixels, origin top-left) of `target`'s transitions and
+// bytes, inclusive: at least minTargetPixels wide and tall round its centre (one byte of a whole
+// history is far under a pixel), clipped to the plot; nullopt when nothing of it is in view.
+inline constexpr int minTargetPixels = 6;
+std::optional<QRect> targetRect(const ViewRange &target, const PixelMapping &mapping, const AddressFold &fold, QSize plot);
 
 // Axis ticks. The step between transition labels is 1, 2 or 5 times a power of ten and at least
 // `minStep` (and at least 1: transitions are integers).

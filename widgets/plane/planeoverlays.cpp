@@ -270,4 +270,16 @@ void paintLegend(QPainter &painter, QRect plot, const QString &detail, const QPa
     painter.drawText(QRect(left, y, plot.right() - left, metrics.height()), Qt::AlignRight | Qt::AlignVCenter, fitted);
 }
 
+void paintTargetOutline(QPainter &painter, QRect outline, const QPalette &palette)
+{
+    painter.save();
+    QColor fill = palette.color(QPalette::Highlight);
+    fill.setAlpha(35);
+    painter.fillRect(outline, fill);
+    painter.setPen(QPen(palette.color(QPalette::Highlight), 2));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(QRectF(outline).adjusted(1, 1, -1, -1));
+    painter.restore();
+}
+
 } // namespace memhist::plane

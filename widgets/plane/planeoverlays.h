@@ -34,6 +34,10 @@ void paintMarkers(QPainter &painter, const QList<QPoint> &markers, const std::op
 // none), a dot at each and a ring round the first (the access asked about).
 void paintOriginPath(QPainter &painter, const QList<QPointF> &points, const QList<int> &joins, const QPalette &palette);
 
+// Where Go to Address or Symbol went: a two-pixel outline in the highlight colour round `outline`
+// (targetRect()) with a faint fill, drawn over the markers.
+void paintTargetOutline(QPainter &painter, QRect outline, const QPalette &palette);
+
 // Both axes around `plot` in a widget `widgetSize` big: ticks, labels, grid lines and titles.
 void paintAxes(QPainter &painter, const std::vector<AddressTick> &addressTicks,
     const std::vector<TransitionTick> &transitionTicks, QRect plot, const QPalette &palette,

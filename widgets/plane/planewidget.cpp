@@ -106,6 +106,11 @@ PlaneWidget::PlaneWidget(QWidget *parent)
     m_renderTimer.setSingleShot(true);
     m_renderTimer.setInterval(0);
     connect(&m_renderTimer, &QTimer::timeout, this, &PlaneWidget::startRender);
+    m_targetTimer.setSingleShot(true);
+    connect(&m_targetTimer, &QTimer::timeout, this, [this] {
+        m_target.reset();
+        update();
+    });
     m_markerTimer.setSingleShot(true);
     m_markerTimer.setInterval(markerRepaintMs);
     connect(&m_markerTimer, &QTimer::timeout, this, [this] {
@@ -176,6 +181,8 @@ void PlaneWidget::setHistory(const QString &databasePath)
     m_threadFilter.clear();
     m_current.reset();
     m_originPath.clear();
+    m_target.reset();
+    m_targetTimer.stop();
     m_position.reset();
     m_names.reset();
     m_threadSpans.clear();
@@ -440,6 +447,28 @@ QRect PlaneWidget::plotRect() const
 PixelMapping PlaneWidget::mapping() const
 {
     return PixelMapping(m_state.view(), QSizeF(plotRect().size()));
+}
+
+void PlaneWidget::frameBytes(Address first, Address last)
+{
+    if (!hasHistory())
+        return;
+    setViewport(framedViewport(m_state.view(), m_state.extent(), first.value, last.value), true);
+}
+
+void PlaneWidget::markTarget(const ViewRange &target, int milliseconds)
+{
+    m_target = target;
+    m_targetTimer.start(milliseconds);
+    update();
+}
+
+std::optional<QRect> PlaneWidget::targetOutline() const
+{
+    if (!m_target || !hasHistory())
+        return std::nullopt;
+    const std::optional<QRect> local = targetRect(*m_target, mapping(), m_overview->fold, plotRect().size());
+    return local ? std::optional<QRect>(local->translated(plotRect().topLeft())) : std::nullopt;
 }
 
 std::optional<QPointF> PlaneWidget::positionOf(Transition t, Address a) const
@@ -908,6 +937,10 @@ void PlaneWidget::paintEvent(QPaintEvent *)
             joins << join;
         }
         paintOriginPath(painter, points, joins, palette());
+    }
+    if (m_target) {
+        if (const std::optional<QRect> outline = targetRect(*m_target, map, fold, plot.size()))
+            paintTargetOutline(painter, *outline, palette());
     }
     if (m_names) {
         paintRangeLabels(painter, regions, regionLabelsX, palette(), fm);

@@ -116,6 +116,21 @@ public:
     // The path's points as (access, index of the point it joins; -1 for none), in the tree's order.
     const QList<std::pair<memhist::Access, int>> &originPath() const { return m_originPath; }
 
+    // Frames the bytes [first, last] (planecoordinates.h framedViewport()) at the same transitions,
+    // as one step of the zoom history.
+    void frameBytes(memhist::Address first, memhist::Address last);
+    // Outlines `target` (its transitions and bytes, inclusive) on the plane for `milliseconds`: where
+    // Go to Address or Symbol went, so that a small object is found at a glance. A later target
+    // replaces it; setHistory() clears it.
+    void markTarget(const memhist::ViewRange &target, int milliseconds = targetOutlineMs);
+    std::optional<memhist::ViewRange> markedTarget() const { return m_target; }
+    // The outline of the marked target in widget coordinates, clipped to the plot, at least a few
+    // pixels tall however few bytes it has; nullopt without a target or when it is out of view.
+    std::optional<QRect> targetOutline() const;
+    static constexpr int targetOutlineMs = 3000;
+    // The plot's rectangle in the widget (inside the axes), for tests.
+    QRect plotRectangle() const { return plotRect(); }
+
     memhist::ViewRange visibleRange() const;
     // Shows `range` (clamped to the history), as one step of the zoom history.
     void setVisibleRange(const memhist::ViewRange &range);
@@ -266,6 +281,8 @@ private:
     bool m_markersDirty = false;
     std::optional<Access> m_current;
     QList<std::pair<Access, int>> m_originPath;
+    std::optional<ViewRange> m_target; // markTarget()'s, until m_targetTimer ends it
+    QTimer m_targetTimer;
     std::optional<Transition> m_position; // where the position line is: m_current's or a transition
 
     QTimer m_rangeTimer; // throttles visibleRangeChanged()
