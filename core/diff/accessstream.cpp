@@ -2,16 +2,39 @@
 #include "accessstream.h"
 
 #include "core/diff/diffstatements.h"
+#include "core/values/valuestatements.h"
 
 namespace memhist {
 
 AccessStream::AccessStream(sqlite::Connection &connection)
     : m_connection(connection)
     , m_accesses(connection.prepare(diffstatements::accessesFrom))
+    , m_blocks(connection.prepare(valueschema::blocksFrom))
     , m_values(connection)
 {
     if (m_accesses.isValid())
         m_accesses.bind(1, 1);
+    if (m_blocks.isValid())
+        m_blocks.bind(1, 0);
+}
+
+QByteArray AccessStream::valueOf(std::int64_t rowId)
+{
+    if (!m_blocks.isValid()) {
+        if (!m_values.available())
+            return {};
+        const auto value = m_values.value(RowId { rowId });
+        return value ? value->bytes : QByteArray();
+    }
+    // Accesses come in rowid order: the blocks are read forward alongside them, each decoded once.
+    while (!m_blocksEnded && !m_block.contains(rowId) && m_block.last() < rowId) {
+        if (m_blocks.step() != SQLITE_ROW) {
+            m_blocksEnded = true;
+            break;
+        }
+        m_block.decode(m_blocks.int64(0), m_blocks.int64(1), m_blocks.blobView(2), m_blocks.blob(3));
+    }
+    return m_block.bytesOf(rowId).toByteArray();
 }
 
 bool AccessStream::fill()
@@ -32,10 +55,7 @@ bool AccessStream::fill()
         m_next.address = fromStored(m_accesses.int64(2));
         m_next.size = std::uint32_t(m_accesses.int64(3));
         m_next.operation = operation;
-        m_next.value.clear();
-        if (m_values.available())
-            if (const auto value = m_values.value(RowId { m_next.rowId }))
-                m_next.value = value->bytes;
+        m_next.value = valueOf(m_next.rowId);
         m_hasNext = true;
         ++m_count;
     }

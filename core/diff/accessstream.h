@@ -30,7 +30,7 @@ public:
     explicit AccessStream(sqlite::Connection &connection);
 
     bool isValid() const { return m_accesses.isValid(); }
-    bool hasValues() const { return m_values.available(); }
+    bool hasValues() const { return m_blocks.isValid() || m_values.available(); }
 
     // The accesses made at `transition` (in rowid order); those before it that no call handed
     // over yet go to `skipped` first. Calls must ask for increasing transitions.
@@ -69,10 +69,14 @@ public:
 
 private:
     bool fill();
+    QByteArray valueOf(std::int64_t rowId);
 
     sqlite::Connection &m_connection;
     sqlite::Statement m_accesses;
-    AccessValueReader m_values;
+    sqlite::Statement m_blocks; // the value blocks in rowid order, one forward cursor
+    DecodedValueBlock m_block; // the last block read from it
+    bool m_blocksEnded = false;
+    AccessValueReader m_values; // histories of the table before the blocks
     StreamedAccess m_next;
     bool m_hasNext = false;
     bool m_ended = false;
