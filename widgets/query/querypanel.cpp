@@ -20,6 +20,7 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QItemSelectionModel>
 #include <QKeyEvent>
 #include <QLabel>
@@ -33,8 +34,11 @@
 #include <QStyle>
 #include <QTableView>
 #include <QToolButton>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <functional>
+#include <limits>
 
 namespace memhist {
 
@@ -82,8 +86,19 @@ class ResultsView : public QTableView
 {
 public:
     using QTableView::QTableView;
+    // Keys the panel takes before the table (Ctrl+End to a row not loaded): true when taken.
+    std::function<bool(int key, Qt::KeyboardModifiers)> keyHook;
 
 protected:
+    void keyPressEvent(QKeyEvent *event) override
+    {
+        if (keyHook && keyHook(event->key(), event->modifiers())) {
+            event->accept();
+            return;
+        }
+        QTableView::keyPressEvent(event);
+    }
+
     QItemSelectionModel::SelectionFlags selectionCommand(const QModelIndex &index, const QEvent *event) const override
     {
         if (event && event->type() == QEvent::KeyPress) {
@@ -317,6 +332,38 @@ void QueryPanel::buildLayout()
     m_view->verticalHeader()->setDefaultSectionSize(
         QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont)).height() + 6);
     m_view->horizontalHeader()->setHighlightSections(false);
+    // The view's own scroll bar spans the rows loaded; the one beside it spans the whole result.
+    m_view->setVerticalScrollMode(QAbstractItemView::ScrollPerItem);
+    m_view->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    static_cast<ResultsView *>(m_view)->keyHook
+        = [this](int key, Qt::KeyboardModifiers modifiers) { return jumpKey(key, modifiers); };
+    m_resultScrollBar = new QScrollBar(Qt::Vertical, this);
+    m_resultScrollBar->setObjectName(QStringLiteral("resultScrollBar"));
+    // A drag moves the window when it is released, not at every pixel on the way.
+    m_resultScrollBar->setTracking(false);
+    connect(m_resultScrollBar, &QScrollBar::valueChanged, this, &QueryPanel::scrollResultsTo);
+    connect(m_resultScrollBar, &QScrollBar::sliderMoved, this, [this](int position) {
+        const QString exact = m_model->isResultSizeExact() ? QString() : QStringLiteral("≈ ");
+        QToolTip::showText(QCursor::pos(),
+            tr("Row %1%2 of %1%3").arg(exact, countText(quint64(position) + 1), countText(quint64(m_model->resultSize()))),
+            m_resultScrollBar);
+    });
+    QScrollBar *inner = m_view->verticalScrollBar();
+    connect(inner, &QScrollBar::valueChanged, this, [this](int value) {
+        // Near the window's first row: the rows before it, as the rows after it come near its last.
+        if (value < visibleRows() && m_model->canFetchPrevious() && !m_model->isLoading())
+            m_model->fetchPrevious();
+        syncResultScrollBar();
+    });
+    connect(inner, &QScrollBar::rangeChanged, this, &QueryPanel::syncResultScrollBar);
+    connect(m_model, &ResultsModel::rowsPrepended, this, [this](int count) {
+        // The rows in sight stay in sight.
+        m_view->doItemsLayout();
+        m_view->verticalScrollBar()->setValue(m_view->verticalScrollBar()->value() + count);
+        syncResultScrollBar();
+    });
+    connect(m_model, &ResultsModel::jumped, this, &QueryPanel::showJumped);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &QueryPanel::syncResultScrollBar);
     m_view->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view->horizontalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {
         QMenu *menu = createColumnsMenu(this);
@@ -332,6 +379,13 @@ void QueryPanel::buildLayout()
     m_copyAction->setToolTip(tr("Copy the selected rows to the clipboard as CSV (the visible columns)"));
     connect(m_copyAction, &QAction::triggered, this, &QueryPanel::copySelectedRows);
     m_view->addAction(m_copyAction);
+    m_goToRowAction = new QAction(tr("Go to R&ow…"), this);
+    m_goToRowAction->setObjectName(QStringLiteral("goToRowAction"));
+    m_goToRowAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    m_goToRowAction->setShortcutContext(Qt::WindowShortcut);
+    m_goToRowAction->setStatusTip(tr("Show a row of the results by its number, however far down"));
+    connect(m_goToRowAction, &QAction::triggered, this, &QueryPanel::askForRow);
+    m_view->addAction(m_goToRowAction);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
 
     m_exportAction = new QAction(QIcon::fromTheme(QStringLiteral("document-save-as")), tr("Export CSV…"), this);
@@ -384,7 +438,11 @@ void QueryPanel::buildLayout()
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(inputs);
     layout->addWidget(m_inputErrorLabel);
-    layout->addWidget(m_view, 1);
+    auto *table = new QHBoxLayout;
+    table->setSpacing(0);
+    table->addWidget(m_view, 1);
+    table->addWidget(m_resultScrollBar);
+    layout->addLayout(table, 1);
     layout->addLayout(status);
 
     // Tab follows the layout, row by row: the direction sits beside the transition.
@@ -494,6 +552,177 @@ bool QueryPanel::selectAccessRow(RowId rowId)
     return false;
 }
 
+int QueryPanel::visibleRows() const
+{
+    return std::max(1, m_view->viewport()->height() / std::max(1, m_view->verticalHeader()->defaultSectionSize()));
+}
+
+void QueryPanel::syncResultScrollBar()
+{
+    const qint64 rows = m_model->rowCount();
+    const qint64 total = std::max(m_model->resultSize(), m_model->windowStart() + rows);
+    const int visible = visibleRows();
+    // QScrollBar counts in int: a result beyond 2^31 rows scrolls over its first 2^31 (the end and
+    // Go to Row still reach every row).
+    const int maximum = int(std::clamp<qint64>(total - visible, 0, std::numeric_limits<int>::max()));
+    const QSignalBlocker blocker(m_resultScrollBar);
+    m_resultScrollBar->setRange(0, maximum);
+    m_resultScrollBar->setPageStep(visible);
+    m_resultScrollBar->setSingleStep(1);
+    if (!m_resultScrollBar->isSliderDown()) {
+        const qint64 top = m_model->windowStart() + m_view->verticalScrollBar()->value();
+        // The window's last page at the end of the result: the scroll bar at its end.
+        const bool atEnd = m_model->isExhausted()
+            && m_view->verticalScrollBar()->value() >= m_view->verticalScrollBar()->maximum();
+        m_resultScrollBar->setValue(atEnd ? maximum : int(std::min<qint64>(top, maximum)));
+    }
+    m_resultScrollBar->setToolTip(m_hasQuery ? windowText() : QString());
+}
+
+void QueryPanel::scrollResultsTo(int position)
+{
+    QScrollBar *inner = m_view->verticalScrollBar();
+    const qint64 start = m_model->windowStart();
+    const qint64 rows = m_model->rowCount();
+    const int visible = visibleRows();
+    const qint64 lastTop = start + std::max<qint64>(0, rows - visible);
+    if (position >= start && position <= lastTop) {
+        inner->setValue(int(position - start));
+        return;
+    }
+    const bool pastEnd = position > lastTop;
+    // Within a page of the window (or nothing to jump with): the window grows there, as when the
+    // table is scrolled to its edge.
+    const bool near = pastEnd ? position < lastTop + m_model->pageSize() : position > start - m_model->pageSize();
+    if (!m_model->canJump() || near) {
+        if (pastEnd) {
+            inner->setValue(inner->maximum()); // the view fetches more at its end
+        } else {
+            inner->setValue(0);
+            m_model->fetchPrevious();
+        }
+        syncResultScrollBar();
+        return;
+    }
+    if (position >= m_resultScrollBar->maximum()) {
+        m_afterJump = AfterJump::ShowBottom;
+        m_model->showEnd();
+    } else {
+        m_afterJump = AfterJump::SelectTop;
+        m_model->showPosition(position);
+    }
+    updateStatus();
+}
+
+bool QueryPanel::jumpKey(int key, Qt::KeyboardModifiers modifiers)
+{
+    if (modifiers != Qt::ControlModifier || !m_model->canJump())
+        return false;
+    if (key == Qt::Key_End && !m_model->isExhausted()) {
+        m_afterJump = AfterJump::SelectLast;
+        m_model->showEnd();
+        updateStatus();
+        return true;
+    }
+    if (key == Qt::Key_Home && !m_model->isAtStart()) {
+        m_afterJump = AfterJump::SelectFirst;
+        m_model->showStart();
+        updateStatus();
+        return true;
+    }
+    return false;
+}
+
+void QueryPanel::showJumped()
+{
+    // The view lays its rows out later; the row to show must be there now.
+    m_view->doItemsLayout();
+    const int rows = m_model->rowCount();
+    const auto select = [this](int row) {
+        const QModelIndex index = m_model->index(row, ResultsModel::TransitionColumn);
+        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->scrollTo(index);
+    };
+    if (rows > 0) {
+        switch (std::exchange(m_afterJump, AfterJump::Nothing)) {
+        case AfterJump::SelectFirst:
+            select(0);
+            break;
+        case AfterJump::SelectLast:
+            select(rows - 1);
+            m_view->scrollToBottom();
+            break;
+        case AfterJump::SelectTop:
+            m_view->verticalScrollBar()->setValue(0);
+            break;
+        case AfterJump::ShowBottom:
+            m_view->scrollToBottom();
+            break;
+        case AfterJump::Nothing:
+            break;
+        }
+    }
+    syncResultScrollBar();
+    updateStatus();
+}
+
+void QueryPanel::goToRow(qint64 row)
+{
+    if (!m_model->canJump() && m_model->rowCount() == 0)
+        return;
+    const qint64 position = std::max<qint64>(0, row - 1);
+    const qint64 start = m_model->windowStart();
+    if (position >= start && position < start + m_model->rowCount()) {
+        const QModelIndex index = m_model->index(int(position - start), ResultsModel::TransitionColumn);
+        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->scrollTo(index, QAbstractItemView::PositionAtTop);
+        return;
+    }
+    if (!m_model->canJump())
+        return;
+    if (position >= m_model->resultSize() - 1) {
+        m_afterJump = AfterJump::SelectLast;
+        m_model->showEnd();
+    } else {
+        m_afterJump = AfterJump::SelectFirst;
+        m_model->showPosition(position);
+    }
+    updateStatus();
+}
+
+void QueryPanel::askForRow()
+{
+    if (!m_model->canJump() && m_model->rowCount() == 0)
+        return;
+    const QString about = m_model->isResultSizeExact() ? QString() : QStringLiteral("≈ ");
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Go to Row"),
+        tr("Row of the results, 1 to %1%2 (not the row id):").arg(about, countText(quint64(m_model->resultSize()))),
+        QLineEdit::Normal, QString(), &ok);
+    if (!ok || text.trimmed().isEmpty())
+        return;
+    std::uint64_t row = 0;
+    if (!parseTypedNumber(text.trimmed(), &row) || row == 0
+        || row > std::uint64_t(std::numeric_limits<qint64>::max())) {
+        showInputError(tr("Go to Row: '%1' is not a row number (1 or more)").arg(text.trimmed()));
+        return;
+    }
+    m_inputErrorLabel->hide();
+    goToRow(qint64(row));
+}
+
+QString QueryPanel::windowText() const
+{
+    const qint64 rows = m_model->rowCount();
+    if (rows == 0)
+        return {};
+    const QString positions = m_model->arePositionsExact() ? QString() : QStringLiteral("≈ ");
+    const QString size = m_model->isResultSizeExact() ? QString() : QStringLiteral("≈ ");
+    return tr("Rows %1%2 to %3 of %4%5")
+        .arg(positions, countText(quint64(m_model->windowStart() + 1)),
+            countText(quint64(m_model->windowStart() + rows)), size, countText(quint64(m_model->resultSize())));
+}
+
 void QueryPanel::fillInputs(const HalfAxisQuery &query)
 {
     m_transitionEdit->setText(query.at ? QString::number(query.at->value) : QString());
@@ -600,10 +829,12 @@ void QueryPanel::updateStatus()
         text = tr("%1 loaded; the query failed").arg(rowsText(rows));
     else if (m_model->isExhausted() && rows == 0)
         text = noRowsText();
-    else if (m_model->isExhausted())
+    else if (m_model->isExhausted() && m_model->isAtStart())
         text = tr("%1 loaded (all)").arg(rowsText(rows));
     else if (m_model->isLoading() && rows == 0)
         text = tr("Loading…");
+    else if (m_model->canJump())
+        text = windowText() + (m_model->isLoading() ? tr("; loading…") : tr("; Ctrl+End: the last, Ctrl+L: any row"));
     else
         text = tr("%1 loaded, scroll for more").arg(rowsText(rows));
     if (m_valueSearch && !m_historyPath.isEmpty()) {

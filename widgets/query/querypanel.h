@@ -20,6 +20,7 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QPushButton;
+class QScrollBar;
 class QTableView;
 class QToolButton;
 
@@ -83,6 +84,16 @@ public:
     // exportFinished reports false.
     void cancelExport();
     bool isExporting() const { return m_export.isRunning(); }
+
+    // "Go to Row…" (Ctrl+L): asks for a row of the results (1 to their size) and shows it, however
+    // far it is, without loading the rows between; goToRow() without the dialog. A row past the end
+    // shows the last.
+    QAction *goToRowAction() const { return m_goToRowAction; }
+    void goToRow(qint64 row);
+    // The table's scroll bar: it spans the whole result (ResultsModel::resultSize()), not the rows
+    // loaded; dragging it, paging with it or Ctrl+End / Ctrl+Home in the table moves the model's
+    // window there (ResultsModel::showPosition(), showEnd()) when the rows are not loaded.
+    QScrollBar *resultScrollBar() const { return m_resultScrollBar; }
 
     ResultsModel *resultsModel() const { return m_model; }
     QTableView *resultsView() const { return m_view; }
@@ -148,6 +159,18 @@ private:
     void dropResumePoint();
     void updateFunctionLabel();
     void startQuery(const HalfAxisQuery &query, const QString &noRowsHint);
+    // The result's scroll bar follows the window and the table's own position in it.
+    void syncResultScrollBar();
+    void scrollResultsTo(int position);
+    void askForRow();
+    // Ctrl+End / Ctrl+Home in the table when the end / the start is not loaded: true when handled.
+    bool jumpKey(int key, Qt::KeyboardModifiers modifiers);
+    void showJumped();
+    int visibleRows() const;
+    // "Rows 1 to 500 of 100,000,000", with "≈" where a number is an estimate.
+    QString windowText() const;
+    enum class AfterJump { Nothing, SelectFirst, SelectLast, SelectTop, ShowBottom };
+    AfterJump m_afterJump = AfterJump::Nothing;
     QString noRowsText() const;
 
     QString m_historyPath;
@@ -178,6 +201,8 @@ private:
     QLabel *m_statusLabel = nullptr;
     QAction *m_exportAction = nullptr;
     QAction *m_copyAction = nullptr;
+    QAction *m_goToRowAction = nullptr;
+    QScrollBar *m_resultScrollBar = nullptr;
     QSet<QByteArray> m_unwantedColumns; // keys (ResultsModel::columnKey) the user hid
 
     // The export in flight. Its row count reaches the status line at most 10 times a second however
