@@ -4,12 +4,14 @@
 // and without its callee mark(), recursion through countdown(), every function of the program
 // against a brute-force oracle (each access whose PC lies in the function / whose transition lies
 // between a call of it and the return to its caller, found transition by transition), pages
-// resumed by rowid, a start inside an execution, and the errors.
+// resumed by rowid, a start inside an execution, with a thread filter too (a program of three
+// threads), and the errors.
 #include "core/context/contextreader.h"
 #include "core/query/halfaxisquery.h"
 #include "core/recorder/toolrecorder.h"
 #include "core/recorder/valgrindprocess.h"
 #include "core/storage/historydatabase.h"
+#include "core/storage/threadspans.h"
 #include "testsupport.h"
 #include "toolchain.h"
 
@@ -82,6 +84,7 @@ private slots:
     void agreesWithBruteForce_data();
     void agreesWithBruteForce();
     void resumesInsideAnExecution();
+    void withAThreadFilter();
     void tablePagesSayWhereToResume();
     void errors_data();
     void errors();
@@ -326,6 +329,20 @@ void tst_FunctionAccesses::agreesWithBruteForce()
     QCOMPARE(paged, expected);
     const QList<Access> whole = everyPage(*database, query, 1u << 30, &error);
     QCOMPARE(whole, expected);
+
+    // With a thread filter too, the transitions both keep: the program's one thread keeps them
+    // all, a thread it does not have none.
+    const ThreadSpans spans(*database);
+    QVERIFY(spans.available());
+    QList<qint64> threads;
+    for (const ThreadSummary &thread : spans.threads())
+        threads << thread.threadId;
+    QCOMPARE(threads.size(), 1);
+    query.threads = threads;
+    QCOMPARE(everyPage(*database, query, 7, &error), expected);
+    query.threads = { threads[0] + 1 };
+    QCOMPARE(everyPage(*database, query, 7, &error), QList<Access> {});
+    QCOMPARE(error, QString());
 }
 
 void tst_FunctionAccesses::resumesInsideAnExecution()
@@ -357,6 +374,55 @@ void tst_FunctionAccesses::resumesInsideAnExecution()
         if (direction == Direction::Backward)
             std::reverse(expected.begin(), expected.end());
         QCOMPARE(everyPage(*database, query, 3, &error), expected);
+    }
+}
+
+void tst_FunctionAccesses::withAThreadFilter()
+{
+    // A program of three threads (data/origin/chains.c starts two, one after the other, while main
+    // runs): the threads' runs cross main's execution, so the two filters' runs alternate.
+    QVERIFY(QFile::copy(QFINDTESTDATA("data/origin/chains.c"), path(QStringLiteral("chains.c"))));
+    QVERIFY(runStep(QStringLiteral("gcc"), { "-g", "-O0", "-pthread", "-o", "chains", "chains.c" }, m_dir.path()));
+    QFile data(path(QStringLiteral("data.txt")));
+    QVERIFY(data.open(QIODevice::WriteOnly));
+    data.write("0123456789abcdef");
+    data.close();
+    const QString history = path(QStringLiteral("chains.memhist"));
+    const CliResult record = runCli({ QStringLiteral("record"), QStringLiteral("-o"), history, QStringLiteral("--"),
+        path(QStringLiteral("chains")), data.fileName() });
+    QVERIFY2(record.exitCode == 0, record.err.constData());
+    QString error;
+    const std::unique_ptr<HistoryDatabase> database = HistoryDatabase::open(history, &error);
+    QVERIFY2(database, qPrintable(error));
+    const ThreadSpans spans(*database);
+    QList<qint64> threads;
+    for (const ThreadSummary &thread : spans.threads())
+        threads << thread.threadId;
+    QCOMPARE(threads.size(), 3);
+    for (const FunctionFilter &function : { FunctionFilter { QStringLiteral("main"), true },
+             FunctionFilter { QStringLiteral("main"), false }, FunctionFilter { QStringLiteral("free"), false },
+             FunctionFilter { QStringLiteral("storeFromThread"), true } }) {
+        for (const Direction direction : { Direction::Forward, Direction::Backward }) {
+            HalfAxisQuery query;
+            query.direction = direction;
+            query.function = function;
+            const QList<Access> all = everyPage(*database, query, 1u << 30, &error);
+            QVERIFY2(!all.isEmpty(), qPrintable(function.name));
+            int kept = 0;
+            for (const qint64 thread : std::as_const(threads)) {
+                QList<Access> expected;
+                for (const Access &access : all) {
+                    if (spans.threadAt(access.transition) == thread)
+                        expected << access;
+                }
+                kept += int(expected.size());
+                query.threads = { thread };
+                QCOMPARE(everyPage(*database, query, 5, &error), expected);
+                QCOMPARE(error, QString());
+            }
+            // Together the threads keep every row: every transition is one thread's.
+            QCOMPARE(kept, int(all.size()));
+        }
     }
 }
 
