@@ -118,9 +118,12 @@ void Walk::compareAt(std::uint64_t ta, std::uint64_t pa, std::uint64_t tb, std::
         if (x && y && x->access->operation == y->access->operation && x->access->size == y->access->size
             && x->place == y->place && x->access->value == y->access->value)
             continue;
-        if (DiffNoise *learn = m_options.learn; learn && learn->accessPcs.size() < DiffNoise::maxPcs)
-            learn->accessPcs.insert(x ? pa : pb);
-        if (m_options.ignore && m_options.ignore->accessPcs.contains(x ? pa : pb)) {
+        // An unknown PC (0: memory-only mode, or a stretch the code trace does not know) says
+        // nothing about where the noise is, so it is neither learned nor left out.
+        const std::uint64_t accessPc = x ? pa : pb;
+        if (DiffNoise *learn = m_options.learn; learn && accessPc != 0 && learn->accessPcs.size() < DiffNoise::maxPcs)
+            learn->accessPcs.insert(accessPc);
+        if (m_options.ignore && accessPc != 0 && m_options.ignore->accessPcs.contains(accessPc)) {
             ++m_result->ignored;
             continue;
         }
@@ -165,9 +168,9 @@ void Walk::divergence()
     const bool useDepth = side(0).code.knowsCalls() && side(1).code.knowsCalls();
     const std::optional<ResyncPoint> resync = findResync(side(0).code, side(1).code, m_options.window, useDepth);
     const std::uint64_t branchPc = m_lastAligned[0] ? m_lastAligned[0]->pc : 0;
-    if (DiffNoise *learn = m_options.learn; learn && learn->branchPcs.size() < DiffNoise::maxPcs)
+    if (DiffNoise *learn = m_options.learn; learn && branchPc != 0 && learn->branchPcs.size() < DiffNoise::maxPcs)
         learn->branchPcs.insert(branchPc);
-    const bool ignored = m_options.ignore && m_options.ignore->branchPcs.contains(branchPc);
+    const bool ignored = m_options.ignore && branchPc != 0 && m_options.ignore->branchPcs.contains(branchPc);
     if (ignored)
         ++m_result->ignored;
     else
