@@ -1988,6 +1988,68 @@ private slots:
         }
     }
 
+    // Issue 29.7: the window's export writes the columns the table shows, the context with them
+    // (as `memhist export --context`), or plain rows when chosen (as `memhist export`).
+    void exportKeepsTheTablesContextColumns_data()
+    {
+        QTest::addColumn<bool>("plain");
+        QTest::newRow("as the table") << false;
+        QTest::newRow("plain rows") << true;
+    }
+
+    void exportKeepsTheTablesContextColumns()
+    {
+        QFETCH(bool, plain);
+        QTemporaryDir directory;
+        const QString history = directory.filePath(QStringLiteral("small-drmemtrace.memhist"));
+        QVERIFY(importFixture(testData(QStringLiteral("drmemtrace/drmemtrace.small.x64.trace")), history));
+        MainWindow window;
+        window.setInteractive(false);
+        window.show();
+        QVERIFY(openAndWait(window, history));
+        QSignalSpy results(window.queryPanel(), &QueryPanel::resultsChanged);
+        window.queryPanel()->runQuery(HalfAxisQuery {});
+        QTRY_VERIFY(!results.isEmpty() && !results.constLast().first().value<QList<Access>>().isEmpty());
+        QCOMPARE(QueryPanel::exportFileFilters().size(), 3);
+
+        const QString fromWindow = directory.filePath(QStringLiteral("window.csv"));
+        QSignalSpy exported(window.queryPanel(), &QueryPanel::exportFinished);
+        window.queryPanel()->exportTo(
+            fromWindow, plain ? QueryPanel::ExportColumnsChoice::PlainRows : QueryPanel::ExportColumnsChoice::AsTheTable);
+        QTRY_COMPARE_WITH_TIMEOUT(exported.count(), 1, 30000);
+        QVERIFY2(exported.first().at(0).toBool(), qPrintable(exported.first().at(1).toString()));
+
+        const QString fromCli = directory.filePath(QStringLiteral("cli.csv"));
+        QStringList arguments { QStringLiteral("export"), history, QStringLiteral("-o"), fromCli,
+            QStringLiteral("--ops"), QStringLiteral("rw"), QStringLiteral("--thread-column") };
+        if (!plain)
+            arguments << QStringLiteral("--context");
+        QProcess cli;
+        cli.start(QStringLiteral(MEMHIST_CLI_PATH), arguments);
+        QVERIFY(cli.waitForFinished(30000));
+        QCOMPARE(cli.exitCode(), 0);
+        QFile a(fromWindow);
+        QFile b(fromCli);
+        QVERIFY(a.open(QIODevice::ReadOnly));
+        QVERIFY(b.open(QIODevice::ReadOnly));
+        const QByteArray windowBytes = a.readAll();
+        QCOMPARE(windowBytes, b.readAll());
+        const QByteArray header = windowBytes.left(windowBytes.indexOf('\n'));
+        QCOMPARE(header,
+            plain ? QByteArray("rowid,transition,operation,address,linear,size,thread")
+                  : QByteArray("rowid,transition,operation,address,linear,size,thread,pc,function,source,instruction,region"));
+        QVERIFY(windowBytes.count('\n') > 10);
+
+        // Issue 29.6: what the export said belongs to this history: gone once another opens.
+        auto *resultsStatus = window.queryPanel()->findChild<QLabel *>(QStringLiteral("statusLabel"));
+        QVERIFY(resultsStatus);
+        QVERIFY2(resultsStatus->text().contains(QStringLiteral("Exported ")), qPrintable(resultsStatus->text()));
+        QVERIFY2(window.hoverText().startsWith(QStringLiteral("Exported ")), qPrintable(window.hoverText()));
+        QVERIFY(openAndWait(window, m_smallHistory));
+        QCOMPARE(window.hoverText(), QStringLiteral("Opened small.memhist"));
+        QVERIFY2(!resultsStatus->text().contains(QStringLiteral("Export")), qPrintable(resultsStatus->text()));
+    }
+
 private:
     QTemporaryDir m_directory;
     QString m_smallHistory;

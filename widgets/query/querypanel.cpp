@@ -339,6 +339,8 @@ void QueryPanel::buildLayout()
         = [this](int key, Qt::KeyboardModifiers modifiers) { return jumpKey(key, modifiers); };
     m_resultScrollBar = new QScrollBar(Qt::Vertical, this);
     m_resultScrollBar->setObjectName(QStringLiteral("resultScrollBar"));
+    // As tall as the table, which decides the height: the bar's own minimum must not take rows from it.
+    m_resultScrollBar->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Ignored);
     // A drag moves the window when it is released, not at every pixel on the way.
     m_resultScrollBar->setTracking(false);
     connect(m_resultScrollBar, &QScrollBar::valueChanged, this, &QueryPanel::scrollResultsTo);
@@ -458,6 +460,8 @@ void QueryPanel::setHistory(const QString &path)
 {
     m_historyPath = path;
     m_valueSearch.reset();
+    // "Exported N rows to …" was about the history before.
+    m_lastExportMessage.clear();
     m_model->setHistory(path);
     // Another history starts at its first row and first column, wherever the previous one was.
     m_view->verticalScrollBar()->setValue(0);
@@ -990,21 +994,29 @@ void QueryPanel::exportInteractively()
 {
     if (m_historyPath.isEmpty() || isExporting())
         return;
+    const QStringList filters = exportFileFilters();
+    QString chosen = filters.constFirst();
     const QString path = QFileDialog::getSaveFileName(this, tr("Export the query's results"),
         QFileInfo(m_historyPath)
             .dir()
             .filePath(QFileInfo(m_historyPath).completeBaseName() + QStringLiteral("-query.csv")),
-        tr("CSV files (*.csv);;All files (*)"));
+        filters.join(QStringLiteral(";;")), &chosen);
     if (!path.isEmpty())
-        startExport(path);
+        startExport(path, chosen == filters.at(1) ? ExportColumnsChoice::PlainRows : ExportColumnsChoice::AsTheTable);
 }
 
-void QueryPanel::exportTo(const QString &csvPath)
+QStringList QueryPanel::exportFileFilters()
 {
-    startExport(csvPath);
+    return { tr("CSV with the table's columns (*.csv)"), tr("CSV of plain rows, no context columns (*.csv)"),
+        tr("All files, the table's columns (*)") };
 }
 
-void QueryPanel::startExport(const QString &csvPath)
+void QueryPanel::exportTo(const QString &csvPath, ExportColumnsChoice columns)
+{
+    startExport(csvPath, columns);
+}
+
+void QueryPanel::startExport(const QString &csvPath, ExportColumnsChoice columnsChoice)
 {
     if (isExporting()) {
         emit exportFinished(false, tr("An export is already running"));
@@ -1020,7 +1032,9 @@ void QueryPanel::startExport(const QString &csvPath)
     // The export thread opens its own read-only connection (one connection per thread) and writes
     // every match: limitRows is false, exactly as `memhist export` without --limit (and with
     // --thread-column when the history records threads).
-    const auto run = [historyPath = m_historyPath, query = m_currentQuery, csvPath](const JobTicket &ticket) {
+    // The context columns the table shows, unless plain rows were chosen (--context).
+    const bool context = columnsChoice == ExportColumnsChoice::AsTheTable && m_model->hasContext();
+    const auto run = [historyPath = m_historyPath, query = m_currentQuery, csvPath, context](const JobTicket &ticket) {
         ExportOutcome outcome;
         QString error;
         const auto database = HistoryDatabase::open(historyPath, &error);
@@ -1031,6 +1045,7 @@ void QueryPanel::startExport(const QString &csvPath)
         ExportReport report;
         ExportColumns columns;
         columns.threads = ThreadSpans(*database).available();
+        columns.context = context;
         outcome.ok = exportQueryToCsv(
             *database, query, false, csvPath, &report, &error,
             [&](qint64 written) {

@@ -75,11 +75,17 @@ public:
     // "Export CSV…": asks for a file, then writes every match of currentQuery() (not only the
     // loaded rows), its progress ("Exporting to FILE… N rows written") in the status line beside a
     // Cancel button (and Esc). Disabled while there is no history, an export runs, or the query
-    // matched nothing.
+    // matched nothing. The file dialog's type chooses the columns (ExportColumnsChoice).
     QAction *exportAction() const { return m_exportAction; }
+    // The columns an export writes: those the table can show — the six, the thread where the
+    // history records threads, the context where it has context (as `memhist export --thread-column
+    // --context`) — or the plain rows: the six and the thread, as `memhist export --thread-column`.
+    enum class ExportColumnsChoice { AsTheTable, PlainRows };
     // Writes every match of currentQuery() to `csvPath` in the background, without any dialog;
     // exportFinished reports the outcome.
-    void exportTo(const QString &csvPath);
+    void exportTo(const QString &csvPath, ExportColumnsChoice columns = ExportColumnsChoice::AsTheTable);
+    // The save dialog's file types, in its order: the table's columns (the default), plain rows.
+    static QStringList exportFileFilters();
     // Stops the running export (what its Cancel button and Esc do): nothing is left at its path and
     // exportFinished reports false.
     void cancelExport();
@@ -152,7 +158,7 @@ private:
     void updateStatus();
     void updatePlaceholders();
     void exportInteractively();
-    void startExport(const QString &csvPath);
+    void startExport(const QString &csvPath, ExportColumnsChoice columns);
     void finishExport(const ExportOutcome &outcome);
     void updateColumnVisibility();
     void updateResumeLabel();
