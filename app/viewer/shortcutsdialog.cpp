@@ -55,7 +55,10 @@ ShortcutsDialog::ShortcutsDialog(const QList<ShortcutEntry> &entries, QWidget *p
     keyRow->addWidget(m_clearButton);
     keyRow->addWidget(m_defaultButton);
     auto *form = new QFormLayout;
-    form->addRow(tr("&Key:"), keyRow);
+    // A label of its own: QFormLayout's for a row of several widgets has no buddy, and showed the "&".
+    auto *keyLabel = new QLabel(tr("&Key:"), this);
+    keyLabel->setBuddy(m_keyEdit);
+    form->addRow(keyLabel, keyRow);
 
     m_conflicts = new QLabel(this);
     m_conflicts->setObjectName(QStringLiteral("conflictsLabel"));
