@@ -86,6 +86,7 @@ private slots:
     void resumesInsideAnExecution();
     void withAThreadFilter();
     void tablePagesSayWhereToResume();
+    void exportWritesTheQuerysRows();
     void errors_data();
     void errors();
 
@@ -440,6 +441,31 @@ void tst_FunctionAccesses::tablePagesSayWhereToResume()
     const QStringList both = lines(
         cliOutput(QStringList(base.mid(0, 6)) + QStringList { QStringLiteral("--limit"), QStringLiteral("10") }));
     QCOMPARE(both.mid(1, 10), first.mid(1, 5) + second.mid(1, 5));
+}
+
+void tst_FunctionAccesses::exportWritesTheQuerysRows()
+{
+    // Every match, with the context, as the query prints them (the export's whole-history count
+    // does not apply to a function's rows).
+    const QString csv = path(QStringLiteral("fill.csv"));
+    const QStringList filter { QStringLiteral("--function"), QStringLiteral("fill"), QStringLiteral("--accesses"),
+        QStringLiteral("--callees"), QStringLiteral("--context") };
+    const CliResult exported
+        = runCli(QStringList { QStringLiteral("export"), m_history, QStringLiteral("-o"), csv } + filter);
+    QCOMPARE(exported.err, QByteArray());
+    QCOMPARE(exported.exitCode, 0);
+    const QByteArray queried = cliOutput(QStringList { QStringLiteral("query"), m_history } + filter
+        + QStringList {
+            QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("--limit"), QStringLiteral("1000000") });
+    QVERIFY(queried.count('\n') > 100);
+    QCOMPARE(readFile(csv), queried);
+    QCOMPARE(exported.out, QStringLiteral("wrote %1 rows to %2\n").arg(queried.count('\n') - 1).arg(csv).toUtf8());
+
+    const CliResult calls = runCli({ QStringLiteral("export"), m_history, QStringLiteral("-o"), csv,
+        QStringLiteral("--function"), QStringLiteral("fill") });
+    QCOMPARE(calls.exitCode, 2);
+    QVERIFY2(calls.err.startsWith("memhist export: --function takes --accesses (the accesses of the function)\n"),
+        calls.err.constData());
 }
 
 void tst_FunctionAccesses::errors_data()

@@ -45,6 +45,18 @@ void addExecutionOptions(QCommandLineParser &parser)
     });
 }
 
+void addFunctionFilterOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({
+        { functionName, QStringLiteral("With --accesses: only the accesses of function NAME."),
+            QStringLiteral("NAME") },
+        { accessesName, QStringLiteral("Write the accesses the function's instructions made (with --function).") },
+        { calleesName,
+            QStringLiteral("With --function --accesses: also the accesses made while the function ran (its\n"
+                           "callees'), from each call to its return.") },
+    });
+}
+
 bool executionQueryRequested(const QCommandLineParser &parser)
 {
     return (parser.isSet(pcName) || parser.isSet(functionName)) && !parser.isSet(accessesName);
@@ -56,17 +68,25 @@ bool readFunctionFilter(const QCommandLineParser &parser, HalfAxisQuery *query, 
         *error = QStringLiteral("--callees takes --function NAME --accesses");
         return false;
     }
-    if (!parser.isSet(accessesName))
+    // optionNames(): what the command line gave, without asking about options a command lacks.
+    const QStringList given = parser.optionNames();
+    if (!parser.isSet(accessesName)) {
+        // Only `export` gets here with --function (`query` lists the calls then).
+        if (parser.isSet(functionName)) {
+            *error = QStringLiteral("--function takes --accesses (the accesses of the function)");
+            return false;
+        }
         return true;
+    }
     if (!parser.isSet(functionName)) {
         *error = QStringLiteral("--accesses takes --function NAME (the function whose accesses to print)");
         return false;
     }
-    if (parser.isSet(pcName)) {
+    if (given.contains(pcName)) {
         *error = QStringLiteral("--accesses takes --function, not --pc");
         return false;
     }
-    if (parser.isSet(QStringLiteral("batch"))) {
+    if (given.contains(QStringLiteral("batch"))) {
         *error = QStringLiteral("--batch takes every query from its file: give no other query option");
         return false;
     }

@@ -18,6 +18,10 @@ void addExecutionOptions(QCommandLineParser &parser);
 // accesses.
 bool executionQueryRequested(const QCommandLineParser &parser);
 
+// Adds --function, --accesses and --callees alone: `export`'s function filter (without --pc, and
+// --function only with --accesses).
+void addFunctionFilterOptions(QCommandLineParser &parser);
+
 // --function NAME --accesses [--callees]: sets the query's function filter (HalfAxisQuery::function),
 // the other query options applying as without it. False + *error (a usage message) on --accesses
 // without --function, with --pc or --batch, and --callees without --accesses. Without --accesses,

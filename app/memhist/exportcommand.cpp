@@ -3,6 +3,7 @@
 #include "commandline.h"
 #include "commands.h"
 #include "core/export/csvexport.h"
+#include "executionquery.h"
 #include "historyargument.h"
 #include "queryoptions.h"
 #include "signalguard.h"
@@ -16,7 +17,8 @@ namespace {
 const CommandHelp help {
     QStringLiteral("export"),
     QStringLiteral("DB -o OUT.csv [--at T] [--backward] [--from A] [--to B] [--ops r|w|x|rw|rwx] [--limit N]\n"
-                   "                      [--resume ROWID] [--thread N]... [--thread-column] [--context]"),
+                   "                      [--resume ROWID] [--thread N]... [--function NAME --accesses [--callees]]\n"
+                   "                      [--thread-column] [--context]"),
     QStringLiteral("Write every access matching the query to a CSV file (only the first N with --limit). The file\n"
                    "appears only once complete. --thread-column adds the column thread (the thread that ran the\n"
                    "access, empty where unknown: the file the viewer's Export CSV writes for a history with threads);\n"
@@ -30,6 +32,7 @@ int runExport(const QStringList &arguments)
 {
     QCommandLineParser parser;
     addQueryOptions(parser, LimitDefault::EveryMatch);
+    addFunctionFilterOptions(parser);
     const QCommandLineOption outputOption({ QStringLiteral("o"), QStringLiteral("output") },
         QStringLiteral("The CSV file to write."), QStringLiteral("OUT.csv"));
     const QCommandLineOption contextOption(QStringLiteral("context"),
@@ -48,7 +51,7 @@ int runExport(const QStringList &arguments)
         return usageError(help.name, QStringLiteral("missing the output file (-o OUT.csv)"));
     HalfAxisQuery query;
     QString error;
-    if (!readQueryOptions(parser, &query, &error))
+    if (!readQueryOptions(parser, &query, &error) || !readFunctionFilter(parser, &query, &error))
         return usageError(help.name, error);
 
     const QString output = parser.value(outputOption);
@@ -57,7 +60,7 @@ int runExport(const QStringList &arguments)
     const auto database = openDatabaseArgument(positional[0]);
     if (!database)
         return ExitFailure;
-    if (!checkQueryThreads(*database, query, &error))
+    if (!checkQueryThreads(*database, query, &error) || !checkQueryFunction(*database, query, &error))
         return inputError(database->path() + QStringLiteral(": ") + error);
     ExportReport report;
     bool ok = false;

@@ -19,15 +19,15 @@ namespace {
 // chunk scans) is amortised, small enough that memory stays bounded for any result set.
 constexpr quint64 pageRows = 16384;
 
-// For a query whose answer is every access of its operations (no start, window, thread or limit),
-// how many rows that is, from the history's summary (its writer's counts when the database agrees
-// with them, or counted). The engine checks what it reads but cannot see rows that a damaged table
-// b-tree hides from a rowid range (a cell whose rowid was overwritten ends the range early); a
+// For a query whose answer is every access of its operations (no start, window, thread, function or
+// limit), how many rows that is, from the history's summary (its writer's counts when the database
+// agrees with them, or counted). The engine checks what it reads but cannot see rows that a damaged
+// table b-tree hides from a rowid range (a cell whose rowid was overwritten ends the range early); a
 // count that disagrees catches that, for the export that promises the whole history.
 std::optional<qint64> rowsOfWholeHistory(HistoryDatabase &database, const HalfAxisQuery &query)
 {
     if (query.at || query.resumeAfter || query.first.value != 0 || query.last.value != ~std::uint64_t(0)
-        || !query.threads.isEmpty())
+        || !query.threads.isEmpty() || query.function.isSet())
         return std::nullopt;
     const HistorySummary &summary = database.summary();
     if (!summary.error.isEmpty())
