@@ -191,6 +191,14 @@ void TestFunctionAccessesDialog::keysFillTheResults()
     if (!qEnvironmentVariableIsEmpty("MEMHIST_SHOTS"))
         window->grab().save(qEnvironmentVariable("MEMHIST_SHOTS") + QStringLiteral("/function-accesses.png"));
 
+    // Export CSV… writes the function's rows (every one, not the whole history's).
+    QSignalSpy exported(panel, &QueryPanel::exportFinished);
+    const QString csv = m_dir.filePath(QStringLiteral("fill.csv"));
+    panel->exportTo(csv);
+    QVERIFY(exported.wait(20000));
+    QVERIFY2(exported.constFirst().at(0).toBool(), qPrintable(exported.constFirst().at(1).toString()));
+    QCOMPARE(readFile(csv).count('\n'), expected.size() + 1);
+
     // Run keeps the filter (it is part of the inputs); ✕ lifts it and runs every write.
     QTest::mouseClick(panel->findChild<QWidget *>(QStringLiteral("runButton")), Qt::LeftButton);
     QCOMPARE(panel->currentQuery().function, expectedQuery.function);
