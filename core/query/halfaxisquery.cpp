@@ -950,9 +950,10 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
             }
             Span run = threadRun ? *threadRun : *functionRun;
             if (threadRun && functionRun) {
-                run = { std::max(threadRun->first, functionRun->first), std::min(threadRun->second, functionRun->second) };
-                const bool threadEndsFirst = forward ? threadRun->second <= functionRun->second
-                                                     : threadRun->first >= functionRun->first;
+                run = { std::max(threadRun->first, functionRun->first),
+                    std::min(threadRun->second, functionRun->second) };
+                const bool threadEndsFirst
+                    = forward ? threadRun->second <= functionRun->second : threadRun->first >= functionRun->first;
                 (threadEndsFirst ? threadRun : functionRun).reset();
             } else {
                 threadRun.reset();
@@ -960,9 +961,8 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
             }
             if (run.first > run.second)
                 continue;
-            if (!d->answerRun(
-                    query, window, forward ? run.first : run.second, rowBound, forward ? run.second : run.first,
-                    &page->accesses))
+            if (!d->answerRun(query, window, forward ? run.first : run.second, rowBound,
+                    forward ? run.second : run.first, &page->accesses))
                 return fail();
         }
     }
