@@ -41,6 +41,7 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLayout>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -102,6 +103,11 @@ MainWindow::MainWindow(QWidget *parent)
     createToolBar();
     createStatusBar();
     connectPanels();
+    // The least size from the docks as they are now (tabbed), not as an activation during their
+    // setup saw them (side by side, 1148 px wide): a stale minimum would widen a window sized
+    // before it is shown (to a 1024 px screen, or by --size 1024x700) to 1148 px.
+    layout()->invalidate();
+    layout()->activate();
     restoreSettings();
     updateNavigation();
     // The keys the user chose in Help ▸ Keyboard Shortcuts, over the defaults given above.

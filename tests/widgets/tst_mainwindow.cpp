@@ -1286,6 +1286,9 @@ private slots:
         QTRY_VERIFY(window.plane()->height() > window.height() * 45 / 100);
         QVERIFY2(
             table->viewport()->height() >= 4 * rowHeight, qPrintable(QString::number(table->viewport()->height())));
+        // The size asked for before it was shown (a least size left from the docks' setup, side by
+        // side, made it 1148 px wide).
+        QCOMPARE(window.size(), QSize(1024, 700));
         auto *toolBar = window.findChild<QToolBar *>(QStringLiteral("mainToolBar"));
         QVERIFY(toolBar->width() <= window.width());
         auto *overflow = toolBar->findChild<QToolButton *>(QStringLiteral("qt_toolbar_ext_button"));
