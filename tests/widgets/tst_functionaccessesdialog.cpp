@@ -238,6 +238,10 @@ void TestFunctionAccessesDialog::anExecutionPickedShowsItsBytes()
     QCOMPARE(found.constFirst().at(0).value<Transition>(), writes[5].transition);
     QCOMPARE(found.constFirst().at(1).value<Address>(), Address { m_values + 20 });
     QCOMPARE(found.constFirst().at(2).value<Address>(), Address { m_values + 23 });
+    if (!qEnvironmentVariableIsEmpty("MEMHIST_SHOTS")) {
+        QTest::qWait(500); // the plane's image of the new view
+        window->grab().save(qEnvironmentVariable("MEMHIST_SHOTS") + QStringLiteral("/execution-picked.png"));
+    }
     const ViewRange shown = window->plane()->visibleRange();
     QVERIFY(shown.firstTransition <= writes[5].transition && writes[5].transition <= shown.lastTransition);
     QVERIFY2(shown.firstAddress.value <= m_values + 20 && m_values + 23 <= shown.lastAddress.value,
