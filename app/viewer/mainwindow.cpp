@@ -360,6 +360,8 @@ void MainWindow::createMenus()
     functionAccesses->setShortcutContext(Qt::WindowShortcut);
     functionAccesses->setStatusTip(
         tr("The accesses a function's instructions made (or made while it ran), into the Results tab"));
+    // A row of the results by its number (Ctrl+L), however far down.
+    go->addAction(m_queryPanel->goToRowAction());
     go->addSeparator();
     go->addAction(m_detailPane->comeFromAction());
     go->addAction(m_detailPane->wentToAction());

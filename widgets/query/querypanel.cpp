@@ -332,15 +332,14 @@ void QueryPanel::buildLayout()
     m_view->verticalHeader()->setDefaultSectionSize(
         QFontMetrics(QFontDatabase::systemFont(QFontDatabase::FixedFont)).height() + 6);
     m_view->horizontalHeader()->setHighlightSections(false);
-    // The view's own scroll bar spans the rows loaded; the one beside it spans the whole result.
+    // The view's own scroll bar spans the rows loaded; the one beside it, shown instead while rows
+    // are not loaded, spans the whole result.
     m_view->setVerticalScrollMode(QAbstractItemView::ScrollPerItem);
-    m_view->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     static_cast<ResultsView *>(m_view)->keyHook
         = [this](int key, Qt::KeyboardModifiers modifiers) { return jumpKey(key, modifiers); };
     m_resultScrollBar = new QScrollBar(Qt::Vertical, this);
     m_resultScrollBar->setObjectName(QStringLiteral("resultScrollBar"));
-    // As tall as the table, which decides the height: the bar's own minimum must not take rows from it.
-    m_resultScrollBar->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Ignored);
+    m_resultScrollBar->hide();
     // A drag moves the window when it is released, not at every pixel on the way.
     m_resultScrollBar->setTracking(false);
     connect(m_resultScrollBar, &QScrollBar::valueChanged, this, &QueryPanel::scrollResultsTo);
@@ -441,6 +440,7 @@ void QueryPanel::buildLayout()
     layout->addLayout(inputs);
     layout->addWidget(m_inputErrorLabel);
     auto *table = new QHBoxLayout;
+    table->setContentsMargins(0, 0, 0, 0);
     table->setSpacing(0);
     table->addWidget(m_view, 1);
     table->addWidget(m_resultScrollBar);
@@ -569,6 +569,13 @@ void QueryPanel::syncResultScrollBar()
     // QScrollBar counts in int: a result beyond 2^31 rows scrolls over its first 2^31 (the end and
     // Go to Row still reach every row).
     const int maximum = int(std::clamp<qint64>(total - visible, 0, std::numeric_limits<int>::max()));
+    // The table's own scroll bar while every row is loaded (or nothing can jump: a value search);
+    // this one, spanning the rows not loaded, otherwise.
+    const bool spansMore = m_model->canJump() && !(m_model->isAtStart() && m_model->isExhausted());
+    if (spansMore != m_resultScrollBar->isVisibleTo(this)) {
+        m_view->setVerticalScrollBarPolicy(spansMore ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
+        m_resultScrollBar->setVisible(spansMore);
+    }
     const QSignalBlocker blocker(m_resultScrollBar);
     m_resultScrollBar->setRange(0, maximum);
     m_resultScrollBar->setPageStep(visible);
