@@ -2,6 +2,7 @@
 // QueryPanel: typed queries give the command line's rows, bad input gives a message and no query,
 // and Export writes the complete result set byte for byte as `memhist export`.
 #include "core/model/numbertext.h"
+#include "core/storage/historydatabase.h"
 #include "core/writer/historywriter.h"
 #include "programhistory.h"
 #include "testsupport.h"
@@ -112,6 +113,7 @@ private slots:
     void runQueryFillsTheInputs();
     void currentRowSelectsAccess();
     void rowsMadeCurrentAreSelected();
+    void anyRowIsReachable();
     void scrollingToTheEndLoadsEveryRowOnce();
     void exportMatchesCommandLine_data();
     void exportMatchesCommandLine();
@@ -1016,6 +1018,82 @@ void TestQueryPanel::copyingSelectedRowsGivesCsv()
                    "8,3,R,0x601004,4\n"));
     panel.setColumnWanted(ResultsModel::LinearColumn, true);
     QSettings().clear();
+}
+
+// Ctrl+End, the scroll bar moved far down and Go to Row show the exact rows of the 41,797-row
+// result, without loading the pages between.
+void TestQueryPanel::anyRowIsReachable()
+{
+    QString error;
+    const auto database = HistoryDatabase::open(m_example, &error);
+    QVERIFY2(database, qPrintable(error));
+    HalfAxisQuery everything;
+    everything.limit = 1'000'000;
+    QueryPage page;
+    QVERIFY(HalfAxisQueryEngine(*database).run(everything, &page, &error));
+    const QList<Access> expected = page.accesses;
+    QVERIFY(expected.size() > 1000);
+
+    QueryPanel panel;
+    panel.resize(700, 400);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    ResultsModel *model = panel.resultsModel();
+    model->setPageSize(50);
+    QSignalSpy pages(model, &ResultsModel::pageLoaded);
+    QSignalSpy jumps(model, &ResultsModel::jumped);
+    panel.setHistory(m_example);
+    QVERIFY(pages.wait());
+    QTableView *view = panel.resultsView();
+    QScrollBar *bar = panel.resultScrollBar();
+    auto *status = panel.findChild<QLabel *>(QStringLiteral("statusLabel"));
+    const bool exact = model->isResultSizeExact();
+    if (exact)
+        QCOMPARE(model->resultSize(), expected.size());
+    // The bar spans the whole result, the table's own is off.
+    QVERIFY(bar->isVisible());
+    QVERIFY(!view->verticalScrollBar()->isVisible());
+    QCOMPARE(qint64(bar->maximum()) + bar->pageStep(), model->resultSize());
+    QCOMPARE(bar->value(), 0);
+    const QString of = (exact ? QString() : QStringLiteral("≈ ")) + countText(quint64(model->resultSize()));
+    QCOMPARE(status->text(), QStringLiteral("Rows 1 to 50 of %1; Ctrl+End: the last, Ctrl+L: any row").arg(of));
+
+    // Ctrl+End: the last 50 rows, the last current, the bar at its end; nothing between loaded.
+    view->setFocus();
+    QTest::keyClick(view, Qt::Key_End, Qt::ControlModifier);
+    QVERIFY(jumps.wait());
+    QCOMPARE(model->loadedAccesses(), expected.mid(expected.size() - 50));
+    QCOMPARE(view->currentIndex().row(), 49);
+    QCOMPARE(model->accessAt(view->currentIndex().row()), expected.constLast());
+    QCOMPARE(bar->value(), bar->maximum());
+    if (exact)
+        QCOMPARE(status->text(),
+            QStringLiteral("Rows %1 to %2 of %2; Ctrl+End: the last, Ctrl+L: any row")
+                .arg(countText(quint64(expected.size() - 49)), countText(quint64(expected.size()))));
+
+    // The bar moved to row 20,001 (as a drag released there): the rows from there, at the top.
+    const int target = 20'000;
+    bar->setValue(target);
+    QVERIFY(jumps.wait());
+    QCOMPARE(jumps.size(), 2);
+    QCOMPARE(model->windowStart(), target);
+    QCOMPARE(view->verticalScrollBar()->value(), 0);
+    const qsizetype landed = expected.indexOf(model->accessAt(0));
+    if (exact)
+        QCOMPARE(landed, target);
+    else
+        QVERIFY(qAbs(landed - target) < 5000);
+    QCOMPARE(model->loadedAccesses(), expected.mid(landed, 50));
+    QCOMPARE(bar->value(), target);
+
+    // Go to Row 7: outside the window, found again from the start, made current.
+    panel.goToRow(7);
+    QVERIFY(jumps.wait());
+    QCOMPARE(model->accessAt(view->currentIndex().row()), expected.at(6));
+    // Go to Row 30 is loaded now: made current at once.
+    panel.goToRow(30);
+    QCOMPARE(jumps.size(), 3);
+    QCOMPARE(model->accessAt(view->currentIndex().row()), expected.at(29));
 }
 
 QTEST_MAIN(TestQueryPanel)
