@@ -3,7 +3,8 @@
 // shown (the query run backward from the end), and from Go to Row N to row N shown, each measured
 // through the real QueryPanel with key events (needs a display or QT_QPA_PLATFORM=offscreen).
 //
-//   memhist-results-jump-bench HISTORY [ROW]
+//   memhist-results-jump-bench HISTORY [ROW [PICTURE.png]]
+// With PICTURE, the panel as it shows row ROW is saved there (to look at, not measured).
 #include "widgets/query/querypanel.h"
 #include "widgets/query/resultsmodel.h"
 
@@ -92,5 +93,9 @@ int main(int argc, char **argv)
     std::printf("Go to Row %lld %8.1f ms  (%s; current %s)\n", qlonglong(row), millisecondsSince(timer),
         model->arePositionsExact() ? "exact" : "estimated position",
         qPrintable(rowText(*model, view->currentIndex().row())));
+    if (arguments.size() > 3 && !panel.grab().save(arguments.at(3))) {
+        std::fprintf(stderr, "%s: cannot write the picture\n", qPrintable(arguments.at(3)));
+        return 1;
+    }
     return 0;
 }
