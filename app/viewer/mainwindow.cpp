@@ -110,8 +110,18 @@ MainWindow::MainWindow(QWidget *parent)
     layout()->activate();
     restoreSettings();
     updateNavigation();
-    // The keys the user chose in Help ▸ Keyboard Shortcuts, over the defaults given above.
-    applyStoredShortcuts(shortcutEntries(menuBar()));
+    // The keys the user chose in Help ▸ Keyboard Shortcuts, over the defaults given above. One
+    // chosen before a newer version gave the key to another item makes both silent: the Log says so.
+    const QList<ShortcutEntry> entries = shortcutEntries(menuBar());
+    applyStoredShortcuts(entries);
+    QList<QList<QKeySequence>> keys;
+    for (const ShortcutEntry &entry : entries)
+        keys << entry.action->shortcuts();
+    for (const ShortcutConflict &conflict : shortcutConflicts(entries, keys)) {
+        m_log->append(tr("Keyboard shortcut in conflict"),
+            tr("%1 is the key of %2: neither runs until one is changed in Help ▸ Keyboard Shortcuts.")
+                .arg(conflict.keys.toString(QKeySequence::NativeText), conflict.titles.join(tr(" and "))));
+    }
     // Sees the shortcut-override events of the window's text fields (see eventFilter()).
     qApp->installEventFilter(this);
 }

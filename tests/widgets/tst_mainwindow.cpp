@@ -1988,6 +1988,18 @@ private slots:
             dialog.accept();
             QCOMPARE(previousWrite->shortcut(), QKeySequence(Qt::Key_F7));
             QVERIFY(!QSettings().contains(QStringLiteral("shortcuts/Go/Previous Write")));
+            QCOMPARE(window.messageLog()->text(), QString());
+        }
+        {
+            // A key stored for one item that another has (a newer default): the Log says so.
+            QSettings().setValue(QStringLiteral("shortcuts/Go/Next Write"), QStringLiteral("Ctrl+G"));
+            MainWindow window;
+            window.setInteractive(false);
+            QVERIFY2(window.messageLog()->text().contains(
+                         QStringLiteral("Ctrl+G is the key of Go ▸ Next Write and Go ▸ Go to Transition: neither runs "
+                                        "until one is changed in Help ▸ Keyboard Shortcuts.")),
+                qPrintable(window.messageLog()->text()));
+            QSettings().remove(QStringLiteral("shortcuts"));
         }
     }
 
