@@ -51,53 +51,29 @@ FindValueDialog::FindValueDialog(AddressOf addressOf, QWidget *parent)
     m_to = new QLineEdit(this);
     m_to->setObjectName(QStringLiteral("toEdit"));
     m_to->setPlaceholderText(tr("the first address + the value's size - 1"));
-    m_reads = new QCheckBox(tr("Reads"), this);
-    m_reads->setObjectName(QStringLiteral("readsCheck"));
-    m_reads->setChecked(true);
-    m_writes = new QCheckBox(tr("Writes"), this);
-    m_writes->setObjectName(QStringLiteral("writesCheck"));
-    m_writes->setChecked(true);
-    auto *operations = new QHBoxLayout;
-    operations->addWidget(m_reads);
-    operations->addWidget(m_writes);
-    operations->addStretch(1);
-    m_direction = new QComboBox(this);
-    m_direction->setObjectName(QStringLiteral("directionCombo"));
-    m_direction->addItem(tr("Forward from"));
-    m_direction->addItem(tr("Backward from"));
-    m_transition = new QLineEdit(this);
-    m_transition->setObjectName(QStringLiteral("transitionEdit"));
-    m_transition->setPlaceholderText(tr("the start (forward) or the end (backward)"));
-    auto *time = new QHBoxLayout;
-    time->addWidget(m_direction);
-    time->addWidget(m_transition, 1);
 
-    m_error = new QLabel(this);
-    m_error->setObjectName(QStringLiteral("errorLabel"));
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
-    m_error->hide();
-
+    // Created here, after the fields above: the focus moves through the widgets in that order.
+    m_fields.emplace(this);
     auto *form = new QFormLayout;
     form->addRow(tr("Value:"), valueRow);
     form->addRow(tr("From address:"), m_from);
     form->addRow(tr("To address:"), m_to);
-    form->addRow(tr("Accesses:"), operations);
-    form->addRow(tr("Time:"), time);
+    form->addRow(tr("Accesses:"), m_fields->operationsRow());
+    form->addRow(tr("Time:"), m_fields->timeRow());
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Find"));
     connect(buttons, &QDialogButtonBox::accepted, this, &FindValueDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &FindValueDialog::reject);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
-    layout->addWidget(m_error);
+    layout->addWidget(m_fields->errorLabel());
     layout->addWidget(buttons);
     setMinimumWidth(600);
 }
 
 QString FindValueDialog::errorText() const
 {
-    return m_error->isHidden() ? QString() : m_error->text();
+    return m_fields->errorText();
 }
 
 bool FindValueDialog::readFields(ValueSearch *search, QString *error) const
@@ -131,26 +107,7 @@ bool FindValueDialog::readFields(ValueSearch *search, QString *error) const
         *error = tr("Give the first address too (or neither, for every address).");
         return false;
     }
-    query.operations = {};
-    if (m_reads->isChecked())
-        query.operations |= Operation::Read;
-    if (m_writes->isChecked())
-        query.operations |= Operation::Write;
-    if (query.operations == Operations()) {
-        *error = tr("Choose reads, writes or both.");
-        return false;
-    }
-    query.direction = m_direction->currentIndex() == 0 ? Direction::Forward : Direction::Backward;
-    const QString transition = m_transition->text().trimmed();
-    if (!transition.isEmpty()) {
-        std::uint64_t at = 0;
-        if (!parseTypedNumber(transition, &at)) {
-            *error = tr("'%1' is not a transition (a number, decimal or 0x hex).").arg(transition);
-            return false;
-        }
-        query.at = Transition { at };
-    }
-    return true;
+    return m_fields->read(&query, error);
 }
 
 void FindValueDialog::accept()
@@ -158,11 +115,10 @@ void FindValueDialog::accept()
     ValueSearch search;
     QString error;
     if (!readFields(&search, &error)) {
-        m_error->setText(error);
-        m_error->show();
+        m_fields->showError(error);
         return;
     }
-    m_error->hide();
+    m_fields->hideError();
     m_search = search;
     QDialog::accept();
 }

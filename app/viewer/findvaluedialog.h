@@ -7,7 +7,10 @@
 
 #include "core/search/valuesearch.h"
 
+#include "halfaxisfields.h"
+
 #include <QDialog>
+#include <optional>
 #include <functional>
 
 class QCheckBox;
@@ -37,10 +40,10 @@ public:
     QComboBox *sizeCombo() const { return m_size; }
     QLineEdit *fromEdit() const { return m_from; }
     QLineEdit *toEdit() const { return m_to; }
-    QLineEdit *transitionEdit() const { return m_transition; }
-    QCheckBox *readsCheck() const { return m_reads; }
-    QCheckBox *writesCheck() const { return m_writes; }
-    QComboBox *directionCombo() const { return m_direction; }
+    QLineEdit *transitionEdit() const { return m_fields->transitionEdit(); }
+    QCheckBox *readsCheck() const { return m_fields->readsCheck(); }
+    QCheckBox *writesCheck() const { return m_fields->writesCheck(); }
+    QComboBox *directionCombo() const { return m_fields->directionCombo(); }
 
     void accept() override;
 
@@ -54,11 +57,7 @@ private:
     QComboBox *m_size = nullptr;
     QLineEdit *m_from = nullptr;
     QLineEdit *m_to = nullptr;
-    QCheckBox *m_reads = nullptr;
-    QCheckBox *m_writes = nullptr;
-    QComboBox *m_direction = nullptr;
-    QLineEdit *m_transition = nullptr;
-    QLabel *m_error = nullptr;
+    std::optional<HalfAxisFields> m_fields; // built in the constructor, in focus order
 };
 
 } // namespace memhist::viewer

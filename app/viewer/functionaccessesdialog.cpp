@@ -33,52 +33,28 @@ FunctionAccessesDialog::FunctionAccessesDialog(const QStringList &functionNames,
     m_callees = new QCheckBox(tr("Include the functions it calls (everything from each call to its return)"), this);
     m_callees->setObjectName(QStringLiteral("calleesCheck"));
 
-    m_reads = new QCheckBox(tr("Reads"), this);
-    m_reads->setObjectName(QStringLiteral("readsCheck"));
-    m_reads->setChecked(true);
-    m_writes = new QCheckBox(tr("Writes"), this);
-    m_writes->setObjectName(QStringLiteral("writesCheck"));
-    m_writes->setChecked(true);
-    auto *operations = new QHBoxLayout;
-    operations->addWidget(m_reads);
-    operations->addWidget(m_writes);
-    operations->addStretch(1);
-    m_direction = new QComboBox(this);
-    m_direction->setObjectName(QStringLiteral("directionCombo"));
-    m_direction->addItem(tr("Forward from"));
-    m_direction->addItem(tr("Backward from"));
-    m_transition = new QLineEdit(this);
-    m_transition->setObjectName(QStringLiteral("transitionEdit"));
-    m_transition->setPlaceholderText(tr("the start (forward) or the end (backward)"));
-    auto *time = new QHBoxLayout;
-    time->addWidget(m_direction);
-    time->addWidget(m_transition, 1);
 
-    m_error = new QLabel(this);
-    m_error->setObjectName(QStringLiteral("errorLabel"));
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
-    m_error->hide();
-
+    // Created here, after the fields above: the focus moves through the widgets in that order.
+    m_fields.emplace(this);
     auto *form = new QFormLayout;
     form->addRow(tr("Function:"), m_name);
     form->addRow(QString(), m_callees);
-    form->addRow(tr("Accesses:"), operations);
-    form->addRow(tr("Time:"), time);
+    form->addRow(tr("Accesses:"), m_fields->operationsRow());
+    form->addRow(tr("Time:"), m_fields->timeRow());
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Show Accesses"));
     connect(buttons, &QDialogButtonBox::accepted, this, &FunctionAccessesDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &FunctionAccessesDialog::reject);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
-    layout->addWidget(m_error);
+    layout->addWidget(m_fields->errorLabel());
     layout->addWidget(buttons);
     setMinimumWidth(560);
 }
 
 QString FunctionAccessesDialog::errorText() const
 {
-    return m_error->isHidden() ? QString() : m_error->text();
+    return m_fields->errorText();
 }
 
 void FunctionAccessesDialog::setFunctionName(const QString &name)
@@ -123,26 +99,7 @@ bool FunctionAccessesDialog::readFields(HalfAxisQuery *query, QString *error) co
         return false;
     }
     query->function = FunctionFilter { name, m_callees->isChecked() };
-    query->operations = {};
-    if (m_reads->isChecked())
-        query->operations |= Operation::Read;
-    if (m_writes->isChecked())
-        query->operations |= Operation::Write;
-    if (query->operations == Operations()) {
-        *error = tr("Choose reads, writes or both.");
-        return false;
-    }
-    query->direction = m_direction->currentIndex() == 0 ? Direction::Forward : Direction::Backward;
-    const QString transition = m_transition->text().trimmed();
-    if (!transition.isEmpty()) {
-        std::uint64_t at = 0;
-        if (!parseTypedNumber(transition, &at)) {
-            *error = tr("'%1' is not a transition (a number, decimal or 0x hex).").arg(transition);
-            return false;
-        }
-        query->at = Transition { at };
-    }
-    return true;
+    return m_fields->read(query, error);
 }
 
 void FunctionAccessesDialog::accept()
@@ -150,11 +107,10 @@ void FunctionAccessesDialog::accept()
     HalfAxisQuery query;
     QString error;
     if (!readFields(&query, &error)) {
-        m_error->setText(error);
-        m_error->show();
+        m_fields->showError(error);
         return;
     }
-    m_error->hide();
+    m_fields->hideError();
     m_query = query;
     QDialog::accept();
 }

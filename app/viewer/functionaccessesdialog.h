@@ -8,7 +8,10 @@
 
 #include "core/query/halfaxisquery.h"
 
+#include "halfaxisfields.h"
+
 #include <QDialog>
+#include <optional>
 #include <QStringList>
 
 class QCheckBox;
@@ -36,10 +39,10 @@ public:
 
     QLineEdit *nameEdit() const { return m_name; }
     QCheckBox *calleesCheck() const { return m_callees; }
-    QCheckBox *readsCheck() const { return m_reads; }
-    QCheckBox *writesCheck() const { return m_writes; }
-    QComboBox *directionCombo() const { return m_direction; }
-    QLineEdit *transitionEdit() const { return m_transition; }
+    QCheckBox *readsCheck() const { return m_fields->readsCheck(); }
+    QCheckBox *writesCheck() const { return m_fields->writesCheck(); }
+    QComboBox *directionCombo() const { return m_fields->directionCombo(); }
+    QLineEdit *transitionEdit() const { return m_fields->transitionEdit(); }
 
     void accept() override;
 
@@ -53,11 +56,7 @@ private:
     HalfAxisQuery m_query;
     QLineEdit *m_name = nullptr;
     QCheckBox *m_callees = nullptr;
-    QCheckBox *m_reads = nullptr;
-    QCheckBox *m_writes = nullptr;
-    QComboBox *m_direction = nullptr;
-    QLineEdit *m_transition = nullptr;
-    QLabel *m_error = nullptr;
+    std::optional<HalfAxisFields> m_fields; // built in the constructor, in focus order
 };
 
 } // namespace memhist::viewer
