@@ -106,6 +106,8 @@ void ExecutionsModel::requestPage()
             if (!database)
                 return page;
             ContextReader reader(*database);
+            // A walk of a long code trace stops when the list moves on or the history closes.
+            reader.setCancelCheck([ticket] { return ticket.cancelled(); });
             page.pc = knownPc ? knownPc : reader.pcAt(at);
             if (!page.pc) {
                 page.error
