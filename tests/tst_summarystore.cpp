@@ -53,6 +53,9 @@ private slots:
         QCOMPARE(info->accesses, 100);
         QCOMPARE(info->levels.slices, 1);
         QCOMPARE(info->regions, (std::vector<AddressInterval> { { 0x1000, 0x104f } }));
+        // Every access in the region: one hotspot, its whole (which the fold leaves alone).
+        QCOMPARE(info->hotspots, (std::vector<AccessHotspot> { { { 0x1000, 0x104f }, 1.0 } }));
+        QCOMPARE(info->fold().segments().size(), std::size_t(1));
         QCOMPARE(info->shape, (HistoryShape { 1, info->chunks, 100 }));
         QCOMPARE(readHistoryShape(db), std::optional<HistoryShape>(info->shape));
     }
@@ -65,8 +68,8 @@ private slots:
             << QStringLiteral("DROP TABLE summary_info; DROP TABLE summary_tiles;") << QString();
         QTest::newRow("only one of the two tables: none, no reason")
             << QStringLiteral("DROP TABLE summary_tiles;") << QString();
-        QTest::newRow("a later version") << QStringLiteral("UPDATE summary_info SET value = '2' WHERE key = 'version';")
-                                         << QStringLiteral("the summary is of version 2, this viewer reads version 1");
+        QTest::newRow("a later version") << QStringLiteral("UPDATE summary_info SET value = '3' WHERE key = 'version';")
+                                         << QStringLiteral("the summary is of version 3, this viewer reads version 2");
         QTest::newRow("no version") << QStringLiteral("DELETE FROM summary_info WHERE key = 'version';")
                                     << QStringLiteral("summary_info is incomplete or damaged");
         QTest::newRow("no fold regions") << QStringLiteral("DELETE FROM summary_info WHERE key = 'fold_regions';")
@@ -89,6 +92,15 @@ private slots:
                               "FROM n WHERE i < 1999999) SELECT group_concat(printf('%x-%x', 65536 * (i + 1), 65536 * (i "
                               "+ 1) + 15), ' ') FROM n) WHERE key = 'fold_regions';")
             << QStringLiteral("summary_info names more than 1024 fold regions");
+        QTest::newRow("a hotspot with more than all the accesses")
+            << QStringLiteral("UPDATE summary_info SET value = '1000-100f:1.5' WHERE key = 'fold_hotspots';")
+            << QStringLiteral("summary_info is incomplete or damaged");
+        QTest::newRow("hotspots out of order")
+            << QStringLiteral("UPDATE summary_info SET value = '1020-102f:0.5 1000-100f:0.25' WHERE key = 'fold_hotspots';")
+            << QStringLiteral("summary_info is incomplete or damaged");
+        QTest::newRow("version 2 without its hotspots")
+            << QStringLiteral("DELETE FROM summary_info WHERE key = 'fold_hotspots';")
+            << QStringLiteral("summary_info is incomplete or damaged");
         QTest::newRow("address levels out of range")
             << QStringLiteral("UPDATE summary_info SET value = '40' WHERE key = 'max_address_level';")
             << QStringLiteral("summary_info is incomplete or damaged");

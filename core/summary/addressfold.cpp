@@ -11,6 +11,9 @@ namespace {
 
 constexpr std::uint64_t maxAddress = std::numeric_limits<std::uint64_t>::max();
 
+// A hotspot gets its extra length only when its region is at least this many times its size.
+constexpr double hotspotRegionRatio = 8;
+
 // Bytes strictly between two sorted, disjoint, non-adjacent intervals.
 std::uint64_t gapBetween(const AddressInterval &lower, const AddressInterval &upper)
 {
@@ -93,6 +96,44 @@ OccupiedRegionsBuilder::OccupiedRegionsBuilder(FoldOptions options, std::size_t 
     m_pending.reserve(std::min<std::size_t>(m_batchSize, std::size_t(1) << 20) + m_compactAbove);
 }
 
+void OccupiedRegionsBuilder::addAccess(std::uint64_t address, std::uint32_t size)
+{
+    m_accesses += 1;
+    if (m_blockShift == 0)
+        m_blockShift = m_hotOptions.blockShift;
+    // An access counts in the block of its first byte; its bytes up to that block's end.
+    const std::uint64_t block = address >> m_blockShift;
+    if (block != m_lastBlock || !m_lastHot) {
+        m_lastHot = &m_hotBlocks[block];
+        m_lastBlock = block;
+    }
+    const std::uint64_t blockLast = address | ((std::uint64_t(1) << m_blockShift) - 1);
+    const std::uint64_t last = size == 0 || blockLast - address < size - 1 ? blockLast : address + (size - 1);
+    m_lastHot->accesses += 1;
+    m_lastHot->first = std::min(m_lastHot->first, address);
+    m_lastHot->last = std::max(m_lastHot->last, last);
+    if (m_hotBlocks.size() > m_hotOptions.maxBlocks) {
+        coarsenHotBlocks();
+        m_lastHot = nullptr;
+    }
+}
+
+void OccupiedRegionsBuilder::coarsenHotBlocks()
+{
+    while (m_hotBlocks.size() > m_hotOptions.maxBlocks / 2 && m_blockShift < 63) {
+        ++m_blockShift;
+        std::unordered_map<std::uint64_t, HotBlock> coarser;
+        coarser.reserve(m_hotBlocks.size() / 2 + 1);
+        for (const auto &[block, hot] : m_hotBlocks) {
+            HotBlock &merged = coarser[block >> 1];
+            merged.accesses += hot.accesses;
+            merged.first = std::min(merged.first, hot.first);
+            merged.last = std::max(merged.last, hot.last);
+        }
+        m_hotBlocks = std::move(coarser);
+    }
+}
+
 void OccupiedRegionsBuilder::add(std::uint64_t first, std::uint64_t last)
 {
     m_pending.push_back({ first, last });
@@ -135,6 +176,35 @@ std::vector<AddressInterval> OccupiedRegionsBuilder::finish()
     if (regions.size() > maxRegions)
         regions = mergeSmallestGaps(regions, regions.size() - maxRegions);
     m_merged.clear();
+
+    // Hotspots: runs of consecutive blocks, each block with at least minShare of the accesses.
+    m_hotspots.clear();
+    std::vector<std::pair<std::uint64_t, HotBlock>> hot;
+    for (const auto &[block, counts] : m_hotBlocks) {
+        if (m_accesses > 0 && counts.accesses / m_accesses >= m_hotOptions.minShare)
+            hot.emplace_back(block, counts);
+    }
+    std::sort(hot.begin(), hot.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    for (std::size_t i = 0; i < hot.size(); ++i) {
+        const double share = hot[i].second.accesses / m_accesses;
+        if (i > 0 && hot[i - 1].first + 1 == hot[i].first) {
+            m_hotspots.back().addresses.last = hot[i].second.last;
+            m_hotspots.back().share += share;
+        } else {
+            m_hotspots.push_back({ { hot[i].second.first, hot[i].second.last }, share });
+        }
+    }
+    for (AccessHotspot &hotspot : m_hotspots)
+        hotspot.share = std::min(hotspot.share, 1.0); // a sum of fractions can round past 1
+    if (m_hotspots.size() > std::size_t(std::max(m_hotOptions.maxCount, 0))) {
+        std::stable_sort(m_hotspots.begin(), m_hotspots.end(),
+            [](const AccessHotspot &a, const AccessHotspot &b) { return a.share > b.share; });
+        m_hotspots.resize(std::size_t(std::max(m_hotOptions.maxCount, 0)));
+        std::sort(m_hotspots.begin(), m_hotspots.end(), [](const AccessHotspot &a, const AccessHotspot &b) {
+            return a.addresses.first < b.addresses.first;
+        });
+    }
+    m_hotBlocks.clear();
     return regions;
 }
 
@@ -143,7 +213,8 @@ AddressFold::AddressFold()
     m_segments.push_back({ { 0, maxAddress }, 0.0, AddressInterval { 0, maxAddress }.bytes(), false });
 }
 
-AddressFold AddressFold::fromRegions(const std::vector<AddressInterval> &input, const Layout &layout)
+AddressFold AddressFold::fromRegions(
+    const std::vector<AddressInterval> &input, const Layout &layout, const std::vector<AccessHotspot> &hotspots)
 {
     std::vector<AddressInterval> regions = mergeIntervals(input);
     if (regions.size() > std::size_t(maxFoldRegions))
@@ -166,6 +237,7 @@ AddressFold AddressFold::fromRegions(const std::vector<AddressInterval> &input, 
     fold.m_segments.clear();
     fold.m_regionCount = int(regions.size());
     double position = 0;
+    std::size_t h = 0; // the next hotspot
     for (std::size_t i = 0; i < regions.size(); ++i) {
         if (i > 0) {
             // mergeIntervals() left no adjacent regions, so every gap holds at least one byte.
@@ -173,9 +245,39 @@ AddressFold AddressFold::fromRegions(const std::vector<AddressInterval> &input, 
             fold.m_segments.push_back({ gap, position, foldLength, true });
             position += foldLength;
         }
-        const double length = std::max(regions[i].bytes(), minRegion);
-        fold.m_segments.push_back({ regions[i], position, length, false });
-        position += length;
+        const AddressInterval &region = regions[i];
+        const double length = std::max(region.bytes(), minRegion);
+        const double scale = length / region.bytes();
+        // The region's pieces: cold ones at its scale, hotspots with their extra length on top.
+        std::uint64_t next = region.first; // the first byte not yet in a piece
+        bool covered = false;
+        const auto addPiece = [&](std::uint64_t first, std::uint64_t last, double extra) {
+            const AddressInterval piece { first, last };
+            const double pieceLength = piece.bytes() * scale + extra;
+            fold.m_segments.push_back({ piece, position, pieceLength, false });
+            position += pieceLength;
+        };
+        while (h < hotspots.size() && hotspots[h].addresses.last < region.first)
+            ++h;
+        for (; h < hotspots.size() && hotspots[h].addresses.first <= region.last; ++h) {
+            const std::uint64_t first = std::max(hotspots[h].addresses.first, next);
+            const std::uint64_t last = std::min(hotspots[h].addresses.last, region.last);
+            // A hotspot is an object inside a larger region; a region hot as a whole already has its
+            // minimum share, and stretching it would only blur the plane's estimates of what is in view.
+            if (first > last || !(hotspots[h].share > 0) || double(last - first + 1) * hotspotRegionRatio > region.bytes())
+                continue;
+            if (first > next)
+                addPiece(next, first - 1, 0);
+            const double share = std::min(hotspots[h].share, 1.0);
+            addPiece(first, last, occupiedDisplay * std::max(layout.hotAccessWeight * share, layout.minHotShare));
+            if (last == region.last) {
+                covered = true;
+                break;
+            }
+            next = last + 1;
+        }
+        if (!covered)
+            addPiece(next, region.last, 0);
     }
     return fold;
 }
@@ -183,9 +285,15 @@ AddressFold AddressFold::fromRegions(const std::vector<AddressInterval> &input, 
 std::vector<AddressInterval> AddressFold::regions() const
 {
     std::vector<AddressInterval> result;
+    bool previousFolded = true;
     for (const auto &segment : m_segments) {
-        if (!segment.folded)
-            result.push_back(segment.addresses);
+        if (!segment.folded) {
+            if (previousFolded)
+                result.push_back(segment.addresses);
+            else
+                result.back().last = segment.addresses.last; // the next piece of the same region
+        }
+        previousFolded = segment.folded;
     }
     return result;
 }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace memhist::summary {
@@ -44,6 +45,27 @@ struct FoldOptions
     int maxRegions = 32;
 };
 
+// A small address range that receives a large share of a history's accesses (a 128-byte array
+// read 3.3 million times next to a large buffer): the fold gives it display length by accesses,
+// not only by bytes, so that it is visible at Home.
+struct AccessHotspot
+{
+    AddressInterval addresses;
+    double share = 0; // of all the accesses summarised, (0, 1]
+    friend bool operator==(const AccessHotspot &, const AccessHotspot &) = default;
+};
+
+// Which ranges are hotspots: accesses grouped in blocks of 2^blockShift bytes (larger when there are
+// more than maxBlocks of them: memory stays bounded), a run of blocks each with at least minShare of
+// all the accesses, the maxCount largest shares.
+struct HotspotOptions
+{
+    int blockShift = 6; // 64-byte blocks to start with
+    std::size_t maxBlocks = std::size_t(1) << 16;
+    double minShare = 0.01;
+    int maxCount = 16;
+};
+
 // Merges a stream of chunk ranges (in any order) into the occupied regions of a history, the input
 // of AddressFold. Memory stays bounded however many chunks are streamed: ranges are buffered, and
 // every `batchSize` of them are sorted and merged into the regions found so far, in one buffer
@@ -61,15 +83,36 @@ public:
     // first <= last is expected; a reversed range is swapped (the checker reports such chunks, the
     // viewer still shows them).
     void add(std::uint64_t first, std::uint64_t last);
+    // One access of `size` bytes at `address`, for the hotspots (not a region: its chunk is one).
+    // Every access of a history, in any order: the writer's and the summariser's folds must agree.
+    void addAccess(std::uint64_t address, std::uint32_t size);
     // The occupied regions, sorted, disjoint, separated by gaps that are all folded (each at least
     // the threshold of FoldOptions), at most options.maxRegions of them. Empty when nothing was
     // added (an empty history).
     std::vector<AddressInterval> finish();
 
     std::size_t added() const { return m_added; }
+    // After finish(): the hotspots among the chunks added with their accesses, in address order,
+    // disjoint (empty when none was).
+    const std::vector<AccessHotspot> &hotspots() const { return m_hotspots; }
 
 private:
     void flush();
+    void coarsenHotBlocks();
+
+    struct HotBlock
+    {
+        double accesses = 0;
+        std::uint64_t first = ~std::uint64_t(0); // the accessed bytes within the block
+        std::uint64_t last = 0;
+    };
+    HotspotOptions m_hotOptions;
+    int m_blockShift = 0;
+    double m_accesses = 0;
+    std::unordered_map<std::uint64_t, HotBlock> m_hotBlocks;
+    std::uint64_t m_lastBlock = ~std::uint64_t(0); // consecutive accesses mostly share a block
+    HotBlock *m_lastHot = nullptr;
+    std::vector<AccessHotspot> m_hotspots;
 
     FoldOptions m_options;
     std::size_t m_batchSize;
@@ -142,16 +185,26 @@ public:
     {
         double minRegionShare = 0.08; // further capped at 0.5 / region count
         double foldShare = 0.012; // per gap, further capped at 0.25 / gap count
+        // A hotspot gets this much more display length, as a fraction of the occupied display length:
+        // its share of the accesses times hotAccessWeight, but at least minHotShare.
+        double hotAccessWeight = 1.0;
+        double minHotShare = 0.03;
     };
 
     AddressFold(); // the empty history's identity axis
     explicit AddressFold(const std::vector<AddressInterval> &regions) { *this = fromRegions(regions, Layout {}); }
-    static AddressFold fromRegions(const std::vector<AddressInterval> &regions, const Layout &layout);
+    // `hotspots` (sorted, disjoint; those outside the regions are ignored, those across a region's
+    // edge clipped to it, those taking more than an eighth of their region ignored: that region is
+    // hot as a whole and has its minimum share) split their regions into pieces: each piece keeps its region's display
+    // units per byte, a hotspot's piece gets its extra length (Layout) on top, so the fold stays
+    // piecewise linear, monotonic and at least one display unit per byte.
+    static AddressFold fromRegions(const std::vector<AddressInterval> &regions, const Layout &layout,
+        const std::vector<AccessHotspot> &hotspots = {});
 
     bool isEmpty() const { return m_regionCount == 0; }
     int regionCount() const { return m_regionCount; }
     const std::vector<FoldSegment> &segments() const { return m_segments; }
-    // The occupied regions in address order (the unfolded segments).
+    // The occupied regions in address order (the unfolded segments, a region's pieces merged).
     std::vector<AddressInterval> regions() const;
 
     std::uint64_t firstAddress() const { return m_segments.front().addresses.first; }

@@ -165,6 +165,7 @@ bool summarizeHistory(
                 return failWith(builder.errorString());
             const std::uint32_t size = std::uint32_t(std::clamp<std::int64_t>(select.int64(2), 1, 0xffffffffll));
             fragment.addAccess(std::uint8_t(code), fromStored(select.int64(1)), size);
+            builder.addAccessToFold(fromStored(select.int64(1)), size);
         }
         if (!select.isValid() || rc != SQLITE_DONE)
             return readFailure();

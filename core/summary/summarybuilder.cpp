@@ -78,8 +78,10 @@ bool SummaryBuilder::addSlice(std::int64_t slice, std::span<const BufferedAccess
         const auto end = m_order.begin() + std::ptrdiff_t(m_chunkStarts[c + 1]);
         if (end - begin > 1)
             std::sort(begin, end, byAddress);
-        for (auto it = begin; it != end; ++it)
+        for (auto it = begin; it != end; ++it) {
             m_fragment.addAccess(accesses[*it].operation, accesses[*it].physical, accesses[*it].size);
+            m_regions.addAccess(accesses[*it].physical, accesses[*it].size);
+        }
         m_fragment.addChunk(chunks[c].operation, chunks[c].first);
         m_regions.add(chunks[c].first, chunks[c].last);
     }
@@ -173,6 +175,7 @@ bool SummaryBuilder::bin(const HistoryShape &shape, const std::function<bool(dou
     m_info.levels.slices = shape.slices;
     m_info.rule = m_options.rule;
     m_info.regions = m_regions.finish();
+    m_info.hotspots = m_regions.hotspots();
     m_info.accesses = m_accesses;
     m_info.chunks = m_chunks;
     m_info.shape = shape;

@@ -72,6 +72,8 @@ public:
     // fragments, and other slices' fragments in between. Chunk ranges also go to addChunkRange().
     bool addFragment(std::int64_t slice, SliceFragment &fragment);
     void addChunkRange(std::uint64_t first, std::uint64_t last) { m_regions.add(first, last); }
+    // And each access, for the fold's access hotspots (addSlice() does both itself).
+    void addAccessToFold(std::uint64_t address, std::uint32_t size) { m_regions.addAccess(address, size); }
 
     // The second pass over slices 0..shape.slices - 1: creates the summary tables on `db` and fills
     // them (in the caller's transaction). `progress(fraction)` is called every few slices; when it

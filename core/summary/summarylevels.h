@@ -25,8 +25,11 @@
 namespace memhist::summary {
 
 // The version of the summary's layout and encoding; a reader ignores a summary of any other
-// version (and the viewer then summarises the history itself, as it does a foreign one).
-inline constexpr int formatVersion = 1;
+// version (and the viewer then summarises the history itself, as it does a foreign one), except
+// that it reads version 1 as a version 2 without access hotspots (its fold is the same).
+// Version 2: the fold's access hotspots (AccessHotspot), which an older reader would not apply.
+inline constexpr int formatVersion = 2;
+inline constexpr int oldestReadableFormatVersion = 1;
 
 // Cells keep the three operations in the plane's drawing order: execute, read, write.
 inline constexpr int operationSlots = 3;

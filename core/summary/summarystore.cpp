@@ -23,6 +23,10 @@ constexpr const char *cellsPerBin = "cells_per_bin";
 constexpr const char *regions = "fold_regions"; // "first-last" in hex, space-separated
 constexpr const char *minRegionShare = "fold_min_region_share";
 constexpr const char *foldShare = "fold_gap_share";
+// Version 2: "first-last:share" in hex and exact decimal, space-separated, and their layout.
+constexpr const char *hotspots = "fold_hotspots";
+constexpr const char *hotAccessWeight = "fold_hot_access_weight";
+constexpr const char *minHotShare = "fold_min_hot_share";
 constexpr const char *accesses = "accesses";
 constexpr const char *chunks = "chunks";
 constexpr const char *historySlices = "history_slices";
@@ -58,6 +62,10 @@ bool writeSummaryInfo(sqlite::Connection &db, const SummaryInfo &info)
     QStringList regions;
     for (const AddressInterval &region : info.regions)
         regions << QString::number(region.first, 16) + u'-' + QString::number(region.last, 16);
+    QStringList hotspots;
+    for (const AccessHotspot &hotspot : info.hotspots)
+        hotspots << QString::number(hotspot.addresses.first, 16) + u'-' + QString::number(hotspot.addresses.last, 16)
+            + u':' + exactText(hotspot.share);
     const std::pair<const char *, QString> rows[] = {
         { key::version, QString::number(formatVersion) },
         { key::minAddressLevel, QString::number(info.levels.minAddressLevel) },
@@ -68,6 +76,9 @@ bool writeSummaryInfo(sqlite::Connection &db, const SummaryInfo &info)
         { key::regions, regions.join(u' ') },
         { key::minRegionShare, exactText(info.layout.minRegionShare) },
         { key::foldShare, exactText(info.layout.foldShare) },
+        { key::hotspots, hotspots.join(u' ') },
+        { key::hotAccessWeight, exactText(info.layout.hotAccessWeight) },
+        { key::minHotShare, exactText(info.layout.minHotShare) },
         { key::accesses, QString::number(info.accesses) },
         { key::chunks, QString::number(info.chunks) },
         { key::historySlices, QString::number(info.shape.slices) },
@@ -119,7 +130,7 @@ std::optional<SummaryInfo> readSummaryInfo(sqlite::Connection &db, QString *why)
         return value;
     };
     const qint64 version = integer(key::version);
-    if (allOk && version != formatVersion) {
+    if (allOk && (version < oldestReadableFormatVersion || version > formatVersion)) {
         *why = QStringLiteral("the summary is of version %1, this viewer reads version %2")
                    .arg(version)
                    .arg(formatVersion);
@@ -162,6 +173,33 @@ std::optional<SummaryInfo> readSummaryInfo(sqlite::Connection &db, QString *why)
             break;
         }
         info.regions.push_back(region);
+    }
+    if (allOk && version >= 2) {
+        info.layout.hotAccessWeight = real(key::hotAccessWeight);
+        info.layout.minHotShare = real(key::minHotShare);
+        const QString hotspots = values.value(QLatin1String(key::hotspots));
+        for (const QStringView text : QStringView(hotspots).tokenize(u' ', Qt::SkipEmptyParts)) {
+            const qsizetype dash = text.indexOf(u'-');
+            const qsizetype colon = text.indexOf(u':');
+            bool firstOk = false;
+            bool lastOk = false;
+            bool shareOk = false;
+            AccessHotspot hotspot;
+            if (dash > 0 && colon > dash) {
+                hotspot.addresses.first = text.left(dash).toULongLong(&firstOk, 16);
+                hotspot.addresses.last = text.mid(dash + 1, colon - dash - 1).toULongLong(&lastOk, 16);
+                hotspot.share = text.mid(colon + 1).toDouble(&shareOk);
+            }
+            if (!firstOk || !lastOk || !shareOk || hotspot.addresses.first > hotspot.addresses.last
+                || !(hotspot.share > 0 && hotspot.share <= 1) || info.hotspots.size() >= std::size_t(HotspotOptions {}.maxCount)
+                || (!info.hotspots.empty() && hotspot.addresses.first <= info.hotspots.back().addresses.last)) {
+                allOk = false;
+                break;
+            }
+            info.hotspots.push_back(hotspot);
+        }
+        allOk = allOk && values.contains(QLatin1String(key::hotspots)) && info.layout.hotAccessWeight >= 0
+            && info.layout.hotAccessWeight <= 16 && info.layout.minHotShare >= 0 && info.layout.minHotShare <= 1;
     }
     if (!allOk || !info.levels.isValid() || !values.contains(QLatin1String(key::regions))) {
         *why = QStringLiteral("summary_info is incomplete or damaged");

@@ -42,6 +42,7 @@ struct SummaryInfo
     // The occupied regions and layout of the address fold the cells are binned on.
     std::vector<AddressInterval> regions;
     AddressFold::Layout layout;
+    std::vector<AccessHotspot> hotspots; // sorted, disjoint; at most HotspotOptions::maxCount
     qint64 accesses = 0; // what was summarised
     qint64 chunks = 0;
     HistoryShape shape;
@@ -52,7 +53,7 @@ struct SummaryInfo
     // what the summary adds to an import. Informative only (0 when not recorded).
     qint64 buildCpuMilliseconds = 0;
 
-    AddressFold fold() const { return AddressFold::fromRegions(regions, layout); }
+    AddressFold fold() const { return AddressFold::fromRegions(regions, layout, hotspots); }
 };
 
 // Creates the two tables (on a connection with neither).

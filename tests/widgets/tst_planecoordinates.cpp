@@ -336,6 +336,89 @@ private slots:
             qPrintable(QString::number(sliver->height())));
     }
 
+    void hotspotsGetLengthByAccesses_data()
+    {
+        QTest::addColumn<std::vector<AccessHotspot>>("hotspots");
+        QTest::addColumn<int>("segments");
+        QTest::addColumn<double>("hotLength"); // of the hotspot's piece, as a fraction of the base length
+        // A 1 MiB buffer with a 128-byte array right after it, one region of 1 MiB + 256 bytes.
+        QTest::newRow("no hotspot: one segment") << std::vector<AccessHotspot> {} << 1 << 0.0;
+        QTest::newRow("the array with 2/3 of the accesses")
+            << std::vector<AccessHotspot> { { { 0x10100000, 0x1010007f }, 2.0 / 3 } } << 3 << 2.0 / 3;
+        QTest::newRow("1 % of the accesses: the 3 % floor")
+            << std::vector<AccessHotspot> { { { 0x10100000, 0x1010007f }, 0.01 } } << 3 << 0.03;
+        QTest::newRow("at the region's first byte") << std::vector<AccessHotspot> { { { 0x10000000, 0x1000007f }, 0.5 } }
+                                                    << 2 << 0.5;
+        QTest::newRow("across the region's last byte: clipped")
+            << std::vector<AccessHotspot> { { { 0x10100080, 0x101001ff }, 0.5 } } << 2 << 0.5;
+        QTest::newRow("128 KiB, under an eighth of the region: kept")
+            << std::vector<AccessHotspot> { { { 0x10000000, 0x1001ffff }, 0.5 } } << 2 << 0.5;
+        QTest::newRow("128 KiB + 257 bytes, over an eighth of the region: ignored")
+            << std::vector<AccessHotspot> { { { 0x10000000, 0x10020100 }, 0.5 } } << 1 << 0.0;
+        QTest::newRow("outside the region: ignored")
+            << std::vector<AccessHotspot> { { { 0x20000000, 0x2000007f }, 0.5 } } << 1 << 0.0;
+    }
+    void hotspotsGetLengthByAccesses()
+    {
+        QFETCH(std::vector<AccessHotspot>, hotspots);
+        QFETCH(int, segments);
+        QFETCH(double, hotLength);
+        const Intervals regions { { 0x10000000, 0x101000ff } };
+        const AddressFold plain = AddressFold::fromRegions(regions, AddressFold::Layout {});
+        const AddressFold fold = AddressFold::fromRegions(regions, AddressFold::Layout {}, hotspots);
+        QCOMPARE(int(fold.segments().size()), segments);
+        QCOMPARE(fold.regionCount(), 1);
+        QCOMPARE(fold.regions(), regions);
+        const double base = plain.displayLength();
+        QCOMPARE(fold.displayLength(), base * (1 + hotLength));
+        if (!hotspots.empty() && segments > 1) {
+            const std::uint64_t first = std::max<std::uint64_t>(hotspots[0].addresses.first, 0x10000000);
+            const std::uint64_t last = std::min<std::uint64_t>(hotspots[0].addresses.last, 0x101000ff);
+            const FoldSegment &hot = fold.segments()[std::size_t(fold.segmentIndexOf(first))];
+            QCOMPARE(hot.addresses, (AddressInterval { first, last }));
+            QCOMPARE(hot.displayLength, double(last - first + 1) + base * hotLength);
+        }
+        // Monotonic, tiling, and every byte round-trips, at the pieces' edges too.
+        for (std::size_t i = 1; i < fold.segments().size(); ++i) {
+            QCOMPARE(fold.segments()[i].displayStart, fold.segments()[i - 1].displayEnd());
+            QCOMPARE(fold.segments()[i].addresses.first, fold.segments()[i - 1].addresses.last + 1);
+        }
+        std::vector<std::uint64_t> addresses { 0x10000000, 0x1000007f, 0x10000080, 0x100fffff, 0x10100000, 0x1010007f,
+            0x10100080, 0x101000ff };
+        std::mt19937_64 random(7);
+        for (int i = 0; i < 500; ++i)
+            addresses.push_back(0x10000000 + random() % 0x100100);
+        std::sort(addresses.begin(), addresses.end());
+        for (std::size_t i = 0; i < addresses.size(); ++i) {
+            QCOMPARE(fold.toAddress(fold.toDisplay(addresses[i])), addresses[i]);
+            QVERIFY(fold.toDisplayEnd(addresses[i]) > fold.toDisplay(addresses[i]));
+            if (i > 0 && addresses[i] != addresses[i - 1])
+                QVERIFY(fold.toDisplay(addresses[i]) >= fold.toDisplayEnd(addresses[i - 1]));
+        }
+    }
+
+    void regionsBuilderFindsTheHotspots()
+    {
+        OccupiedRegionsBuilder builder(FoldOptions {}, 4);
+        // A buffer written once through in 8-byte accesses, a 128-byte array (two 64-byte blocks) read
+        // 200,000 times, one access elsewhere (under 1 %).
+        for (std::uint64_t i = 0; i < 0x100000 / 8; ++i) {
+            builder.add(0x10000000 + 8 * i, 0x10000000 + 8 * i + 7);
+            builder.addAccess(0x10000000 + 8 * i, 8);
+        }
+        builder.add(0x10100000, 0x1010007f);
+        for (int i = 0; i < 200000; ++i)
+            builder.addAccess(0x10100000 + 8 * std::uint64_t(i % 16), 8);
+        builder.add(0x20000000, 0x20000007);
+        builder.addAccess(0x20000000, 8);
+        const Intervals regions = builder.finish();
+        QCOMPARE(regions, (Intervals { { 0x10000000, 0x1010007f }, { 0x20000000, 0x20000007 } }));
+        const double all = 0x100000 / 8 + 200000 + 1;
+        QCOMPARE(builder.hotspots().size(), std::size_t(1));
+        QCOMPARE(builder.hotspots()[0].addresses, (AddressInterval { 0x10100000, 0x1010007f }));
+        QCOMPARE(builder.hotspots()[0].share, 200000 / all);
+    }
+
     void emptyFoldIsIdentity()
     {
         const AddressFold fold;

@@ -185,18 +185,31 @@ struct Fixture
         return extentFor(overview->summary.firstTransition, overview->summary.lastTransition, overview->fold).bounds;
     }
     // All transitions over the occupied region holding `address`.
+    // The segments of the occupied region holding `address` (a region with an access hotspot is
+    // several pieces), first and last index.
+    std::pair<std::size_t, std::size_t> regionSegments(std::uint64_t address) const
+    {
+        const auto &segments = overview->fold.segments();
+        std::size_t first = std::size_t(overview->fold.segmentIndexOf(address));
+        std::size_t last = first;
+        while (first > 0 && !segments[first - 1].folded)
+            --first;
+        while (last + 1 < segments.size() && !segments[last + 1].folded)
+            ++last;
+        return { first, last };
+    }
     PlaneViewport regionOf(std::uint64_t address) const
     {
-        const FoldSegment &segment = overview->fold.segments()[std::size_t(overview->fold.segmentIndexOf(address))];
+        const auto [first, last] = regionSegments(address);
         PlaneViewport view = whole();
-        view.bottom = segment.displayStart;
-        view.top = segment.displayEnd();
+        view.bottom = overview->fold.segments()[first].displayStart;
+        view.top = overview->fold.segments()[last].displayEnd();
         return view;
     }
     // The middle of the folded gap above the region holding `address`, in display units.
     double gapAbove(std::uint64_t address) const
     {
-        const FoldSegment &gap = overview->fold.segments()[std::size_t(overview->fold.segmentIndexOf(address) + 1)];
+        const FoldSegment &gap = overview->fold.segments()[regionSegments(address).second + 1];
         return gap.displayStart + gap.displayLength / 2;
     }
     std::shared_ptr<RenderResult> render(const PlaneViewport &view, QSize pixels, const DetailLimits &limits,
@@ -306,7 +319,7 @@ private slots:
         m_mostlyReadSummary.overview = openOverview(mostlyRead, QString());
         m_mostlyReadSummary.db = HistoryDatabase::open(mostlyRead, &error);
         QVERIFY(m_mostlyReadSummary.db);
-        QVERIFY(m_mostlyReadSummary.overview->summaryInfo);
+        QVERIFY2(m_mostlyReadSummary.overview->summaryInfo, qPrintable(m_mostlyReadSummary.overview->summaryNotice));
     }
 
     // --- The planner, on hand-made overviews ----------------------------------------------------

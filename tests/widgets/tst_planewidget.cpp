@@ -116,6 +116,48 @@ private slots:
         QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
     }
 
+    void smallHotArrayIsVisibleAtHome()
+    {
+        // A 1 MiB buffer written once through, and right after it a 128-byte array read twice as
+        // often: one occupied region, in which the array's bytes are 0.01 % (a sub-pixel line by
+        // bytes alone). The fold gives it length by its share of the accesses.
+        const QString path = m_dir.filePath(QStringLiteral("hotarray.memhist"));
+        {
+            HistoryWriter writer(path);
+            QVERIFY2(writer.open(), qPrintable(writer.errorString()));
+            std::uint64_t t = 0;
+            for (std::uint64_t i = 0; i < 0x100000 / 8; ++i) {
+                QVERIFY(writer.add(userAccess(t++, Operation::Write, 0x10000000 + 8 * i, 8)));
+                QVERIFY(writer.add(userAccess(t++, Operation::Read, 0x10100000 + 8 * (i % 16), 8)));
+                QVERIFY(writer.add(userAccess(t++, Operation::Read, 0x10100000 + 8 * ((i + 8) % 16), 8)));
+            }
+            QVERIFY2(writer.finish(), qPrintable(writer.errorString()));
+        }
+        const auto plane = openedPlane(path, m_dir.filePath(QStringLiteral("cache")));
+        QVERIFY(plane);
+        QCOMPARE(plane->occupiedRegions().size(), 1);
+        const ViewRange home = plane->visibleRange();
+        const std::optional<QPointF> low = plane->positionOf(home.firstTransition, Address { 0x10100000 });
+        const std::optional<QPointF> high = plane->positionOf(home.firstTransition, Address { 0x1010007f });
+        QVERIFY(low && high);
+        const double pixels = low->y() - high->y();
+        const double plot = plane->plotRectangle().height();
+        // 2/3 of the accesses: 2/3 more display length than the bytes alone take, so 40 % of the
+        // axis (a byte's own height aside).
+        QVERIFY2(pixels >= 0.38 * plot && pixels <= 0.42 * plot,
+            qPrintable(QStringLiteral("%1 of %2 pixels").arg(pixels).arg(plot)));
+        // A click on it finds the array's accesses.
+        const std::optional<QPointF> middle = plane->positionOf(Transition { 3000 }, Address { 0x10100040 });
+        QVERIFY(middle);
+        QSignalSpy clicked(plane.get(), &PlaneWidget::pointClicked);
+        QTest::mouseClick(plane.get(), Qt::LeftButton, {}, middle->toPoint());
+        QCOMPARE(clicked.count(), 1);
+        const Address picked = clicked.first().at(1).value<Address>();
+        QVERIFY2(picked.value >= 0x10100000 && picked.value <= 0x1010007f, qPrintable(QString::number(picked.value, 16)));
+        if (!qEnvironmentVariableIsEmpty("MEMHIST_SHOTS"))
+            plane->grab().save(qEnvironmentVariable("MEMHIST_SHOTS") + QStringLiteral("/hotarray-home.png"));
+    }
+
     void loadsAndShowsEverything()
     {
         auto plane = loadedPlane();
@@ -497,8 +539,8 @@ private slots:
     {
         QTest::addColumn<QString>("change");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("a later version") << QStringLiteral("UPDATE summary_info SET value = '2' WHERE key = 'version'")
-                                         << QStringLiteral("the summary is of version 2, this viewer reads version 1");
+        QTest::newRow("a later version") << QStringLiteral("UPDATE summary_info SET value = '3' WHERE key = 'version'")
+                                         << QStringLiteral("the summary is of version 3, this viewer reads version 2");
         QTest::newRow("another tool's table of the same name")
             << QStringLiteral("DROP TABLE summary_info; CREATE TABLE summary_info(name text, payload blob)")
             << QStringLiteral("cannot read summary_info: no such column: key");

@@ -27,6 +27,7 @@
 namespace memhist::plane {
 
 // The folded address axis lives in core (the display summary bins in the same coordinates).
+using summary::AccessHotspot;
 using summary::AddressFold;
 using summary::AddressInterval;
 using summary::FoldOptions;
