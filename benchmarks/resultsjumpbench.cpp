@@ -3,8 +3,10 @@
 // shown (the query run backward from the end), and from Go to Row N to row N shown, each measured
 // through the real QueryPanel with key events (needs a display or QT_QPA_PLATFORM=offscreen).
 //
-//   memhist-results-jump-bench HISTORY [ROW [PICTURE.png]]
-// With PICTURE, the panel as it shows row ROW is saved there (to look at, not measured).
+//   memhist-results-jump-bench HISTORY [ROW [PICTURE.png [FIRST LAST]]]
+// With PICTURE, the panel as it shows row ROW is saved there (to look at, not measured; "-" for
+// none). With FIRST and LAST (addresses, decimal or 0x hex), the query keeps the accesses to those
+// bytes: a result whose size is estimated.
 #include "widgets/query/querypanel.h"
 #include "widgets/query/resultsmodel.h"
 
@@ -57,7 +59,16 @@ int main(int argc, char **argv)
 
     QElapsedTimer timer;
     timer.start();
-    panel.setHistory(path); // the default query: reads and writes, forward from the first
+    if (arguments.size() > 5) {
+        HalfAxisQuery window;
+        window.first = Address { arguments.at(4).toULongLong(nullptr, 0) };
+        window.last = Address { arguments.at(5).toULongLong(nullptr, 0) };
+        panel.setRunsDefaultQuery(false);
+        panel.setHistory(path);
+        panel.runQuery(window);
+    } else {
+        panel.setHistory(path); // the default query: reads and writes, forward from the first
+    }
     if (!waitFor(pages, 0) || !failures.isEmpty()) {
         std::fprintf(stderr, "%s: the first page did not arrive\n", qPrintable(path));
         return 1;
@@ -91,9 +102,9 @@ int main(int argc, char **argv)
     }
     QCoreApplication::processEvents();
     std::printf("Go to Row %lld %8.1f ms  (%s; current %s)\n", qlonglong(row), millisecondsSince(timer),
-        model->arePositionsExact() ? "exact" : "estimated position",
+        model->arePositionsExact() ? "exact" : "estimated position: about that row",
         qPrintable(rowText(*model, view->currentIndex().row())));
-    if (arguments.size() > 3 && !panel.grab().save(arguments.at(3))) {
+    if (arguments.size() > 3 && arguments.at(3) != QStringLiteral("-") && !panel.grab().save(arguments.at(3))) {
         std::fprintf(stderr, "%s: cannot write the picture\n", qPrintable(arguments.at(3)));
         return 1;
     }

@@ -49,9 +49,12 @@ HalfAxisQuery reversedFromEnd(const HalfAxisQuery &query)
     return reversed;
 }
 
-bool estimateResultSize(HistoryDatabase &database, const HalfAxisQuery &query, const QueryPage &firstPage,
-    ResultSize *size, QString *error)
+bool estimateResultSize(HistoryDatabase &database, HalfAxisQueryEngine &engine, const HalfAxisQuery &query,
+    const QueryPage &firstPage, ResultSize *size, QString *error)
 {
+    // Probes of an estimate: how many, and the rows each reads at most.
+    constexpr int probes = 8;
+    constexpr quint64 probeRows = 64;
     *size = ResultSize {};
     RowIdSearch search(database.connection());
     const auto failed = [&] {
@@ -114,11 +117,37 @@ bool estimateResultSize(HistoryDatabase &database, const HalfAxisQuery &query, c
         size->exact = matching == summary.accesses && denseRowIds;
         size->rowsPerRowId = double(matching) / double(lastRow->rowId - firstRow->rowId + 1);
     } else {
-        // As dense as the first page: its rows over the rowids it walked from the start point.
-        const qint64 walked = query.direction == Direction::Forward
-            ? firstPage.accesses.constLast().rowId.value - low + 1
-            : high - firstPage.accesses.constLast().rowId.value + 1;
-        size->rowsPerRowId = double(firstPage.accesses.size()) / double(std::max<qint64>(1, walked));
+        // As dense as the first page and a few probes spread over the result's rowid range: each
+        // counts its rows over the rowids it walked (a window's accesses come and go in phases of
+        // the program, which the first page alone would take for the whole).
+        qint64 sampled = firstPage.accesses.size();
+        qint64 walked = std::max<qint64>(1,
+            query.direction == Direction::Forward ? firstPage.accesses.constLast().rowId.value - low + 1
+                                                  : high - firstPage.accesses.constLast().rowId.value + 1);
+        for (int i = 1; i <= probes; ++i) {
+            const qint64 start = low + qint64((long double)(span) * i / (probes + 1));
+            HalfAxisQuery probe = query;
+            probe.direction = Direction::Forward;
+            probe.at.reset();
+            probe.resumeAfter = RowId { start - 1 };
+            probe.limit = probeRows;
+            QueryPage page;
+            if (!engine.run(probe, &page, error))
+                return false;
+            qint64 rows = 0;
+            qint64 end = high; // the rowids walked: to the probe's last row, or to the end
+            for (const Access &access : std::as_const(page.accesses)) {
+                if (access.rowId.value > high)
+                    break;
+                ++rows;
+                end = access.rowId.value;
+            }
+            if (rows < probeRows)
+                end = high;
+            sampled += rows;
+            walked += std::max<qint64>(1, end - start + 1);
+        }
+        size->rowsPerRowId = double(sampled) / double(walked);
     }
     const qint64 estimate = size->exact ? span : qint64(std::llround(size->rowsPerRowId * double(span)));
     // The page was not the last: there is at least one row more.

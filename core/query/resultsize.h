@@ -39,8 +39,11 @@ bool withinStart(const HalfAxisQuery &query, const Access &access);
 HalfAxisQuery reversedFromEnd(const HalfAxisQuery &query);
 
 // The size of `query`'s result, given its first page (as the engine returned it for `query` with
-// `limit` rows). An exhausted first page is the whole result. False + *error on a database error.
-bool estimateResultSize(HistoryDatabase &database, const HalfAxisQuery &query, const QueryPage &firstPage,
-    ResultSize *size, QString *error);
+// `limit` rows). An exhausted first page is the whole result; a query of every address, thread and
+// function is counted from the history's access counts; any other is estimated from the density of
+// its first page and of eight probes of 64 rows spread over its rowid range (run on `engine`). False
+// + *error on a database error.
+bool estimateResultSize(HistoryDatabase &database, HalfAxisQueryEngine &engine, const HalfAxisQuery &query,
+    const QueryPage &firstPage, ResultSize *size, QString *error);
 
 } // namespace memhist

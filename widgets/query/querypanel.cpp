@@ -171,6 +171,7 @@ QueryPanel::QueryPanel(QWidget *parent)
             m_columnsSized = true;
         }
         updateColumnVisibility();
+        syncResultScrollBar();
         updateStatus();
         emit resultsChanged(m_model->loadedAccesses());
     });

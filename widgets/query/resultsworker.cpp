@@ -98,7 +98,7 @@ ResultsPage ResultsWorker::fetchPage(const QString &historyPath, const PageReque
     }
     if (request.withSize && !search) {
         ResultSize size;
-        if (!estimateResultSize(*m_database, query, page, &size, &result.error))
+        if (!estimateResultSize(*m_database, *m_engine, query, page, &size, &result.error))
             return result;
         result.size = size;
     }
