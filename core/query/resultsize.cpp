@@ -117,13 +117,31 @@ bool estimateResultSize(HistoryDatabase &database, HalfAxisQueryEngine &engine, 
         size->exact = matching == summary.accesses && denseRowIds;
         size->rowsPerRowId = double(matching) / double(lastRow->rowId - firstRow->rowId + 1);
     } else {
-        // As dense as the first page and a few probes spread over the result's rowid range: each
-        // counts its rows over the rowids it walked (a window's accesses come and go in phases of
-        // the program, which the first page alone would take for the whole).
-        qint64 sampled = firstPage.accesses.size();
-        qint64 walked = std::max<qint64>(1,
-            query.direction == Direction::Forward ? firstPage.accesses.constLast().rowId.value - low + 1
-                                                  : high - firstPage.accesses.constLast().rowId.value + 1);
+        // As dense as the first page and a few probes spread over the result's rowid range, each
+        // counted over its own stretch of rowids (1/9 of the range): its rows there over the rowids
+        // it walked there. A probe that walks a long gap to find its rows counts the gap as empty
+        // instead of taking the rows beyond it for the gap's (a window's accesses come in bursts).
+        const qint64 stretch = std::max<qint64>(1, span / (probes + 1));
+        qint64 sampled = 0;
+        qint64 walked = 0;
+        const auto count = [&](const QList<Access> &rows, qint64 start, bool forward, quint64 limit) {
+            const qint64 stretchEnd = forward ? std::min(high, start + stretch - 1) : std::max(low, start - stretch + 1);
+            qint64 inStretch = 0;
+            qint64 last = start;
+            for (const Access &access : rows) {
+                const qint64 rowId = access.rowId.value;
+                if (forward ? rowId > stretchEnd : rowId < stretchEnd)
+                    break;
+                ++inStretch;
+                last = rowId;
+            }
+            // Every row asked for lay in the stretch: the density up to the last; else the whole stretch.
+            const qint64 end = quint64(inStretch) == limit ? last : stretchEnd;
+            sampled += inStretch;
+            walked += std::max<qint64>(1, (forward ? end - start : start - end) + 1);
+        };
+        count(firstPage.accesses, query.direction == Direction::Forward ? low : high,
+            query.direction == Direction::Forward, quint64(firstPage.accesses.size()));
         for (int i = 1; i <= probes; ++i) {
             const qint64 start = low + qint64((long double)(span) * i / (probes + 1));
             HalfAxisQuery probe = query;
@@ -134,18 +152,7 @@ bool estimateResultSize(HistoryDatabase &database, HalfAxisQueryEngine &engine, 
             QueryPage page;
             if (!engine.run(probe, &page, error))
                 return false;
-            qint64 rows = 0;
-            qint64 end = high; // the rowids walked: to the probe's last row, or to the end
-            for (const Access &access : std::as_const(page.accesses)) {
-                if (access.rowId.value > high)
-                    break;
-                ++rows;
-                end = access.rowId.value;
-            }
-            if (rows < probeRows)
-                end = high;
-            sampled += rows;
-            walked += std::max<qint64>(1, end - start + 1);
+            count(page.accesses, start, true, probeRows);
         }
         size->rowsPerRowId = double(sampled) / double(walked);
     }
