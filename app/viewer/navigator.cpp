@@ -243,12 +243,14 @@ void Navigator::setHistory(const QString &path)
     if (path.isEmpty())
         return;
     m_symbolLoader.start(
-        [path](const JobTicket &) {
+        [path](const JobTicket &ticket) {
             QString error;
             const std::unique_ptr<HistoryDatabase> database = HistoryDatabase::open(path, &error);
             if (!database)
                 return QList<NamedRange>();
-            return ContextReader(*database).namedRanges();
+            ContextReader reader(*database);
+            reader.setCancelCheck([ticket] { return ticket.cancelled(); });
+            return reader.namedRanges();
         },
         [this](const QList<NamedRange> &symbols) {
             m_symbols = symbols;
