@@ -73,8 +73,14 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "%s: the first page did not arrive\n", qPrintable(path));
         return 1;
     }
-    std::printf("first page     %8.1f ms  (%d rows; the result: %s%lld rows)\n", millisecondsSince(timer),
-        model->rowCount(), model->isResultSizeExact() ? "" : "about ", qlonglong(model->resultSize()));
+    std::printf("first page     %8.1f ms  (%d rows)\n", millisecondsSince(timer), model->rowCount());
+    QSignalSpy sizes(model, &ResultsModel::resultSizeChanged);
+    if (!model->canJump() && !waitFor(sizes, 0)) {
+        std::fprintf(stderr, "%s: the result's size did not arrive\n", qPrintable(path));
+        return 1;
+    }
+    std::printf("size known     %8.1f ms  (the result: %s%lld rows)\n", millisecondsSince(timer),
+        model->isResultSizeExact() ? "" : "about ", qlonglong(model->resultSize()));
 
     QTableView *view = panel.resultsView();
     view->setFocus();

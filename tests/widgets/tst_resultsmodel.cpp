@@ -610,8 +610,12 @@ void TestResultsModel::jumpsShowTheExactRows()
     model.setHistory(m_synthetic);
     model.setPageSize(pageSize);
     QVERIFY(!model.canJump());
+    QSignalSpy sizeSpy(&model, &ResultsModel::resultSizeChanged);
     model.setQuery(query);
     QVERIFY(pageSpy.wait());
+    // The size follows the first page.
+    QVERIFY(sizeSpy.wait());
+    QCOMPARE(sizeSpy.size(), 1);
     QVERIFY(model.canJump());
     QCOMPARE(model.isResultSizeExact(), exactSize);
     if (exactSize)
@@ -681,8 +685,10 @@ void TestResultsModel::newQueryOvertakesAJump()
     QSignalSpy jumpSpy(&model, &ResultsModel::jumped);
     model.setHistory(m_synthetic);
     model.setPageSize(10);
+    QSignalSpy sizeSpy(&model, &ResultsModel::resultSizeChanged);
     model.setQuery(HalfAxisQuery {});
-    QVERIFY(pageSpy.wait());
+    QVERIFY(sizeSpy.wait());
+    QVERIFY(model.canJump());
     model.showEnd();
     HalfAxisQuery backward;
     backward.direction = Direction::Backward;

@@ -365,6 +365,10 @@ void QueryPanel::buildLayout()
         syncResultScrollBar();
     });
     connect(m_model, &ResultsModel::jumped, this, &QueryPanel::showJumped);
+    connect(m_model, &ResultsModel::resultSizeChanged, this, [this] {
+        syncResultScrollBar();
+        updateStatus();
+    });
     connect(m_model, &QAbstractItemModel::modelReset, this, &QueryPanel::syncResultScrollBar);
     m_view->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_view->horizontalHeader(), &QWidget::customContextMenuRequested, this, [this](const QPoint &position) {

@@ -116,8 +116,6 @@ void ResultsModel::requestPage()
     if (m_resumePoint)
         request.query.resumeAfter = m_resumePoint;
     request.query.limit = quint64(m_pageSize);
-    // The result's size comes with its first page.
-    request.withSize = !m_size && !m_valueSearch && m_accesses.isEmpty() && m_atStart;
     post(PageKind::Next, request);
 }
 
@@ -131,6 +129,32 @@ void ResultsModel::post(PageKind kind, const PageRequest &request)
             return worker.fetchPage(path, request, search, ticket);
         },
         [this, kind](const ResultsPage &page) { receivePage(kind, page); });
+}
+
+void ResultsModel::requestSize()
+{
+    // After the first page, so that the rows show first: the estimate runs a few probes. The worker
+    // answers in order, so a page asked for meanwhile waits for it; a new query drops it.
+    PageRequest request;
+    request.query = *m_query;
+    request.query.limit = quint64(m_pageSize);
+    request.withSize = true;
+    m_thread->post(
+        m_thread->current(),
+        [path = m_historyPath, request](ResultsWorker &worker, const JobTicket &ticket) {
+            return worker.fetchPage(path, request, std::nullopt, ticket);
+        },
+        [this](const ResultsPage &page) {
+            if (!page.size || !page.error.isEmpty() || m_size)
+                return; // the first page's rows stay; only jumps need the size
+            m_size = page.size;
+            if (!(m_atStart && m_exhausted)) {
+                m_resultSize = page.size->rows;
+                m_resultSizeExact = page.size->exact;
+                updateResultSize();
+            }
+            emit resultSizeChanged();
+        });
 }
 
 bool ResultsModel::canJump() const
@@ -267,6 +291,9 @@ void ResultsModel::receivePage(PageKind kind, const ResultsPage &page)
         insertRows(int(m_accesses.size()), page);
     }
     updateResultSize();
+    if (kind == PageKind::Next && !m_size && !m_valueSearch && !m_exhausted && m_atStart
+        && m_accesses.size() == page.accesses.size())
+        requestSize();
     emit pageLoaded(int(m_accesses.size()), m_exhausted);
     if (!page.accesses.isEmpty())
         emit accessesAppended(page.accesses);

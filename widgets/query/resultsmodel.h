@@ -114,14 +114,15 @@ public:
     bool arePositionsExact() const { return m_positionsExact; }
     // The window holds the result's first row (isExhausted(): its last row).
     bool isAtStart() const { return m_atStart; }
-    // The rows of the whole result: 0 until the first page arrives, then exact or estimated (a value
-    // search's size is its rows loaded, one more while more may come). Updated as the window learns
+    // The rows of the whole result: 0 until the first page arrives, then its rows (one more while
+    // more may come), then, soon after (resultSizeChanged()), exact or estimated; a value search's
+    // size stays its rows loaded, one more while more may come. Updated as the window learns
     // more (an end reached earlier or later than estimated).
     qint64 resultSize() const { return m_resultSize; }
     bool isResultSizeExact() const { return m_resultSizeExact; }
 
     // The window can move without loading the rows between: a query's result (not a value search),
-    // once its first page has arrived.
+    // once its size is known (resultSizeChanged()).
     bool canJump() const;
     // Replace the window (a reset, then jumped() when its page has arrived) by the result's last
     // page (the query run the other way from the end), its first page, or the page starting at
@@ -159,11 +160,14 @@ signals:
     void jumped();
     // `count` rows were inserted before the first (fetchPrevious()).
     void rowsPrepended(int count);
+    // resultSize() is known (counted or estimated after the first page): jumps can start.
+    void resultSizeChanged();
 
 private:
     enum class PageKind { Next, Previous, End, Position };
     void requestPage();
     void post(PageKind kind, const memhist::PageRequest &request);
+    void requestSize();
     void receivePage(PageKind kind, const memhist::ResultsPage &page);
     void startOver(bool loading = false);
     void jump(PageKind kind, qint64 position);

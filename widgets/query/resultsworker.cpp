@@ -101,6 +101,8 @@ ResultsPage ResultsWorker::fetchPage(const QString &historyPath, const PageReque
         if (!estimateResultSize(*m_database, *m_engine, query, page, &size, &result.error))
             return result;
         result.size = size;
+        result.exhausted = page.exhausted;
+        return result; // a size alone: its page's rows went to the view already
     }
     if (request.walksFromEnd) {
         // The walk from the end passes the result's first row: the rows before it are not the result's.
