@@ -158,6 +158,16 @@ qint64 ZipMemberReader::read(char *data, qint64 maxSize, QString *error)
 {
     if (!m_file || m_ended || maxSize <= 0)
         return 0;
+    if (m_delivered == m_info.size) {
+        // The end, checked when it is reached rather than with the last bytes, so that those
+        // bytes are delivered and a CRC mismatch is placed at the member's end.
+        m_ended = true;
+        if (m_crc != m_info.crc) {
+            *error = QStringLiteral("CRC mismatch (corrupt data)");
+            return -1;
+        }
+        return 0;
+    }
     maxSize = std::min<qint64>(maxSize, 1 << 30);
     qint64 produced = 0;
     if (!m_inflating) {
@@ -200,19 +210,12 @@ qint64 ZipMemberReader::read(char *data, qint64 maxSize, QString *error)
         *error = QStringLiteral("holds more than the %1 bytes its directory entry states").arg(m_info.size);
         return -1;
     }
-    if (produced == 0 || m_delivered == m_info.size) {
-        // The end: by the size, or by the compressed stream's own end.
-        if (m_delivered != m_info.size) {
-            *error = QStringLiteral("ends after %1 of the %2 bytes its directory entry states")
-                         .arg(m_delivered)
-                         .arg(m_info.size);
-            return -1;
-        }
-        if (m_crc != m_info.crc) {
-            *error = QStringLiteral("CRC mismatch (corrupt data)");
-            return -1;
-        }
-        m_ended = true;
+    if (produced == 0) {
+        // The compressed stream ended before the size its directory entry states.
+        *error = QStringLiteral("ends after %1 of the %2 bytes its directory entry states")
+                     .arg(m_delivered)
+                     .arg(m_info.size);
+        return -1;
     }
     return produced;
 }
