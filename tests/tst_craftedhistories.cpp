@@ -63,8 +63,8 @@ constexpr const char *limitedExec = "exec \"$0\" \"$@\"";
 constexpr const char *limitedExec = "ulimit -v 2097152; exec \"$0\" \"$@\"";
 #endif
 
-Run runLimited(const QStringList &arguments, const QString &program = QStringLiteral(MEMHIST_CLI_PATH),
-    int seconds = 20)
+Run runLimited(
+    const QStringList &arguments, const QString &program = QStringLiteral(MEMHIST_CLI_PATH), int seconds = 20)
 {
     QProcess process;
     QStringList shellArguments { QStringLiteral("-c"), QString::fromLatin1(limitedExec), program };
@@ -248,19 +248,19 @@ void tst_CraftedHistories::everyCommandEndsCleanly()
     // AddressSanitizer build is slow.
     const QString picture = m_dir.filePath(QStringLiteral("viewer.png"));
     QFile::remove(picture);
-    const Run viewer = runLimited({ QStringLiteral("-platform"), QStringLiteral("offscreen"),
-                                      QStringLiteral("--screenshot"), picture, QStringLiteral("--size"),
-                                      QStringLiteral("1024x700"), history },
-        QStringLiteral(MEMHIST_VIEWER_PATH), 60);
+    const Run viewer
+        = runLimited({ QStringLiteral("-platform"), QStringLiteral("offscreen"), QStringLiteral("--screenshot"),
+                         picture, QStringLiteral("--size"), QStringLiteral("1024x700"), history },
+            QStringLiteral(MEMHIST_VIEWER_PATH), 60);
     const QString what = QStringLiteral("memhist-viewer: ") + QString::fromUtf8(viewer.err);
     QVERIFY2(!viewer.crashedOrKilled, qPrintable(what));
     if (!refusal.isEmpty()) {
         QCOMPARE(viewer.exitCode, 1);
         // The viewer opens traces too, so it words a FIFO's refusal for both.
-        const QString viewerRefusal = change == QLatin1String("FIFO")
-            ? history + QStringLiteral(" is not a regular file (a FIFO, device or socket): histories and traces are "
-                                       "read from regular files and directories.")
-            : refusal;
+        const QString viewerRefusal = change == QLatin1String("FIFO") ? history
+                + QStringLiteral(" is not a regular file (a FIFO, device or socket): histories and traces are "
+                                 "read from regular files and directories.")
+                                                                      : refusal;
         QVERIFY2(viewer.err.contains(viewerRefusal.toUtf8()), qPrintable(what));
         QVERIFY(!QFile::exists(picture));
     } else {
@@ -391,7 +391,6 @@ void tst_CraftedHistories::codeTextIsBoundedAndEscaped()
         QStringLiteral("\\x1b[31m") + QString(507, u'x') + QStringLiteral("… (999493 more characters)"));
 }
 
-
 void tst_CraftedHistories::codeTraceRowsAreCheckedAndReadConsistently()
 {
     // A copy of the first code_trace row stored again at transition 100 (overlapping its
@@ -400,8 +399,8 @@ void tst_CraftedHistories::codeTraceRowsAreCheckedAndReadConsistently()
     // `check` names each broken row.
     const QString genuine = m_dir.filePath(QStringLiteral("withcode.memhist"));
     QFile::remove(genuine);
-    const CliResult imported = runCli({ QStringLiteral("import"), QFINDTESTDATA("data/lackey/true.tiny.lackey"),
-        QStringLiteral("-o"), genuine });
+    const CliResult imported = runCli(
+        { QStringLiteral("import"), QFINDTESTDATA("data/lackey/true.tiny.lackey"), QStringLiteral("-o"), genuine });
     QVERIFY2(imported.exitCode == 0, imported.err.constData());
     const CliResult before = runCli({ QStringLiteral("query"), genuine, QStringLiteral("--pc"),
         QStringLiteral("0x401b858"), QStringLiteral("--format"), QStringLiteral("csv") });
@@ -414,9 +413,10 @@ void tst_CraftedHistories::codeTraceRowsAreCheckedAndReadConsistently()
     {
         sqlite::Connection connection;
         QVERIFY(connection.open(crafted, sqlite::Connection::Mode::ReadWriteCreate));
-        QVERIFY(connection.execute("INSERT INTO code_trace SELECT 100, runs FROM code_trace WHERE transition_first = 0; "
-                                   "INSERT INTO code_trace SELECT 9223372036854775000, runs FROM code_trace "
-                                   "WHERE transition_first = 0"));
+        QVERIFY(
+            connection.execute("INSERT INTO code_trace SELECT 100, runs FROM code_trace WHERE transition_first = 0; "
+                               "INSERT INTO code_trace SELECT 9223372036854775000, runs FROM code_trace "
+                               "WHERE transition_first = 0"));
     }
     const CliResult forward = runCli({ QStringLiteral("query"), crafted, QStringLiteral("--pc"),
         QStringLiteral("0x401b858"), QStringLiteral("--format"), QStringLiteral("csv") });

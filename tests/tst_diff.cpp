@@ -100,8 +100,8 @@ QByteArray tst_Diff::sourceAt(const QString &mark) const
 
 bool tst_Diff::record(const QString &program, const QString &input, const QString &history)
 {
-    const CliResult run = runCli({ QStringLiteral("record"), QStringLiteral("-o"), path(history), QStringLiteral("--"),
-        path(program), input });
+    const CliResult run = runCli(
+        { QStringLiteral("record"), QStringLiteral("-o"), path(history), QStringLiteral("--"), path(program), input });
     if (run.exitCode != 0)
         qWarning().noquote() << run.err;
     return run.exitCode == 0;
@@ -231,8 +231,8 @@ void tst_Diff::heapBlockAtAnotherAddressIsOneObject()
     // first->a (7) and second->a (5) are the same in both runs at other addresses: not reported.
     QCOMPARE(heap.size(), 1);
     const Row &row = heap.first();
-    QVERIFY2(row.value("a_object").startsWith("[heap] cell 1 first written by main+0x"),
-        row.value("a_object").constData());
+    QVERIFY2(
+        row.value("a_object").startsWith("[heap] cell 1 first written by main+0x"), row.value("a_object").constData());
     QCOMPARE(row.value("b_object"), row.value("a_object"));
     QCOMPARE(row.value("a_source"), sourceAt(QStringLiteral("heap")));
     QCOMPARE(row.value("b_source"), sourceAt(QStringLiteral("heap")));
@@ -348,9 +348,9 @@ void tst_Diff::runCutShortEndsWithOneHunk()
         QStringLiteral("--max-instructions"), QStringLiteral("125000"), QStringLiteral("--"),
         path(QStringLiteral("diffpaths")), QStringLiteral("a") });
     QVERIFY2(cut.exitCode == 0, cut.err.constData());
-    const CliResult diff = runCli({ QStringLiteral("diff"), path(QStringLiteral("cut.memhist")),
-        path(QStringLiteral("a.memhist")), QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("--limit"),
-        QStringLiteral("1000000") });
+    const CliResult diff
+        = runCli({ QStringLiteral("diff"), path(QStringLiteral("cut.memhist")), path(QStringLiteral("a.memhist")),
+            QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("--limit"), QStringLiteral("1000000") });
     QCOMPARE(diff.exitCode, 1);
     const QList<Row> rows = rowsOf(diff.out);
     const QList<Row> control = rowsOfKind(rows, "control");
@@ -359,8 +359,8 @@ void tst_Diff::runCutShortEndsWithOneHunk()
     QCOMPARE(end.value("a_transition"), QByteArray());
     QCOMPARE(end.value("a_count"), QByteArray("0"));
     QCOMPARE(end.value("b_transition"), QByteArray("125000"));
-    const CliResult whole = runCli({ QStringLiteral("diff"), path(QStringLiteral("a.memhist")),
-        path(QStringLiteral("a.memhist")) });
+    const CliResult whole
+        = runCli({ QStringLiteral("diff"), path(QStringLiteral("a.memhist")), path(QStringLiteral("a.memhist")) });
     // "(A ran N, B N)": the whole run's instruction count.
     const QByteArray ran = whole.out.mid(whole.out.indexOf("(A ran ") + 7);
     const qulonglong instructions = ran.left(ran.indexOf(',')).toULongLong();
@@ -392,9 +392,9 @@ void tst_Diff::memoryOnlyWithoutCodeTrace()
                     .exitCode
             == 0);
     }
-    const CliResult diff = runCli({ QStringLiteral("diff"), path(QStringLiteral("a-plain.memhist")),
-        path(QStringLiteral("b-plain.memhist")), QStringLiteral("--format"), QStringLiteral("csv"),
-        QStringLiteral("--limit"), QStringLiteral("1000000") });
+    const CliResult diff = runCli(
+        { QStringLiteral("diff"), path(QStringLiteral("a-plain.memhist")), path(QStringLiteral("b-plain.memhist")),
+            QStringLiteral("--format"), QStringLiteral("csv"), QStringLiteral("--limit"), QStringLiteral("1000000") });
     QCOMPARE(diff.exitCode, 1);
     QCOMPARE(diff.err,
         QByteArray("memhist diff: no code trace in either history: memory only, compared by transition (no "
@@ -456,10 +456,11 @@ void tst_Diff::errors()
     const CliResult run = runCli(expanded);
     QCOMPARE(run.exitCode, 2);
     QCOMPARE(run.out, QByteArray());
-    const QRegularExpression expected(QRegularExpression::wildcardToRegularExpression(
-        QString(message).replace(QStringLiteral("%1"), m_dir.path()), QRegularExpression::UnanchoredWildcardConversion));
-    QVERIFY2(QRegularExpression(QStringLiteral("^(?:%1)$").arg(expected.pattern()),
-                 QRegularExpression::DotMatchesEverythingOption)
+    const QRegularExpression expected(
+        QRegularExpression::wildcardToRegularExpression(QString(message).replace(QStringLiteral("%1"), m_dir.path()),
+            QRegularExpression::UnanchoredWildcardConversion));
+    QVERIFY2(QRegularExpression(
+                 QStringLiteral("^(?:%1)$").arg(expected.pattern()), QRegularExpression::DotMatchesEverythingOption)
                  .match(QString::fromUtf8(run.err))
                  .hasMatch(),
         run.err.constData());

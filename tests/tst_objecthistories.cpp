@@ -59,19 +59,32 @@ void tst_ObjectHistories::matching_data()
     QTest::addColumn<int>("bWrites");
     QTest::addColumn<bool>("lost");
 
-    QTest::newRow("same writes in lockstep") << "A0:01 B0:01 A0:02 B0:02" << false << 0 << "-" << "-" << 2 << 2 << false;
-    QTest::newRow("same writes, A all first") << "A0:01 A0:02 A0:03 B0:01 B0:02 B0:03" << false << 0 << "-" << "-" << 3 << 3 << false;
-    QTest::newRow("value differs at the second") << "A0:01 B0:01 A0:02 B0:07 A0:03 B0:03" << true << 2 << "02" << "07" << 3 << 3 << false;
-    QTest::newRow("offset differs") << "A0:01 B8:01" << true << 1 << "01" << "01" << 1 << 1 << false;
-    QTest::newRow("size differs") << "A0:01 B0:0100" << true << 1 << "01" << "0100" << 1 << 1 << false;
-    QTest::newRow("B writes once more") << "A0:01 B0:01 A0:02 B0:02 B0:03" << true << 3 << "-" << "03" << 2 << 3 << false;
-    QTest::newRow("A writes once more, B first") << "B0:01 A0:01 A0:02" << true << 2 << "02" << "-" << 2 << 1 << false;
-    QTest::newRow("only B writes") << "B0:05" << true << 1 << "-" << "05" << 0 << 1 << false;
-    QTest::newRow("first difference kept, later ones ignored") << "A0:01 B0:02 A0:03 B0:04" << true << 1 << "01" << "02" << 2 << 2 << false;
-    QTest::newRow("queue overflow, same counts and finals") << "A*70:01 B*70:01" << false << 0 << "-" << "-" << 70 << 70 << true;
-    QTest::newRow("queue overflow, counts differ") << "A*70:01 B*71:01" << true << 0 << "-" << "-" << 70 << 71 << true;
-    QTest::newRow("queue overflow, finals differ") << "A*70:01 B*69:01 B0:02" << true << 0 << "-" << "-" << 70 << 70 << true;
-    QTest::newRow("64 waiting is within the bound") << "A*64:01 B*64:01" << false << 0 << "-" << "-" << 64 << 64 << false;
+    QTest::newRow("same writes in lockstep") << "A0:01 B0:01 A0:02 B0:02" << false << 0 << "-"
+                                             << "-" << 2 << 2 << false;
+    QTest::newRow("same writes, A all first") << "A0:01 A0:02 A0:03 B0:01 B0:02 B0:03" << false << 0 << "-"
+                                              << "-" << 3 << 3 << false;
+    QTest::newRow("value differs at the second") << "A0:01 B0:01 A0:02 B0:07 A0:03 B0:03" << true << 2 << "02"
+                                                 << "07" << 3 << 3 << false;
+    QTest::newRow("offset differs") << "A0:01 B8:01" << true << 1 << "01"
+                                    << "01" << 1 << 1 << false;
+    QTest::newRow("size differs") << "A0:01 B0:0100" << true << 1 << "01"
+                                  << "0100" << 1 << 1 << false;
+    QTest::newRow("B writes once more") << "A0:01 B0:01 A0:02 B0:02 B0:03" << true << 3 << "-"
+                                        << "03" << 2 << 3 << false;
+    QTest::newRow("A writes once more, B first") << "B0:01 A0:01 A0:02" << true << 2 << "02"
+                                                 << "-" << 2 << 1 << false;
+    QTest::newRow("only B writes") << "B0:05" << true << 1 << "-"
+                                   << "05" << 0 << 1 << false;
+    QTest::newRow("first difference kept, later ones ignored") << "A0:01 B0:02 A0:03 B0:04" << true << 1 << "01"
+                                                               << "02" << 2 << 2 << false;
+    QTest::newRow("queue overflow, same counts and finals") << "A*70:01 B*70:01" << false << 0 << "-"
+                                                            << "-" << 70 << 70 << true;
+    QTest::newRow("queue overflow, counts differ") << "A*70:01 B*71:01" << true << 0 << "-"
+                                                   << "-" << 70 << 71 << true;
+    QTest::newRow("queue overflow, finals differ") << "A*70:01 B*69:01 B0:02" << true << 0 << "-"
+                                                   << "-" << 70 << 70 << true;
+    QTest::newRow("64 waiting is within the bound") << "A*64:01 B*64:01" << false << 0 << "-"
+                                                    << "-" << 64 << 64 << false;
 }
 
 void tst_ObjectHistories::matching()

@@ -82,22 +82,22 @@ private slots:
             << QStringLiteral("summary_info is incomplete or damaged");
         // No builder writes more than FoldOptions::maxRegions; AddressFold would merge a longer list
         // into another fold than its tiles are binned on. Refused before 2,000,000 are parsed.
-        QTest::newRow("1025 fold regions")
-            << QStringLiteral("UPDATE summary_info SET value = (WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 "
-                              "FROM n WHERE i < 1024) SELECT group_concat(printf('%x-%x', 65536 * (i + 1), 65536 * (i + "
-                              "1) + 15), ' ') FROM n) WHERE key = 'fold_regions';")
-            << QStringLiteral("summary_info names more than 1024 fold regions");
-        QTest::newRow("2,000,000 fold regions")
-            << QStringLiteral("UPDATE summary_info SET value = (WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 "
-                              "FROM n WHERE i < 1999999) SELECT group_concat(printf('%x-%x', 65536 * (i + 1), 65536 * (i "
-                              "+ 1) + 15), ' ') FROM n) WHERE key = 'fold_regions';")
-            << QStringLiteral("summary_info names more than 1024 fold regions");
+        QTest::newRow("1025 fold regions") << QStringLiteral(
+            "UPDATE summary_info SET value = (WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 "
+            "FROM n WHERE i < 1024) SELECT group_concat(printf('%x-%x', 65536 * (i + 1), 65536 * (i + "
+            "1) + 15), ' ') FROM n) WHERE key = 'fold_regions';")
+                                           << QStringLiteral("summary_info names more than 1024 fold regions");
+        QTest::newRow("2,000,000 fold regions") << QStringLiteral(
+            "UPDATE summary_info SET value = (WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 "
+            "FROM n WHERE i < 1999999) SELECT group_concat(printf('%x-%x', 65536 * (i + 1), 65536 * (i "
+            "+ 1) + 15), ' ') FROM n) WHERE key = 'fold_regions';")
+                                                << QStringLiteral("summary_info names more than 1024 fold regions");
         QTest::newRow("a hotspot with more than all the accesses")
             << QStringLiteral("UPDATE summary_info SET value = '1000-100f:1.5' WHERE key = 'fold_hotspots';")
             << QStringLiteral("summary_info is incomplete or damaged");
-        QTest::newRow("hotspots out of order")
-            << QStringLiteral("UPDATE summary_info SET value = '1020-102f:0.5 1000-100f:0.25' WHERE key = 'fold_hotspots';")
-            << QStringLiteral("summary_info is incomplete or damaged");
+        QTest::newRow("hotspots out of order") << QStringLiteral(
+            "UPDATE summary_info SET value = '1020-102f:0.5 1000-100f:0.25' WHERE key = 'fold_hotspots';")
+                                               << QStringLiteral("summary_info is incomplete or damaged");
         QTest::newRow("version 2 without its hotspots")
             << QStringLiteral("DELETE FROM summary_info WHERE key = 'fold_hotspots';")
             << QStringLiteral("summary_info is incomplete or damaged");

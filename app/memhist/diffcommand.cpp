@@ -19,18 +19,17 @@ namespace {
 const CommandHelp help {
     QStringLiteral("diff"),
     QStringLiteral("A B [--baseline A2] [--format table|csv] [--limit N]"),
-    QStringLiteral(
-        "Compare two runs of one program (histories A and B) and list where they differ, in order of A's\n"
-        "time: control hunks (where the code traces part, at which branch, and where they meet again: the\n"
-        "first common PC at the same call depth within 1,048,576 instructions of each run), memory hunks\n"
-        "(the first access of an aligned stretch whose value or normalised address differs) and objects\n"
-        "(a global, a heap cell, a stack word) whose writes differ: the counts, the first differing write\n"
-        "and the final values. Addresses are normalised so that layout differences are not reported (see\n"
-        "docs/diff.md). Histories without a code trace are compared by transition, memory only.\n"
-        "--baseline A2 (a second run of A's input) leaves out what differs between A and A2 too: the\n"
-        "nondeterminism of every run (stack canary, pointer guard, rdtsc timings, thread ids). --limit\n"
-        "bounds the entries listed (default 100); all are counted. Exit status: 0 when the runs do not\n"
-        "differ, 1 when they do, 2 on an error."),
+    QStringLiteral("Compare two runs of one program (histories A and B) and list where they differ, in order of A's\n"
+                   "time: control hunks (where the code traces part, at which branch, and where they meet again: the\n"
+                   "first common PC at the same call depth within 1,048,576 instructions of each run), memory hunks\n"
+                   "(the first access of an aligned stretch whose value or normalised address differs) and objects\n"
+                   "(a global, a heap cell, a stack word) whose writes differ: the counts, the first differing write\n"
+                   "and the final values. Addresses are normalised so that layout differences are not reported (see\n"
+                   "docs/diff.md). Histories without a code trace are compared by transition, memory only.\n"
+                   "--baseline A2 (a second run of A's input) leaves out what differs between A and A2 too: the\n"
+                   "nondeterminism of every run (stack canary, pointer guard, rdtsc timings, thread ids). --limit\n"
+                   "bounds the entries listed (default 100); all are counted. Exit status: 0 when the runs do not\n"
+                   "differ, 1 when they do, 2 on an error."),
 };
 
 constexpr std::uint64_t defaultLimit = 100;

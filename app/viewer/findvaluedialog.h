@@ -6,12 +6,11 @@
 #pragma once
 
 #include "core/search/valuesearch.h"
-
 #include "halfaxisfields.h"
 
 #include <QDialog>
-#include <optional>
 #include <functional>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;

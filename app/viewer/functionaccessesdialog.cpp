@@ -33,7 +33,6 @@ FunctionAccessesDialog::FunctionAccessesDialog(const QStringList &functionNames,
     m_callees = new QCheckBox(tr("Include the functions it calls (everything from each call to its return)"), this);
     m_callees->setObjectName(QStringLiteral("calleesCheck"));
 
-
     // Created here, after the fields above: the focus moves through the widgets in that order.
     m_fields.emplace(this);
     auto *form = new QFormLayout;

@@ -7,12 +7,11 @@
 #pragma once
 
 #include "core/query/halfaxisquery.h"
-
 #include "halfaxisfields.h"
 
 #include <QDialog>
-#include <optional>
 #include <QStringList>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;

@@ -312,26 +312,27 @@ void MainWindow::createMenus()
     m_viewMenu->addSeparator();
     // Each pane once: checked while it is open; its key opens it, brings it to the front and gives
     // it the focus, and hides it when it has the focus already (as an IDE's tool windows do).
-    const auto addPaneAction = [this](QDockWidget *dock, const QString &text, const QKeySequence &key,
-                                   const QString &name) {
-        QAction *action = m_viewMenu->addAction(text);
-        action->setObjectName(name);
-        action->setCheckable(true);
-        action->setChecked(!dock->isHidden());
-        action->setShortcut(key);
-        action->setShortcutContext(Qt::WindowShortcut);
-        connect(dock->toggleViewAction(), &QAction::toggled, action, &QAction::setChecked);
-        connect(action, &QAction::triggered, this, [this, dock, action] {
-            togglePane(dock);
-            action->setChecked(!dock->isHidden());
-        });
-    };
+    const auto addPaneAction
+        = [this](QDockWidget *dock, const QString &text, const QKeySequence &key, const QString &name) {
+              QAction *action = m_viewMenu->addAction(text);
+              action->setObjectName(name);
+              action->setCheckable(true);
+              action->setChecked(!dock->isHidden());
+              action->setShortcut(key);
+              action->setShortcutContext(Qt::WindowShortcut);
+              connect(dock->toggleViewAction(), &QAction::toggled, action, &QAction::setChecked);
+              connect(action, &QAction::triggered, this, [this, dock, action] {
+                  togglePane(dock);
+                  action->setChecked(!dock->isHidden());
+              });
+          };
     // Ctrl+1 … Ctrl+6 in the tabs' order.
-    addPaneAction(m_resultsDock, tr("&Results"), QKeySequence(Qt::CTRL | Qt::Key_1), QStringLiteral("resultsPaneAction"));
+    addPaneAction(
+        m_resultsDock, tr("&Results"), QKeySequence(Qt::CTRL | Qt::Key_1), QStringLiteral("resultsPaneAction"));
     addPaneAction(m_chartsDock, tr("&Charts"), QKeySequence(Qt::CTRL | Qt::Key_2), QStringLiteral("chartsPaneAction"));
     addPaneAction(m_sqlDock, tr("&SQL Console"), QKeySequence(Qt::CTRL | Qt::Key_3), QStringLiteral("sqlPaneAction"));
-    addPaneAction(
-        m_executionsDock, tr("&Executions"), QKeySequence(Qt::CTRL | Qt::Key_4), QStringLiteral("executionsPaneAction"));
+    addPaneAction(m_executionsDock, tr("&Executions"), QKeySequence(Qt::CTRL | Qt::Key_4),
+        QStringLiteral("executionsPaneAction"));
     addPaneAction(
         m_bookmarksDock, tr("Boo&kmarks"), QKeySequence(Qt::CTRL | Qt::Key_5), QStringLiteral("bookmarksPaneAction"));
     addPaneAction(m_logDock, tr("&Log"), QKeySequence(Qt::CTRL | Qt::Key_6), QStringLiteral("logPaneAction"));
@@ -1058,8 +1059,7 @@ bool MainWindow::event(QEvent *event)
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)
 {
     if (event->type() == QEvent::ShortcutOverride && watched->isWidgetType()
-        && static_cast<QWidget *>(watched)->window() == this
-        && windowKeyWins(*static_cast<QKeyEvent *>(event))) {
+        && static_cast<QWidget *>(watched)->window() == this && windowKeyWins(*static_cast<QKeyEvent *>(event))) {
         // Not offered to the field: the shortcut runs.
         event->ignore();
         return true;

@@ -419,7 +419,8 @@ bool Navigator::goToAddressText(const QString &text, QString *error)
         if (const std::optional<NamedRange> object = dataObjectAt(address)) {
             goToBytes(object->range.first, object->range.last,
                 tr("Address %1, in %2 (%3 at %4)")
-                    .arg(hexText(address.value), object->name, bytesText(object->range.last.value - object->range.first.value + 1),
+                    .arg(hexText(address.value), object->name,
+                        bytesText(object->range.last.value - object->range.first.value + 1),
                         hexText(object->range.first.value)));
         } else {
             goToAddress(address);
@@ -457,7 +458,9 @@ std::optional<NamedRange> Navigator::dataObjectAt(Address a) const
     std::optional<NamedRange> found;
     for (const NamedRange &symbol : std::as_const(m_symbols)) {
         if (symbol.kind == NamedRange::Kind::DataObject && symbol.range.contains(a)
-            && (!found || symbol.range.last.value - symbol.range.first.value < found->range.last.value - found->range.first.value))
+            && (!found
+                || symbol.range.last.value - symbol.range.first.value
+                    < found->range.last.value - found->range.first.value))
             found = symbol;
     }
     return found;
@@ -516,8 +519,7 @@ FunctionAccesses findFunctionAccesses(const QString &path, const QString &name, 
 void Navigator::goToFunctionAccesses(const QString &name)
 {
     const QString path = m_path;
-    m_functionFinder.start(
-        [path, name](const JobTicket &ticket) { return findFunctionAccesses(path, name, ticket); },
+    m_functionFinder.start([path, name](const JobTicket &ticket) { return findFunctionAccesses(path, name, ticket); },
         [this, name](const FunctionAccesses &found) {
             if (!found.error.isEmpty()) {
                 emit statusMessage(tr("Cannot find the memory accesses of %1: %2").arg(name, found.error));
@@ -527,16 +529,15 @@ void Navigator::goToFunctionAccesses(const QString &name)
                 const ViewRange frame
                     = framedOnAccesses(found.firstTransition, found.lastTransition, found.first, found.last);
                 m_plane->setVisibleRange(frame);
-                m_plane->markTarget(
-                    ViewRange { found.firstTransition, found.lastTransition, found.first, found.last });
-                const QString where = tr("at %1..%2, transitions %3..%4")
-                                          .arg(hexText(found.first.value), hexText(found.last.value),
-                                              countText(found.firstTransition.value),
-                                              countText(found.lastTransition.value));
-                emit statusMessage(found.complete
-                        ? tr("Function %1 made %2 memory accesses, %3").arg(name, countText(quint64(found.count)), where)
-                        : tr("Function %1: its first %2 memory accesses, %3")
-                              .arg(name, countText(quint64(found.count)), where));
+                m_plane->markTarget(ViewRange { found.firstTransition, found.lastTransition, found.first, found.last });
+                const QString where
+                    = tr("at %1..%2, transitions %3..%4")
+                          .arg(hexText(found.first.value), hexText(found.last.value),
+                              countText(found.firstTransition.value), countText(found.lastTransition.value));
+                emit statusMessage(found.complete ? tr("Function %1 made %2 memory accesses, %3")
+                                                        .arg(name, countText(quint64(found.count)), where)
+                                                  : tr("Function %1: its first %2 memory accesses, %3")
+                                                        .arg(name, countText(quint64(found.count)), where));
             }
             emit functionFramed();
         });

@@ -70,7 +70,8 @@ QString viewerRecordSummary(const QString &line, const QString &outputPath)
     // 0..132812, the range is that of the accesses (the first instruction and the last few touched no
     // memory). Said so, since the status line and Go to Transition name the accesses' range.
     const auto explained = [](QString text) {
-        return groupCounts(text.replace(QStringLiteral("; transitions "), QStringLiteral("; accesses at transitions ")));
+        return groupCounts(
+            text.replace(QStringLiteral("; transitions "), QStringLiteral("; accesses at transitions ")));
     };
     if (at < 0)
         return explained(line);

@@ -217,9 +217,8 @@ void ShortcutsDialog::updateRows()
         item->setFont(KeysColumn, font);
         item->setForeground(KeysColumn, conflicting ? QBrush(QColor(0xb0, 0x20, 0x20)) : QBrush());
         item->setToolTip(KeysColumn,
-            changed ? tr("Changed; its own: %1").arg(m_entries[row].defaults.isEmpty()
-                                                         ? tr("none")
-                                                         : shortcutsText(m_entries[row].defaults))
+            changed ? tr("Changed; its own: %1")
+                          .arg(m_entries[row].defaults.isEmpty() ? tr("none") : shortcutsText(m_entries[row].defaults))
                     : QString());
     }
 }

@@ -84,8 +84,8 @@ QList<QKeySequence> storedShortcuts(const QSettings &settings, const QString &na
     return keys;
 }
 
-void storeShortcuts(QSettings &settings, const QString &name, const QList<QKeySequence> &keys,
-    const QList<QKeySequence> &defaults)
+void storeShortcuts(
+    QSettings &settings, const QString &name, const QList<QKeySequence> &keys, const QList<QKeySequence> &defaults)
 {
     if (keys == defaults)
         settings.remove(settingsGroup + name);

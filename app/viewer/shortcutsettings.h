@@ -29,10 +29,11 @@ struct ShortcutEntry
 QList<ShortcutEntry> shortcutEntries(const QMenuBar *menus);
 
 // The keys stored for `name`, else `defaults`.
-QList<QKeySequence> storedShortcuts(const QSettings &settings, const QString &name, const QList<QKeySequence> &defaults);
+QList<QKeySequence> storedShortcuts(
+    const QSettings &settings, const QString &name, const QList<QKeySequence> &defaults);
 // Stores `keys` for `name`; keys equal to the defaults remove the override.
-void storeShortcuts(QSettings &settings, const QString &name, const QList<QKeySequence> &keys,
-    const QList<QKeySequence> &defaults);
+void storeShortcuts(
+    QSettings &settings, const QString &name, const QList<QKeySequence> &keys, const QList<QKeySequence> &defaults);
 
 // Sets `keys` on the action, and rewrites a tooltip that names its old keys ("… (F7)").
 void setActionShortcuts(QAction *action, const QList<QKeySequence> &keys);

@@ -84,9 +84,8 @@ bool CodeTraceCheck::run(QString *error)
             } else if (pair.run != unknownCodeRun) {
                 const auto stored = runLengths.find(pair.run);
                 if (stored == runLengths.end()) {
-                    violation(first, QStringLiteral("pair %1 names run %2, which code_runs does not hold")
-                                         .arg(index)
-                                         .arg(pair.run));
+                    violation(first,
+                        QStringLiteral("pair %1 names run %2, which code_runs does not hold").arg(index).arg(pair.run));
                     wrong = true;
                 } else if (pair.count > stored->second) {
                     violation(first,

@@ -120,8 +120,8 @@ void ContextReader::setCancelCheck(std::function<bool()> cancelled)
     m_cancelled = std::move(cancelled);
     // Every 4096 virtual-machine steps: microseconds apart, so a stop is felt at once and costs
     // nothing measurable.
-    sqlite3_progress_handler(m_connection.handle(), m_cancelled ? 4096 : 0, m_cancelled ? &progressHandler : nullptr,
-        this);
+    sqlite3_progress_handler(
+        m_connection.handle(), m_cancelled ? 4096 : 0, m_cancelled ? &progressHandler : nullptr, this);
 }
 
 int ContextReader::progressHandler(void *reader)

@@ -50,8 +50,8 @@ AddressNormaliser::AddressNormaliser(sqlite::Connection &connection, NameTable &
         if (object.first <= object.last)
             m_objects.push_back(object);
     }
-    std::sort(m_objects.begin(), m_objects.end(),
-        [](const DataObject &x, const DataObject &y) { return x.first < y.first; });
+    std::sort(
+        m_objects.begin(), m_objects.end(), [](const DataObject &x, const DataObject &y) { return x.first < y.first; });
 }
 
 const AddressNormaliser::Mapping *AddressNormaliser::mappingOf(std::uint64_t address)
@@ -94,7 +94,8 @@ NormalisedAddress AddressNormaliser::heapPlace(
     return { NormalisedAddress::Kind::Region, heap.nameId, 0, std::int64_t(address - heap.first) };
 }
 
-NormalisedAddress AddressNormaliser::normalise(std::uint64_t address, std::uint32_t size, bool isWrite, std::uint64_t pc)
+NormalisedAddress AddressNormaliser::normalise(
+    std::uint64_t address, std::uint32_t size, bool isWrite, std::uint64_t pc)
 {
     using Kind = NormalisedAddress::Kind;
     const Mapping *mapping = mappingOf(address);

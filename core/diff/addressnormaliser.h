@@ -93,8 +93,8 @@ private:
     };
 
     const Mapping *mappingOf(std::uint64_t address);
-    NormalisedAddress heapPlace(const Mapping &heap, std::uint64_t address, std::uint32_t size, bool isWrite,
-        std::uint64_t pc);
+    NormalisedAddress heapPlace(
+        const Mapping &heap, std::uint64_t address, std::uint32_t size, bool isWrite, std::uint64_t pc);
 
     NameTable &m_names;
     std::vector<Mapping> m_mappings; // by first address

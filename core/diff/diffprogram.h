@@ -22,7 +22,7 @@ RecordedProgram recordedProgram(HistoryDatabase &database);
 
 // Why `a` and `b` are not runs of one program ("a.memhist recorded prog (build-id 1234...), b.memhist
 // recorded other ..."), or nothing when they are or when neither history says.
-std::optional<QString> programMismatch(const QString &aPath, const RecordedProgram &a, const QString &bPath,
-    const RecordedProgram &b);
+std::optional<QString> programMismatch(
+    const QString &aPath, const RecordedProgram &a, const QString &bPath, const RecordedProgram &b);
 
 } // namespace memhist

@@ -363,14 +363,16 @@ bool Walk::run(QString *error)
     } else {
         m_result->notes << QStringLiteral(
             "no code trace in %1: memory only, compared by transition (no control flow, no alignment)")
-                               .arg(!side(0).code.available() && !side(1).code.available() ? QStringLiteral("either history")
-                                        : !side(0).code.available()                          ? QStringLiteral("A")
-                                                                                             : QStringLiteral("B"));
+                               .arg(!side(0).code.available() && !side(1).code.available()
+                                       ? QStringLiteral("either history")
+                                       : !side(0).code.available() ? QStringLiteral("A")
+                                                                   : QStringLiteral("B"));
         walkMemoryOnly();
     }
     // The accesses after the last instruction of the code trace (none in a recording).
     for (int s = 0; s < 2; ++s) {
-        side(s).accesses.drainThrough(~std::uint64_t(0), [this, s](const StreamedAccess &access) { place(s, access, 0); });
+        side(s).accesses.drainThrough(
+            ~std::uint64_t(0), [this, s](const StreamedAccess &access) { place(s, access, 0); });
         if (!side(s).accesses.error().isEmpty()) {
             *error = side(s).accesses.error();
             return false;

@@ -125,7 +125,8 @@ bool estimateResultSize(HistoryDatabase &database, HalfAxisQueryEngine &engine, 
         qint64 sampled = 0;
         qint64 walked = 0;
         const auto count = [&](const QList<Access> &rows, qint64 start, bool forward, quint64 limit) {
-            const qint64 stretchEnd = forward ? std::min(high, start + stretch - 1) : std::max(low, start - stretch + 1);
+            const qint64 stretchEnd
+                = forward ? std::min(high, start + stretch - 1) : std::max(low, start - stretch + 1);
             qint64 inStretch = 0;
             qint64 last = start;
             for (const Access &access : rows) {
@@ -143,7 +144,7 @@ bool estimateResultSize(HistoryDatabase &database, HalfAxisQueryEngine &engine, 
         count(firstPage.accesses, query.direction == Direction::Forward ? low : high,
             query.direction == Direction::Forward, quint64(firstPage.accesses.size()));
         for (int i = 1; i <= probes; ++i) {
-            const qint64 start = low + qint64((long double)(span) * i / (probes + 1));
+            const qint64 start = low + qint64((long double)(span)*i / (probes + 1));
             HalfAxisQuery probe = query;
             probe.direction = Direction::Forward;
             probe.at.reset();

@@ -200,9 +200,8 @@ std::vector<AddressInterval> OccupiedRegionsBuilder::finish()
         std::stable_sort(m_hotspots.begin(), m_hotspots.end(),
             [](const AccessHotspot &a, const AccessHotspot &b) { return a.share > b.share; });
         m_hotspots.resize(std::size_t(std::max(m_hotOptions.maxCount, 0)));
-        std::sort(m_hotspots.begin(), m_hotspots.end(), [](const AccessHotspot &a, const AccessHotspot &b) {
-            return a.addresses.first < b.addresses.first;
-        });
+        std::sort(m_hotspots.begin(), m_hotspots.end(),
+            [](const AccessHotspot &a, const AccessHotspot &b) { return a.addresses.first < b.addresses.first; });
     }
     m_hotBlocks.clear();
     return regions;
@@ -264,7 +263,8 @@ AddressFold AddressFold::fromRegions(
             const std::uint64_t last = std::min(hotspots[h].addresses.last, region.last);
             // A hotspot is an object inside a larger region; a region hot as a whole already has its
             // minimum share, and stretching it would only blur the plane's estimates of what is in view.
-            if (first > last || !(hotspots[h].share > 0) || double(last - first + 1) * hotspotRegionRatio > region.bytes())
+            if (first > last || !(hotspots[h].share > 0)
+                || double(last - first + 1) * hotspotRegionRatio > region.bytes())
                 continue;
             if (first > next)
                 addPiece(next, first - 1, 0);

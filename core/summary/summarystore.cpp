@@ -65,7 +65,7 @@ bool writeSummaryInfo(sqlite::Connection &db, const SummaryInfo &info)
     QStringList hotspots;
     for (const AccessHotspot &hotspot : info.hotspots)
         hotspots << QString::number(hotspot.addresses.first, 16) + u'-' + QString::number(hotspot.addresses.last, 16)
-            + u':' + exactText(hotspot.share);
+                + u':' + exactText(hotspot.share);
     const std::pair<const char *, QString> rows[] = {
         { key::version, QString::number(formatVersion) },
         { key::minAddressLevel, QString::number(info.levels.minAddressLevel) },
@@ -191,7 +191,8 @@ std::optional<SummaryInfo> readSummaryInfo(sqlite::Connection &db, QString *why)
                 hotspot.share = text.mid(colon + 1).toDouble(&shareOk);
             }
             if (!firstOk || !lastOk || !shareOk || hotspot.addresses.first > hotspot.addresses.last
-                || !(hotspot.share > 0 && hotspot.share <= 1) || info.hotspots.size() >= std::size_t(HotspotOptions {}.maxCount)
+                || !(hotspot.share > 0 && hotspot.share <= 1)
+                || info.hotspots.size() >= std::size_t(HotspotOptions {}.maxCount)
                 || (!info.hotspots.empty() && hotspot.addresses.first <= info.hotspots.back().addresses.last)) {
                 allOk = false;
                 break;

@@ -4,9 +4,8 @@
 // of an overtaken request is skipped, a stale result never arrives, work posted without a ticket
 // always answers, and the end interrupts the statement in progress. The worker is held at a
 // semaphore to force each interleaving.
-#include "widgets/common/connectionthread.h"
-
 #include "core/storage/sqlite.h"
+#include "widgets/common/connectionthread.h"
 
 #include <QSemaphore>
 #include <QTest>

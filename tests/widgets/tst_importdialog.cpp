@@ -36,21 +36,23 @@ private slots:
         for (const char *id : { "872805.4975", "872884.3060", "872894.3824", "872901.9125", "872902.5666",
                  "872903.3218", "872904.7848", "872905.5783", "872906.1041" })
             threads << thread.arg(QLatin1String(id));
-        const QStringList schedules { QStringLiteral("cpu_schedule.bin.zip"), QStringLiteral("serial_schedule.bin.gz") };
+        const QStringList schedules { QStringLiteral("cpu_schedule.bin.zip"),
+            QStringLiteral("serial_schedule.bin.gz") };
         QTest::newRow("every file") << schedules + threads << true;
         QTest::newRow("every thread") << threads << true;
         QTest::newRow("a schedule and one thread") << QStringList { schedules[0], threads[3] } << true;
         QTest::newRow("two threads: a choice of threads") << threads.mid(0, 2) << false;
         QTest::newRow("one thread") << threads.mid(0, 1) << false;
         QTest::newRow("the schedules alone") << schedules << false;
-        QTest::newRow("a file not in the directory") << QStringList { threads[0], QStringLiteral("../nothing") }
-                                                     << false;
+        QTest::newRow("a file not in the directory")
+            << QStringList { threads[0], QStringLiteral("../nothing") } << false;
     }
     void filesOfATraceDirectoryAreTheDirectory()
     {
         QFETCH(QStringList, names);
         QFETCH(bool, directory);
-        const QString fixture = QFileInfo(QFINDTESTDATA("../data/drmemtrace/threadsig.x64.tracedir")).absoluteFilePath();
+        const QString fixture
+            = QFileInfo(QFINDTESTDATA("../data/drmemtrace/threadsig.x64.tracedir")).absoluteFilePath();
         QVERIFY(!fixture.isEmpty());
         QStringList paths;
         for (const QString &name : std::as_const(names))

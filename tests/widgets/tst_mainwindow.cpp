@@ -64,9 +64,9 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QTimer>
-#include <QTreeWidget>
 #include <QToolBar>
 #include <QToolButton>
+#include <QTreeWidget>
 #include <functional>
 #include <memory>
 
@@ -542,11 +542,10 @@ private slots:
                               "reads, 31707 writes, 0 executes; transitions 1..306084) into /tmp/run1234/echo.memhist: "
                               "2 slices, 3688 chunks, 1.7025 s")
             << QStringLiteral("/tmp/run1234/echo.memhist")
-            << QStringLiteral(
-                   "program exited with status 0; recorded 309,033 instructions, 104,680 accesses (72,157 "
-                   "reads, 31,707 writes, 0 executes; accesses at transitions 1..306,084) into "
-                   "/tmp/run1234/echo.memhist: "
-                   "2 slices, 3,688 chunks, 1.7025 s");
+            << QStringLiteral("program exited with status 0; recorded 309,033 instructions, 104,680 accesses (72,157 "
+                              "reads, 31,707 writes, 0 executes; accesses at transitions 1..306,084) into "
+                              "/tmp/run1234/echo.memhist: "
+                              "2 slices, 3,688 chunks, 1.7025 s");
         QTest::newRow("the output path is left as it is, however named")
             << QStringLiteral("stopped the program after 50000 instructions (--max-instructions); recorded 50000 "
                               "instructions, 1234 accesses into /tmp/ 5000 .memhist: 1 slices")
@@ -1762,9 +1761,10 @@ private slots:
         QCOMPARE(texts,
             (QStringList { QStringLiteral("&Back ") + back, QStringLiteral("&Forward ") + forward,
                 QStringLiteral("&Home Home"), QStringLiteral("Zoom &In +"), QStringLiteral("Zoom &Out -"),
-                QStringLiteral("&Results Ctrl+1"), QStringLiteral("&Charts Ctrl+2"), QStringLiteral("&SQL Console Ctrl+3"),
-                QStringLiteral("&Executions Ctrl+4"), QStringLiteral("Boo&kmarks Ctrl+5"), QStringLiteral("&Log Ctrl+6"),
-                QStringLiteral("&Detail Ctrl+7"), QStringLiteral("&Memory Ctrl+M"), QStringLiteral("Next &Pane Ctrl+Tab"),
+                QStringLiteral("&Results Ctrl+1"), QStringLiteral("&Charts Ctrl+2"),
+                QStringLiteral("&SQL Console Ctrl+3"), QStringLiteral("&Executions Ctrl+4"),
+                QStringLiteral("Boo&kmarks Ctrl+5"), QStringLiteral("&Log Ctrl+6"), QStringLiteral("&Detail Ctrl+7"),
+                QStringLiteral("&Memory Ctrl+M"), QStringLiteral("Next &Pane Ctrl+Tab"),
                 QStringLiteral("Pre&vious Pane Ctrl+Shift+Backtab"), QStringLiteral("&Toolbar ") }));
         // Checked while open. Its key: the Log to the front with the focus; again: hidden.
         auto *log = window.findChild<QAction *>(QStringLiteral("logPaneAction"));
@@ -1839,7 +1839,8 @@ private slots:
             QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab, Qt::ControlModifier);
             visited << paneOf();
         }
-        QCOMPARE(visited, (QStringList { QStringLiteral("resultsDock"), QStringLiteral("detailDock"), QStringLiteral("plane") }));
+        QCOMPARE(visited,
+            (QStringList { QStringLiteral("resultsDock"), QStringLiteral("detailDock"), QStringLiteral("plane") }));
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab, Qt::ControlModifier);
         QCOMPARE(QApplication::focusWidget(), table);
         QTest::keyClick(table, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
@@ -1928,7 +1929,8 @@ private slots:
             QVERIFY(window.findChild<QAction *>(QStringLiteral("keyboardShortcutsAction")));
             QAction *previousWrite = window.navigator()->action(Navigator::Action::PreviousWrite);
             QCOMPARE(previousWrite->shortcut(), QKeySequence(Qt::Key_F7));
-            QCOMPARE(previousWrite->toolTip(), QStringLiteral("The last write to the selected access's bytes before it (F7)"));
+            QCOMPARE(previousWrite->toolTip(),
+                QStringLiteral("The last write to the selected access's bytes before it (F7)"));
 
             ShortcutsDialog dialog(shortcutEntries(window.menuBar()), &window);
             dialog.show();
@@ -1958,7 +1960,8 @@ private slots:
             QCOMPARE(previousWrite->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_P));
             QCOMPARE(previousWrite->toolTip(),
                 QStringLiteral("The last write to the selected access's bytes before it (Ctrl+P)"));
-            QCOMPARE(QSettings().value(QStringLiteral("shortcuts/Go/Previous Write")).toString(), QStringLiteral("Ctrl+P"));
+            QCOMPARE(
+                QSettings().value(QStringLiteral("shortcuts/Go/Previous Write")).toString(), QStringLiteral("Ctrl+P"));
             QCOMPARE(QSettings().allKeys().filter(QStringLiteral("shortcuts/")).size(), 1);
         }
         {
@@ -1979,7 +1982,8 @@ private slots:
             // Help ▸ Mouse and Keys lists the key it has now.
             bool listed = false;
             for (const HelpEntry &entry : menuShortcuts(window.menuBar()))
-                listed = listed || entry.what == QStringLiteral("Go ▸ Previous Write") && entry.keys == QStringLiteral("Ctrl+P");
+                listed = listed
+                    || entry.what == QStringLiteral("Go ▸ Previous Write") && entry.keys == QStringLiteral("Ctrl+P");
             QVERIFY(listed);
 
             ShortcutsDialog dialog(shortcutEntries(window.menuBar()), &window);
@@ -2029,8 +2033,8 @@ private slots:
 
         const QString fromWindow = directory.filePath(QStringLiteral("window.csv"));
         QSignalSpy exported(window.queryPanel(), &QueryPanel::exportFinished);
-        window.queryPanel()->exportTo(
-            fromWindow, plain ? QueryPanel::ExportColumnsChoice::PlainRows : QueryPanel::ExportColumnsChoice::AsTheTable);
+        window.queryPanel()->exportTo(fromWindow,
+            plain ? QueryPanel::ExportColumnsChoice::PlainRows : QueryPanel::ExportColumnsChoice::AsTheTable);
         QTRY_COMPARE_WITH_TIMEOUT(exported.count(), 1, 30000);
         QVERIFY2(exported.first().at(0).toBool(), qPrintable(exported.first().at(1).toString()));
 
@@ -2052,7 +2056,8 @@ private slots:
         const QByteArray header = windowBytes.left(windowBytes.indexOf('\n'));
         QCOMPARE(header,
             plain ? QByteArray("rowid,transition,operation,address,linear,size,thread")
-                  : QByteArray("rowid,transition,operation,address,linear,size,thread,pc,function,source,instruction,region"));
+                  : QByteArray(
+                      "rowid,transition,operation,address,linear,size,thread,pc,function,source,instruction,region"));
         QVERIFY(windowBytes.count('\n') > 10);
 
         // Issue 29.6: what the export said belongs to this history: gone once another opens.

@@ -548,11 +548,11 @@ private slots:
         QVERIFY(target);
         QCOMPARE(target->firstTransition.value, m_counter.storeTransition);
         QCOMPARE(target->lastTransition.value, m_counter.storeTransition);
-        const std::uint64_t lowest
-            = std::min({ m_counter.counterAddress, m_counter.tableAddress, m_counter.stackAddress, m_counter.heapAddress });
+        const std::uint64_t lowest = std::min(
+            { m_counter.counterAddress, m_counter.tableAddress, m_counter.stackAddress, m_counter.heapAddress });
         QCOMPARE(target->firstAddress.value, lowest);
-        QVERIFY(target->lastAddress.value
-            >= std::max({ m_counter.counterAddress, m_counter.tableAddress, m_counter.stackAddress, m_counter.heapAddress }));
+        QVERIFY(target->lastAddress.value >= std::max({ m_counter.counterAddress, m_counter.tableAddress,
+                    m_counter.stackAddress, m_counter.heapAddress }));
         QCOMPARE(window->hoverText(),
             QStringLiteral("Function bump made 4 memory accesses, at %1..%2, transitions %3..%3")
                 .arg(hexText(target->firstAddress.value), hexText(target->lastAddress.value),

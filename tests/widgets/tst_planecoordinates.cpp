@@ -281,8 +281,8 @@ private slots:
         QTest::addColumn<bool>("centred");
         QTest::newRow("128 bytes inside the heap: centred, a third of the view")
             << quint64(0x680000) << quint64(0x68007f) << true;
-        QTest::newRow("4 bytes: 32 bytes tall at the zoom limit, centred") << quint64(0x680000) << quint64(0x680003)
-                                                                             << true;
+        QTest::newRow("4 bytes: 32 bytes tall at the zoom limit, centred")
+            << quint64(0x680000) << quint64(0x680003) << true;
         QTest::newRow("the stack's last 16 bytes: the view stops at the axis' top")
             << quint64(0x7ffc1ff0) << quint64(0x7ffc1fff) << false;
         QTest::newRow("bytes across the folded gap") << quint64(0x6fff00) << quint64(0x7ffc00ff) << true;
@@ -324,13 +324,14 @@ private slots:
     {
         const AddressFold fold = heapAndStack();
         const PixelMapping map(PlaneViewport { 0, 100, 0, fold.toDisplay(0x680000) }, QSizeF(400, 200));
-        QVERIFY(!targetRect(ViewRange { Transition { 0 }, Transition { 99 }, Address { 0x7ffc0000 }, Address { 0x7ffc0010 } },
-            map, fold, QSize(400, 200)));
+        QVERIFY(!targetRect(
+            ViewRange { Transition { 0 }, Transition { 99 }, Address { 0x7ffc0000 }, Address { 0x7ffc0010 } }, map,
+            fold, QSize(400, 200)));
         // One byte far under a pixel: minTargetPixels tall round it (one more where its edges fall
         // inside pixels: the rectangle covers every pixel it touches).
-        const std::optional<QRect> sliver = targetRect(
-            ViewRange { Transition { 0 }, Transition { 99 }, Address { 0x640000 }, Address { 0x640000 } }, map, fold,
-            QSize(400, 200));
+        const std::optional<QRect> sliver
+            = targetRect(ViewRange { Transition { 0 }, Transition { 99 }, Address { 0x640000 }, Address { 0x640000 } },
+                map, fold, QSize(400, 200));
         QVERIFY(sliver);
         QVERIFY2(sliver->height() == minTargetPixels || sliver->height() == minTargetPixels + 1,
             qPrintable(QString::number(sliver->height())));
@@ -347,8 +348,8 @@ private slots:
             << std::vector<AccessHotspot> { { { 0x10100000, 0x1010007f }, 2.0 / 3 } } << 3 << 2.0 / 3;
         QTest::newRow("1 % of the accesses: the 3 % floor")
             << std::vector<AccessHotspot> { { { 0x10100000, 0x1010007f }, 0.01 } } << 3 << 0.03;
-        QTest::newRow("at the region's first byte") << std::vector<AccessHotspot> { { { 0x10000000, 0x1000007f }, 0.5 } }
-                                                    << 2 << 0.5;
+        QTest::newRow("at the region's first byte")
+            << std::vector<AccessHotspot> { { { 0x10000000, 0x1000007f }, 0.5 } } << 2 << 0.5;
         QTest::newRow("across the region's last byte: clipped")
             << std::vector<AccessHotspot> { { { 0x10100080, 0x101001ff }, 0.5 } } << 2 << 0.5;
         QTest::newRow("128 KiB, under an eighth of the region: kept")

@@ -28,8 +28,7 @@ private slots:
             << chunks << QStringLiteral("chunks · rendering…") << QStringLiteral("chunks · rendering…");
         QTest::newRow("elided at the right, never cut in a word's middle at the left")
             << chunks << QStringLiteral("chunks · rend") << QStringLiteral("elided");
-        QTest::newRow("no room for a word: nothing")
-            << chunks << QStringLiteral("chu") << QString();
+        QTest::newRow("no room for a word: nothing") << chunks << QStringLiteral("chu") << QString();
         QTest::newRow("no hint to drop") << QStringLiteral("accesses as size bars")
                                          << QStringLiteral("accesses as size") << QStringLiteral("elided");
         QTest::newRow("empty") << QString() << QString() << QString();

@@ -153,7 +153,8 @@ private slots:
         QTest::mouseClick(plane.get(), Qt::LeftButton, {}, middle->toPoint());
         QCOMPARE(clicked.count(), 1);
         const Address picked = clicked.first().at(1).value<Address>();
-        QVERIFY2(picked.value >= 0x10100000 && picked.value <= 0x1010007f, qPrintable(QString::number(picked.value, 16)));
+        QVERIFY2(
+            picked.value >= 0x10100000 && picked.value <= 0x1010007f, qPrintable(QString::number(picked.value, 16)));
         if (!qEnvironmentVariableIsEmpty("MEMHIST_SHOTS"))
             plane->grab().save(qEnvironmentVariable("MEMHIST_SHOTS") + QStringLiteral("/hotarray-home.png"));
     }

@@ -576,14 +576,14 @@ void TestResultsModel::jumpsShowTheExactRows_data()
     const Operations rw = Operations(Operation::Read) | Operation::Write;
     const std::uint64_t all = ~std::uint64_t(0);
     // Every row of the history matches: the size is counted, row N is rowid N + 1.
-    QTest::newRow("forward, every operation and address") << makeQuery(Direction::Forward, {}, 0, all, allOperations())
-                                                         << true;
+    QTest::newRow("forward, every operation and address")
+        << makeQuery(Direction::Forward, {}, 0, all, allOperations()) << true;
     QTest::newRow("backward from 800, every operation and address")
         << makeQuery(Direction::Backward, 800, 0, all, allOperations()) << true;
     // Some rows of the range match: the size is an estimate, the jumps land near the row asked for.
     QTest::newRow("forward, reads and writes") << makeQuery(Direction::Forward, {}, 0, all, rw) << false;
-    QTest::newRow("forward from 400, stack window") << makeQuery(Direction::Forward, 400, 0x7ffc0000, 0x7ffc00ff, rw)
-                                                    << false;
+    QTest::newRow("forward from 400, stack window")
+        << makeQuery(Direction::Forward, 400, 0x7ffc0000, 0x7ffc00ff, rw) << false;
     QTest::newRow("backward from 700, stack window")
         << makeQuery(Direction::Backward, 700, 0x7ffc0000, 0x7ffc00ff, rw) << false;
     HalfAxisQuery resumed = makeQuery(Direction::Forward, 100, 0, all, allOperations());

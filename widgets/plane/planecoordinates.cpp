@@ -173,7 +173,8 @@ QString formatByteCount(double bytes)
     return QString::number(bytes, 'f', decimals) + u' ' + QLatin1String(units[unit]);
 }
 
-PlaneViewport framedViewport(const PlaneViewport &view, const PlaneExtent &extent, std::uint64_t first, std::uint64_t last)
+PlaneViewport framedViewport(
+    const PlaneViewport &view, const PlaneExtent &extent, std::uint64_t first, std::uint64_t last)
 {
     const double low = extent.fold.toDisplay(first);
     const double high = extent.fold.toDisplayEnd(last);
@@ -185,7 +186,8 @@ PlaneViewport framedViewport(const PlaneViewport &view, const PlaneExtent &exten
     return clampViewport(framed, extent);
 }
 
-std::optional<QRect> targetRect(const ViewRange &target, const PixelMapping &mapping, const AddressFold &fold, QSize plot)
+std::optional<QRect> targetRect(
+    const ViewRange &target, const PixelMapping &mapping, const AddressFold &fold, QSize plot)
 {
     double left = mapping.xToPixel(double(target.firstTransition.value));
     double right = mapping.xToPixel(double(target.lastTransition.value) + 1.0);

@@ -91,7 +91,8 @@ PlaneViewport zoomViewport(
 // fill its middle third, centred in display units (so a fold in the margin does not push them off
 // centre), at least four zoom limits tall (extent.minHeightAt(), 32 bytes of the object's region);
 // then clamped to the extent (at an end of the axis the object is off-centre but in view).
-PlaneViewport framedViewport(const PlaneViewport &view, const PlaneExtent &extent, std::uint64_t first, std::uint64_t last);
+PlaneViewport framedViewport(
+    const PlaneViewport &view, const PlaneExtent &extent, std::uint64_t first, std::uint64_t last);
 
 // Moves the view by a fraction of its size (positive dx: later transitions come into view; positive
 // dy: higher addresses), clamped to the extent.
@@ -138,7 +139,8 @@ private:
 // bytes, inclusive: at least minTargetPixels wide and tall round its centre (one byte of a whole
 // history is far under a pixel), clipped to the plot; nullopt when nothing of it is in view.
 inline constexpr int minTargetPixels = 6;
-std::optional<QRect> targetRect(const ViewRange &target, const PixelMapping &mapping, const AddressFold &fold, QSize plot);
+std::optional<QRect> targetRect(
+    const ViewRange &target, const PixelMapping &mapping, const AddressFold &fold, QSize plot);
 
 // Axis ticks. The step between transition labels is 1, 2 or 5 times a power of ten and at least
 // `minStep` (and at least 1: transitions are integers).

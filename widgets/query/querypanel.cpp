@@ -347,7 +347,8 @@ void QueryPanel::buildLayout()
     connect(m_resultScrollBar, &QScrollBar::sliderMoved, this, [this](int position) {
         const QString exact = m_model->isResultSizeExact() ? QString() : QStringLiteral("≈ ");
         QToolTip::showText(QCursor::pos(),
-            tr("Row %1%2 of %1%3").arg(exact, countText(quint64(position) + 1), countText(quint64(m_model->resultSize()))),
+            tr("Row %1%2 of %1%3")
+                .arg(exact, countText(quint64(position) + 1), countText(quint64(m_model->resultSize()))),
             m_resultScrollBar);
     });
     QScrollBar *inner = m_view->verticalScrollBar();
@@ -588,8 +589,8 @@ void QueryPanel::syncResultScrollBar()
     if (!m_resultScrollBar->isSliderDown()) {
         const qint64 top = m_model->windowStart() + m_view->verticalScrollBar()->value();
         // The window's last page at the end of the result: the scroll bar at its end.
-        const bool atEnd = m_model->isExhausted()
-            && m_view->verticalScrollBar()->value() >= m_view->verticalScrollBar()->maximum();
+        const bool atEnd
+            = m_model->isExhausted() && m_view->verticalScrollBar()->value() >= m_view->verticalScrollBar()->maximum();
         m_resultScrollBar->setValue(atEnd ? maximum : int(std::min<qint64>(top, maximum)));
     }
     m_resultScrollBar->setToolTip(m_hasQuery ? windowText() : QString());
@@ -656,7 +657,8 @@ void QueryPanel::showJumped()
     const int rows = m_model->rowCount();
     const auto select = [this](int row) {
         const QModelIndex index = m_model->index(row, ResultsModel::TransitionColumn);
-        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->selectionModel()->setCurrentIndex(
+            index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         m_view->scrollTo(index);
     };
     if (rows > 0) {
@@ -690,7 +692,8 @@ void QueryPanel::goToRow(qint64 row)
     const qint64 start = m_model->windowStart();
     if (position >= start && position < start + m_model->rowCount()) {
         const QModelIndex index = m_model->index(int(position - start), ResultsModel::TransitionColumn);
-        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->selectionModel()->setCurrentIndex(
+            index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         m_view->scrollTo(index, QAbstractItemView::PositionAtTop);
         return;
     }
@@ -759,8 +762,8 @@ void QueryPanel::updateFunctionLabel()
 {
     const FunctionFilter &function = m_inputsFunction;
     if (function.isSet())
-        m_functionLabel->setText(function.withCallees ? tr("while %1 ran").arg(function.name)
-                                                      : tr("by %1").arg(function.name));
+        m_functionLabel->setText(
+            function.withCallees ? tr("while %1 ran").arg(function.name) : tr("by %1").arg(function.name));
     m_functionLabel->setVisible(function.isSet());
     m_clearFunctionButton->setVisible(function.isSet());
 }

@@ -6,7 +6,6 @@
 #include "widgets/query/resultsworker.h"
 
 #include <QFontDatabase>
-
 #include <algorithm>
 
 namespace memhist {
@@ -125,9 +124,8 @@ void ResultsModel::post(PageKind kind, const PageRequest &request)
     // A page of a query the user has replaced is skipped, or dropped when it arrives.
     m_thread->post(
         m_thread->current(),
-        [path = m_historyPath, request, search = m_valueSearch](ResultsWorker &worker, const JobTicket &ticket) {
-            return worker.fetchPage(path, request, search, ticket);
-        },
+        [path = m_historyPath, request, search = m_valueSearch](
+            ResultsWorker &worker, const JobTicket &ticket) { return worker.fetchPage(path, request, search, ticket); },
         [this, kind](const ResultsPage &page) { receivePage(kind, page); });
 }
 
@@ -203,8 +201,9 @@ void ResultsModel::jump(PageKind kind, qint64 position)
         const qint64 rowId = m_size->rowIdAt(position, direction);
         const RowId resume { direction == Direction::Forward ? rowId - 1 : rowId + 1 };
         const std::optional<RowId> &own = m_query->resumeAfter;
-        request.query.resumeAfter
-            = !own ? resume : direction == Direction::Forward ? std::max(*own, resume) : std::min(*own, resume);
+        request.query.resumeAfter = !own      ? resume
+            : direction == Direction::Forward ? std::max(*own, resume)
+                                              : std::min(*own, resume);
     }
     m_jumpPosition = position;
     post(kind, request);

@@ -106,9 +106,9 @@ ResultsPage ResultsWorker::fetchPage(const QString &historyPath, const PageReque
     }
     if (request.walksFromEnd) {
         // The walk from the end passes the result's first row: the rows before it are not the result's.
-        const qsizetype within = std::find_if(page.accesses.cbegin(), page.accesses.cend(),
-                                     [&](const Access &access) { return !withinStart(*request.walksFromEnd, access); })
-            - page.accesses.cbegin();
+        const qsizetype within = std::find_if(page.accesses.cbegin(), page.accesses.cend(), [&](const Access &access) {
+            return !withinStart(*request.walksFromEnd, access);
+        }) - page.accesses.cbegin();
         result.reachedStart = page.exhausted || within < page.accesses.size();
         page.accesses.resize(within);
         std::reverse(page.accesses.begin(), page.accesses.end());

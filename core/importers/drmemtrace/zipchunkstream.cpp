@@ -112,9 +112,8 @@ bool ZipChunkStream::listMembers(void *zip)
         if (!readCentralEntry(&m_file, quint64(position.pos_in_zip_directory), &member.info, &error))
             return fail(QStringLiteral("%1 after member %2").arg(error, after));
         member.info.name = QString::fromUtf8(name);
-        member.compressedBefore = m_members.empty()
-            ? 0
-            : m_members.back().compressedBefore + qint64(m_members.back().info.compressedSize);
+        member.compressedBefore
+            = m_members.empty() ? 0 : m_members.back().compressedBefore + qint64(m_members.back().info.compressedSize);
         m_members.push_back(std::move(member));
     }
     return true;
@@ -222,8 +221,7 @@ qint64 ZipChunkStream::inputBytesConsumed() const
     const qint64 stored = qint64(member.info.compressedSize);
     if (!m_memberOpen || m_memberSize <= 0)
         return member.compressedBefore + stored;
-    return member.compressedBefore
-        + qint64(double(stored) * double(m_reader.delivered()) / double(m_memberSize));
+    return member.compressedBefore + qint64(double(stored) * double(m_reader.delivered()) / double(m_memberSize));
 }
 
 } // namespace memhist::drmemtrace

@@ -47,7 +47,8 @@ bool readCentralEntry(PooledFile *file, quint64 offset, ZipMemberInfo *info, QSt
         return false;
     }
     if (info->size >= (quint64(1) << 62) || info->compressedSize >= (quint64(1) << 62)) {
-        *error = QStringLiteral("corrupt zip directory (a size of %1 bytes)").arg(std::max(info->size, info->compressedSize));
+        *error = QStringLiteral("corrupt zip directory (a size of %1 bytes)")
+                     .arg(std::max(info->size, info->compressedSize));
         return false;
     }
     return true;
@@ -115,8 +116,7 @@ bool ZipMemberReader::open(PooledFile *file, const ZipMemberInfo &info, QString 
     }
     char header[localHeaderSize];
     file->seek(qint64(info.localHeaderOffset));
-    if (info.localHeaderOffset > quint64(file->size())
-        || file->read(header, localHeaderSize) != localHeaderSize
+    if (info.localHeaderOffset > quint64(file->size()) || file->read(header, localHeaderSize) != localHeaderSize
         || qFromLittleEndian<quint32>(header) != localHeaderSignature) {
         *error = QStringLiteral("damaged member header (not a valid zip entry)");
         return false;
