@@ -303,7 +303,7 @@ void tst_Diff::resyncWindowBoundsTheSearch()
     QVERIFY2(a, qPrintable(error));
     const auto b = HistoryDatabase::open(path(QStringLiteral("b.memhist")), &error);
     QVERIFY2(b, qPrintable(error));
-    const Row &branch = rowsOfKind(m_rows, "control").first();
+    const Row branch = rowsOfKind(m_rows, "control").first(); // a copy: the list is a temporary
     const std::uint64_t parted = branch.value("a_transition").toULongLong();
 
     DiffOptions options;

@@ -1000,7 +1000,10 @@ QByteArray zip64Archive(const QByteArray &name, const QByteArray &data, int extr
     appendLe(&zip, 0x032d, 2); // made by
     const QByteArray centralExtra = extra(extraSizes);
     fixedPart(&zip, centralExtra);
-    appendLe(&zip, 0, 2 + 2 + 2 + 4); // comment length, disk, internal and external attributes
+    appendLe(&zip, 0, 2); // comment length
+    appendLe(&zip, 0, 2); // disk
+    appendLe(&zip, 0, 2); // internal attributes
+    appendLe(&zip, 0, 4); // external attributes
     appendLe(&zip, 0, 4); // local header offset
     zip += name + centralExtra;
     const qsizetype directorySize = zip.size() - directory;
