@@ -26,8 +26,7 @@ constexpr quint64 pageRows = 16384;
 // count that disagrees catches that, for the export that promises the whole history.
 std::optional<qint64> rowsOfWholeHistory(HistoryDatabase &database, const HalfAxisQuery &query)
 {
-    if (query.at || query.resumeAfter || query.first.value != 0 || query.last.value != ~std::uint64_t(0)
-        || !query.threads.isEmpty() || query.function.isSet())
+    if (query.at || query.resumeAfter || !query.coversEveryPlace())
         return std::nullopt;
     const HistorySummary &summary = database.summary();
     if (!summary.error.isEmpty())

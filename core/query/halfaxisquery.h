@@ -50,6 +50,13 @@ struct HalfAxisQuery
 
     // Keeps only the accesses of `threadIds` (see `threads`); an empty list lifts the filter.
     void setThreads(QList<qint64> threadIds) { threads = std::move(threadIds); }
+
+    // Whether the query keeps every address, thread and function: its rows are then all the
+    // accesses of its operations (from its start), which the history's counts give.
+    bool coversEveryPlace() const
+    {
+        return first.value == 0 && last.value == ~std::uint64_t(0) && threads.isEmpty() && !function.isSet();
+    }
 };
 
 // The accesses (reads and writes) to the bytes of `access`, `access` itself the first row in

@@ -12,8 +12,6 @@ namespace memhist {
 
 namespace {
 
-constexpr std::uint64_t everyAddress = ~std::uint64_t(0);
-
 // Transitions are stored as signed 64-bit integers: one beyond that range is beyond every row.
 std::int64_t storedTransition(Transition transition)
 {
@@ -103,9 +101,7 @@ bool estimateResultSize(HistoryDatabase &database, HalfAxisQueryEngine &engine, 
     // Every address, thread and function: the operations asked for are a share of the history's accesses,
     // all of them when the query asks for every operation the history records.
     const HistorySummary &summary = database.summary();
-    const bool everyPlace = query.first.value == 0 && query.last.value == everyAddress && query.threads.isEmpty()
-        && !query.function.isSet();
-    if (everyPlace && summary.error.isEmpty() && summary.accesses > 0) {
+    if (query.coversEveryPlace() && summary.error.isEmpty() && summary.accesses > 0) {
         qint64 matching = 0;
         if (query.operations.testFlag(Operation::Read))
             matching += summary.reads;
