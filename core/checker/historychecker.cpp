@@ -118,8 +118,7 @@ public:
         , m_db(database.connection())
         , m_progress(progress, estimateWork())
         , m_summary(m_db)
-        , m_values(
-              m_db, [this](const char *property, const QString &message) { report(property, [&] { return message; }); })
+        , m_values(m_db, messageReporter())
     { }
 
     CheckReport run()
@@ -173,6 +172,12 @@ private:
         m_report.violations.append({ QLatin1String(property), message(), 1 });
         if (m_report.violation.isEmpty())
             m_report.violation = m_report.violations.constLast().first;
+    }
+
+    // For the checks of optional parts (values, code trace), which hand over whole messages.
+    std::function<void(const char *, const QString &)> messageReporter()
+    {
+        return [this](const char *property, const QString &message) { report(property, [&] { return message; }); };
     }
 
     void reportReadError(const char *what)
@@ -728,8 +733,7 @@ private:
 
     bool checkCodeTrace()
     {
-        CodeTraceCheck codeTrace(
-            m_db, [this](const char *property, const QString &message) { report(property, [&] { return message; }); });
+        CodeTraceCheck codeTrace(m_db, messageReporter());
         QString error;
         if (!codeTrace.run(&error))
             report(readable, [&] { return error; });
