@@ -4,7 +4,6 @@
 #include "core/model/numbertext.h"
 #include "widgets/plane/planecoordinates.h"
 
-#include <QElapsedTimer>
 #include <QTest>
 #include <cmath>
 #include <limits>
@@ -253,10 +252,9 @@ private slots:
             many.push_back({ address, address + 15 });
             address += 0x20000 + ((i + 1) % 2000 == 0 ? 0x100000 : 0);
         }
-        QElapsedTimer clock;
-        clock.start();
+        // No timing here (a loaded CI machine took 4 s under AddressSanitizer): the hang this
+        // guards against was quadratic, hours at this size, and the test's timeout catches that.
         const AddressFold fold(many);
-        QVERIFY2(clock.elapsed() < 3000, qPrintable(QString::number(clock.elapsed())));
         QCOMPARE(fold.regionCount(), summary::maxFoldRegions);
         QCOMPARE(int(fold.segments().size()), 2 * summary::maxFoldRegions - 1);
         QCOMPARE(fold.firstAddress(), many.front().first);
