@@ -11,6 +11,7 @@
 #include "core/recorder/toolrecorder.h"
 #include "core/recorder/valgrindprocess.h"
 #include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
 #include "core/storage/threadspans.h"
 #include "testsupport.h"
 #include "toolchain.h"
@@ -89,6 +90,8 @@ private slots:
     void exportWritesTheQuerysRows();
     void errors_data();
     void errors();
+    void aDamagedCodeTraceIsAnError_data();
+    void aDamagedCodeTraceIsAnError();
 
 private:
     QString path(const QString &name) const { return m_dir.filePath(name); }
@@ -513,6 +516,57 @@ void tst_FunctionAccesses::errors()
     QCOMPARE(result.out, QByteArray());
     const QString err = QString::fromUtf8(result.err);
     QVERIFY2(err.startsWith(QString(message).replace(QStringLiteral("DB"), history)), qPrintable(err));
+}
+
+void tst_FunctionAccesses::aDamagedCodeTraceIsAnError_data()
+{
+    QTest::addColumn<QStringList>("options");
+    // Each walks the code trace past its damaged middle page; before, each stopped there silently
+    // with exit code 0 (a short list, no accesses) as if the trace ended.
+    QTest::newRow("accesses of a function") << QStringList { QStringLiteral("--function"), QStringLiteral("main"),
+        QStringLiteral("--accesses"), QStringLiteral("--limit"), QStringLiteral("1000000") };
+    QTest::newRow("accesses of a function and its callees") << QStringList { QStringLiteral("--function"),
+        QStringLiteral("main"), QStringLiteral("--accesses"), QStringLiteral("--callees") };
+    QTest::newRow("executions of a function") << QStringList { QStringLiteral("--function"), QStringLiteral("fill"),
+        QStringLiteral("--limit"), QStringLiteral("1000") };
+}
+
+void tst_FunctionAccesses::aDamagedCodeTraceIsAnError()
+{
+    QFETCH(QStringList, options);
+    const QString damaged = path(
+        QStringLiteral("damaged-%1.memhist").arg(QString::fromUtf8(QTest::currentDataTag())).replace(u' ', u'-'));
+    QFile::remove(damaged);
+    QVERIFY(QFile::copy(m_history, damaged));
+    QFile::setPermissions(damaged, QFile::ReadOwner | QFile::WriteOwner);
+    qint64 page = 0;
+    qint64 pageSize = 0;
+    {
+        sqlite::Connection connection;
+        QVERIFY(connection.open(damaged, sqlite::Connection::Mode::ReadOnly));
+        sqlite::Statement leaves = connection.prepare(
+            "SELECT pageno FROM dbstat WHERE name = 'code_trace' AND pagetype = 'leaf' ORDER BY pageno");
+        QList<qint64> pages;
+        while (leaves.step() == SQLITE_ROW)
+            pages << leaves.int64(0);
+        QVERIFY2(pages.size() >= 3, qPrintable(QString::number(pages.size())));
+        page = pages[pages.size() / 2];
+        sqlite::Statement size = connection.prepare("PRAGMA page_size");
+        QCOMPARE(size.step(), SQLITE_ROW);
+        pageSize = size.int64(0);
+    }
+    QFile file(damaged);
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    QVERIFY(file.seek((page - 1) * pageSize));
+    QCOMPARE(file.write(QByteArray(pageSize, '\0')), pageSize);
+    file.close();
+
+    const CliResult result = runCli(QStringList { QStringLiteral("query"), damaged } + options);
+    QCOMPARE(result.exitCode, 1);
+    QCOMPARE(QString::fromUtf8(result.err).trimmed().section(u'\n', -1),
+        options.contains(QStringLiteral("--accesses"))
+            ? damaged + QStringLiteral(": query failed: cannot read the code trace: database disk image is malformed")
+            : damaged + QStringLiteral(": cannot read the code trace: database disk image is malformed"));
 }
 
 QTEST_GUILESS_MAIN(tst_FunctionAccesses)

@@ -182,8 +182,12 @@ int runExecutionQuery(
     }
 
     const int pageLimit = int(std::min<std::uint64_t>(limit, std::uint64_t(std::numeric_limits<int>::max())));
-    const QList<Transition> transitions
-        = nothingLeft ? QList<Transition> {} : reader.executionsOf(pcs, Transition { from }, direction, pageLimit);
+    QString readError;
+    const QList<Transition> transitions = nothingLeft
+        ? QList<Transition> {}
+        : reader.executionsOf(pcs, Transition { from }, direction, pageLimit, &readError);
+    if (!readError.isEmpty())
+        return inputError(database->path() + QStringLiteral(": ") + readError);
     const ThreadSpans threads(*database);
 
     QList<QList<QByteArray>> rows;

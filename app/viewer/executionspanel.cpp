@@ -116,16 +116,21 @@ void ExecutionsModel::requestPage()
             }
             if (!knownPc)
                 page.description = describe(reader.describeCode(*page.pc, at));
-            page.transitions = reader.executionsOf({ *page.pc }, resume, Direction::Forward, limit);
+            QString readError;
+            page.transitions = reader.executionsOf({ *page.pc }, resume, Direction::Forward, limit, &readError);
             page.exhausted = page.transitions.size() < limit;
-            for (int next = limit; reachAt && !page.exhausted && page.transitions.constLast().value < at.value
-                 && page.transitions.size() < maxFirstPage && !ticket.cancelled();) {
+            for (int next = limit; reachAt && !page.exhausted && readError.isEmpty()
+                 && page.transitions.constLast().value < at.value && page.transitions.size() < maxFirstPage
+                 && !ticket.cancelled();) {
                 next *= 2;
-                const QList<Transition> more = reader.executionsOf(
-                    { *page.pc }, Transition { page.transitions.constLast().value + 1 }, Direction::Forward, next);
+                const QList<Transition> more = reader.executionsOf({ *page.pc },
+                    Transition { page.transitions.constLast().value + 1 }, Direction::Forward, next, &readError);
                 page.exhausted = more.size() < next;
                 page.transitions << more;
             }
+            // A short list would look complete: say the file is damaged instead.
+            if (!readError.isEmpty())
+                page.error = path + QStringLiteral(": ") + readError;
             return page;
         },
         [this](const Page &page) { receivePage(page); });

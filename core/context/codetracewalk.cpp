@@ -16,7 +16,8 @@ constexpr qsizetype maxCachedRuns = 1 << 16;
 } // namespace
 
 CodeTraceWalk::CodeTraceWalk(sqlite::Connection &connection)
-    : m_rowAtOrBefore(connection.prepare(contextstatements::codeTraceRowAtOrBefore))
+    : m_connection(connection)
+    , m_rowAtOrBefore(connection.prepare(contextstatements::codeTraceRowAtOrBefore))
     , m_rowAtOrAfter(connection.prepare(contextstatements::codeTraceRowAtOrAfter))
     , m_runById(connection.prepare(contextstatements::codeRunById))
 { }
@@ -30,8 +31,11 @@ const CodeRun *CodeTraceWalk::run(std::uint64_t id)
         return nullptr;
     m_runById.bind(1, toStored(id));
     std::optional<CodeRun> found;
-    if (m_runById.step() == SQLITE_ROW)
+    const int rc = m_runById.step();
+    if (rc == SQLITE_ROW)
         found = CodeRun { Address { fromStored(m_runById.int64(0)) }, m_runById.blob(1) };
+    else if (rc != SQLITE_DONE)
+        noteError("cannot read the code trace's runs", rc);
     m_runById.reset();
     if (!found)
         return nullptr;
@@ -45,7 +49,10 @@ bool CodeTraceWalk::loadRow(sqlite::Statement &statement, std::uint64_t transiti
     if (!statement.isValid() || transition >= signBoundary)
         return false;
     statement.bind(1, toStored(transition));
-    const bool found = statement.step() == SQLITE_ROW;
+    const int rc = statement.step();
+    const bool found = rc == SQLITE_ROW;
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        noteError("cannot read the code trace", rc);
     if (found) {
         m_rowFirst = fromStored(statement.int64(0));
         m_starts.clear();
@@ -63,6 +70,12 @@ bool CodeTraceWalk::loadRow(sqlite::Statement &statement, std::uint64_t transiti
     statement.reset();
     m_hasRow = found && !m_pairs.empty();
     return m_hasRow;
+}
+
+void CodeTraceWalk::noteError(const char *what, int rc)
+{
+    if (m_error.isEmpty())
+        m_error = QLatin1String(what) + QStringLiteral(": ") + m_connection.errorFor(rc);
 }
 
 CodeStretch CodeTraceWalk::stretchAt(std::size_t index)

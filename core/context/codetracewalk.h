@@ -10,6 +10,7 @@
 #include "core/storage/sqlite.h"
 
 #include <QHash>
+#include <QString>
 #include <vector>
 
 namespace memhist {
@@ -38,14 +39,22 @@ public:
     // The stretch before (after) the last one handed over; false at the start (end) of the trace.
     bool previous(CodeStretch *stretch);
     bool next(CodeStretch *stretch);
+    // Why a step above returned false when the trace did not end there: the file could not be read
+    // ("cannot read the code trace: database disk image is malformed"). Empty while every read
+    // succeeded; once set it stays, since what the walk hands over after it would be short.
+    const QString &error() const { return m_error; }
 
     // Run `id` (cached); nullptr when the file has none.
     const CodeRun *run(std::uint64_t id);
 
 private:
     bool loadRow(sqlite::Statement &statement, std::uint64_t transition);
+    // Keeps the first read error (SQLite's reason, read before the statement is reset).
+    void noteError(const char *what, int rc);
     CodeStretch stretchAt(std::size_t index);
 
+    sqlite::Connection &m_connection;
+    QString m_error;
     sqlite::Statement m_rowAtOrBefore;
     sqlite::Statement m_rowAtOrAfter;
     sqlite::Statement m_runById;

@@ -372,9 +372,18 @@ std::optional<AccessValue> ContextReader::value(RowId access)
 }
 
 QList<Transition> ContextReader::executionsOf(
-    const QList<Address> &pcs, Transition from, Direction direction, int limit)
+    const QList<Address> &pcs, Transition from, Direction direction, int limit, QString *error)
 {
     QList<Transition> found;
+    // A step that ended neither with a row nor at the end: the file is damaged (or the walk was
+    // cancelled, which the caller knows about).
+    const auto readFailed = [&](int rc, const char *what) {
+        if (rc == SQLITE_ROW || rc == SQLITE_DONE || cancelled())
+            return false;
+        if (error)
+            *error = QLatin1String(what) + QStringLiteral(": ") + m_connection.errorFor(rc);
+        return true;
+    };
     if (pcs.isEmpty() || limit <= 0 || !has(contextschema::part::pcs))
         return found;
 
@@ -385,7 +394,8 @@ QList<Transition> ContextReader::executionsOf(
         for (const Address pc : pcs)
             targets.insert(pc.value);
         sqlite::Statement runs = m_connection.prepare(contextstatements::allCodeRuns);
-        while (runs.isValid() && runs.step() == SQLITE_ROW) {
+        int rc = SQLITE_DONE;
+        while (runs.isValid() && (rc = runs.step()) == SQLITE_ROW) {
             std::uint64_t pc = fromStored(runs.int64(1));
             const QByteArrayView sizes = runs.blobView(2);
             for (qsizetype i = 0; i < sizes.size(); ++i) {
@@ -396,6 +406,8 @@ QList<Transition> ContextReader::executionsOf(
                 pc += static_cast<unsigned char>(sizes[i]);
             }
         }
+        if (readFailed(rc, "cannot read the code trace's runs"))
+            return found;
     }
     if (wanted.isEmpty())
         return found;
@@ -413,7 +425,8 @@ QList<Transition> ContextReader::executionsOf(
                                                                : contextstatements::codeTraceRowsBackward);
     rows.bind(1, toStored(startRow));
     DecodedRow row;
-    while (rows.isValid() && !cancelled() && rows.step() == SQLITE_ROW && found.size() < limit) {
+    int rc = SQLITE_DONE;
+    while (rows.isValid() && !cancelled() && found.size() < limit && (rc = rows.step()) == SQLITE_ROW) {
         const std::uint64_t first = fromStored(rows.int64(0));
         if (first >= signBoundary)
             continue;
@@ -434,6 +447,7 @@ QList<Transition> ContextReader::executionsOf(
                 found << Transition { transition };
         }
     }
+    readFailed(rc, "cannot read the code trace");
     return found;
 }
 

@@ -136,8 +136,10 @@ public:
     // The transitions at which one of `pcs` executed: from `from` on in time order (Forward), or
     // from `from` back (Backward), at most `limit`. Resume after transition R with from = R + 1
     // (Forward) or R - 1 (Backward). Reads every run to find those holding the PCs, then walks
-    // code_trace from `from` until `limit` are found.
-    QList<Transition> executionsOf(const QList<Address> &pcs, Transition from, Direction direction, int limit);
+    // code_trace from `from` until `limit` are found. When the file cannot be read (a damaged page)
+    // the list stops there and *error, if given, says why; a cancelled walk sets no error.
+    QList<Transition> executionsOf(
+        const QList<Address> &pcs, Transition from, Direction direction, int limit, QString *error = nullptr);
 
     // The executed functions named `name` ("main"), or whose demangled name is `name` followed by
     // its parameters ("Shape::area" finds "Shape::area() const"), in address order.

@@ -76,8 +76,10 @@ bool FunctionRuns::load(QString *error)
             std::sort(m_ranges.begin(), m_ranges.end(),
                 [](const AddressRange &a, const AddressRange &b) { return a.first < b.first; });
             m_walk = std::make_unique<CodeTraceWalk>(m_database.connection());
-            if (m_filter.withCallees)
+            if (m_filter.withCallees) {
                 findExecutions();
+                m_loadError = this->error();
+            }
         }
     }
     if (!m_loadError.isEmpty())
@@ -125,7 +127,7 @@ bool FunctionRuns::seekStretch(std::int64_t transition, CodeStretch *stretch)
         // Before the trace's first row (or in a gap): the first row after.
         sqlite::Statement after = connection.prepare(contextstatements::codeTraceRowAtOrAfter);
         after.bind(1, std::max<std::int64_t>(transition, 0));
-        if (!after.isValid() || after.step() != SQLITE_ROW)
+        if (!after.isValid() || !stepped(after))
             return false;
         return m_walk->seek(Transition { fromStored(after.int64(0)) }, stretch);
     }
@@ -135,7 +137,7 @@ bool FunctionRuns::seekStretch(std::int64_t transition, CodeStretch *stretch)
         return false;
     sqlite::Statement before = connection.prepare(contextstatements::codeTraceRowAtOrBefore);
     before.bind(1, transition);
-    if (!before.isValid() || before.step() != SQLITE_ROW)
+    if (!before.isValid() || !stepped(before))
         return false;
     CodeStretch last;
     if (!m_walk->seek(Transition { fromStored(before.int64(0)) }, &last))
@@ -191,28 +193,44 @@ void FunctionRuns::start(bool forward, std::int64_t start)
     }
 }
 
-void FunctionRuns::next(std::int64_t *first, std::int64_t *last, bool *found)
+const QString &FunctionRuns::error() const
+{
+    static const QString none;
+    if (!m_readError.isEmpty())
+        return m_readError;
+    return m_walk ? m_walk->error() : none;
+}
+
+bool FunctionRuns::stepped(sqlite::Statement &statement)
+{
+    const int rc = statement.step();
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE && m_readError.isEmpty())
+        m_readError = QStringLiteral("cannot read the code trace: ") + m_database.connection().errorFor(rc);
+    return rc == SQLITE_ROW;
+}
+
+bool FunctionRuns::next(std::int64_t *first, std::int64_t *last, bool *found)
 {
     *found = false;
     if (m_filter.withCallees) {
         if (m_forward) {
             if (m_nextExecution >= m_executions.size())
-                return;
+                return true;
             const Interval &execution = m_executions[m_nextExecution++];
             *first = std::max(execution.first, m_start);
             *last = execution.second;
         } else {
             if (m_nextExecution == 0)
-                return;
+                return true;
             const Interval &execution = m_executions[--m_nextExecution];
             *first = execution.first;
             *last = std::min(execution.second, m_start);
         }
         *found = true;
-        return;
+        return true;
     }
     if (!m_walk)
-        return;
+        return true;
     // One stretch more of the code walk (none past its end).
     const auto pull = [this] {
         CodeStretch stretch;
@@ -232,7 +250,7 @@ void FunctionRuns::next(std::int64_t *first, std::int64_t *last, bool *found)
     while (m_pending.empty() && !m_ended)
         pull();
     if (m_pending.empty())
-        return;
+        return error().isEmpty();
     Interval run = m_pending.front();
     m_pending.pop_front();
     // Runs that touch are one: the stretch after a run (one pull, not a search) may continue it.
@@ -250,6 +268,7 @@ void FunctionRuns::next(std::int64_t *first, std::int64_t *last, bool *found)
     *first = run.first;
     *last = run.second;
     *found = true;
+    return error().isEmpty();
 }
 
 void FunctionRuns::findExecutions()

@@ -55,8 +55,10 @@ public:
     // Starts a walk at transition `start` (inclusive), forward or backward.
     void start(bool forward, std::int64_t start);
     // The next run [*first, *last] (inclusive, clipped to the start's side, runs that touch merged)
-    // in the walk's order, or *found false when none is left.
-    void next(std::int64_t *first, std::int64_t *last, bool *found);
+    // in the walk's order, or *found false when none is left. False when the code trace could not
+    // be read (error() says why): the runs would stop short, a silently wrong answer.
+    bool next(std::int64_t *first, std::int64_t *last, bool *found);
+    const QString &error() const;
 
 private:
     using Interval = std::pair<std::int64_t, std::int64_t>;
@@ -68,11 +70,14 @@ private:
     // Appends the stretch's runs (clipped to the start) to m_pending in the walk's order.
     void queueStretch(const CodeStretch &stretch);
     void findExecutions();
+    // Steps a statement of the walk's own; a read error is kept in m_readError.
+    bool stepped(sqlite::Statement &statement);
 
     HistoryDatabase &m_database;
     FunctionFilter m_filter;
     bool m_loaded = false;
     QString m_loadError;
+    QString m_readError; // of the statements seekStretch() runs (the walk keeps its own)
     QList<FunctionInfo> m_functions;
     std::vector<AddressRange> m_ranges; // sorted
     std::vector<Interval> m_executions;

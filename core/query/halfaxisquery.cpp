@@ -943,7 +943,10 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
                 threadRun = span;
             }
             if (query.function.isSet() && !functionRun) {
-                d->functionRuns->next(&span.first, &span.second, &more);
+                if (!d->functionRuns->next(&span.first, &span.second, &more)) {
+                    d->failure.described(d->functionRuns->error());
+                    return fail();
+                }
                 if (!more)
                     break;
                 functionRun = span;
