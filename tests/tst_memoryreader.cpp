@@ -99,11 +99,16 @@ void tst_MemoryReader::equalsTheReplay_data()
     QTest::addColumn<int>("accesses");
     QTest::addColumn<int>("span"); // bytes the accesses fall in
     QTest::addColumn<int>("withoutValues"); // one access in this many has no value (0: none)
+    QTest::addColumn<int>("hotPercent"); // accesses to one 8-byte counter amid the span, in percent
 
-    QTest::newRow("dense, every access with its value") << 1u << 3000 << 256 << 0;
-    QTest::newRow("sparse, over 64 KiB") << 2u << 3000 << 65536 << 0;
-    QTest::newRow("some accesses without a value") << 3u << 2000 << 512 << 7;
-    QTest::newRow("a few hundred accesses on a few bytes") << 4u << 400 << 16 << 0;
+    QTest::newRow("dense, every access with its value") << 1u << 3000 << 256 << 0 << 0;
+    QTest::newRow("sparse, over 64 KiB") << 2u << 3000 << 65536 << 0 << 0;
+    QTest::newRow("some accesses without a value") << 3u << 2000 << 512 << 7 << 0;
+    QTest::newRow("a few hundred accesses on a few bytes") << 4u << 400 << 16 << 0 << 0;
+    // The walks' pages fill with the counter's accesses, which decide nothing after the first,
+    // while bytes beside it that nothing touches keep both walks going to the ends of the history:
+    // the pages grow and the walks split around the counter, in both directions.
+    QTest::newRow("a hot counter beside bytes never accessed") << 5u << 8000 << 4096 << 0 << 70;
 }
 
 void tst_MemoryReader::equalsTheReplay()
@@ -112,14 +117,17 @@ void tst_MemoryReader::equalsTheReplay()
     QFETCH(int, accesses);
     QFETCH(int, span);
     QFETCH(int, withoutValues);
+    QFETCH(int, hotPercent);
     QRandomGenerator random(seed);
     const std::uint64_t base = 0x7fff0000;
+    const std::uint64_t counter = base + std::uint64_t(span / 2);
     QList<ValuedAccess> stream;
     std::uint64_t transition = 0;
     for (int i = 0; i < accesses; ++i) {
         transition += random.bounded(3); // several accesses share a transition now and then
-        const std::uint32_t size = 1 + random.bounded(8);
-        const std::uint64_t address = base + random.bounded(span);
+        const bool hot = int(random.bounded(100)) < hotPercent;
+        const std::uint32_t size = hot ? 8 : 1 + random.bounded(8);
+        const std::uint64_t address = hot ? counter : base + random.bounded(span);
         ValuedAccess stored {
             userAccess(transition, random.bounded(2) ? Operation::Write : Operation::Read, address, size), {}
         };
@@ -139,7 +147,10 @@ void tst_MemoryReader::equalsTheReplay()
     QVERIFY(reader.hasValues());
     for (int query = 0; query < 60; ++query) {
         const std::uint64_t at = random.bounded(quint32(transition + 3)); // past the end too
-        const std::uint64_t first = base - 8 + random.bounded(span + 16);
+        // With a counter, every other range holds it.
+        const std::uint64_t first = hotPercent > 0 && query % 2 == 1
+            ? counter - random.bounded(query % 5 == 0 ? 504 : 16)
+            : base - 8 + random.bounded(span + 16);
         const std::uint64_t last = first + random.bounded(query % 5 == 0 ? 512 : 24);
         QList<MemoryByte> bytes;
         QVERIFY2(

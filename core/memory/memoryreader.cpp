@@ -12,8 +12,15 @@ namespace memhist {
 
 namespace {
 
-// Rows per page of the walks: enough that a range of a few hot bytes is one page.
-constexpr quint64 pageRows = 1024;
+// Rows per page of the walks. The engine fills a page whatever the reader needs of it, and on the
+// 10^8 benchmark history each slice it crosses costs 25-100 us (chunk lookups, rows, database
+// pages outside SQLite's cache): a 1024-row page for two bytes still unknown, accessed a few times
+// per slice, crossed 243 slices (26 ms) for an answer its first row gave. So a walk starts with a small page and
+// doubles it (the bytes near T are answered at once; a range of a few hot bytes still ends in a
+// few pages), and never asks for more than a few rows per byte still unknown.
+constexpr quint64 firstPageRows = 128;
+constexpr quint64 maxPageRows = 1024;
+constexpr quint64 pageRowsPerUnknownByte = 8;
 // How a walk splits around bytes that fill its pages without deciding anything (see walk()).
 constexpr std::size_t maxCuts = 8;
 constexpr int maxSplitDepth = 4;
@@ -59,7 +66,7 @@ public:
     bool walk(HalfAxisQuery query, std::uint64_t rangeFirst, std::uint64_t spanFirst, std::uint64_t spanLast,
         std::vector<bool> &decided, QList<MemoryByte> &bytes, const Visit &visit, QString *error, int depth = 0)
     {
-        query.limit = pageRows;
+        quint64 pageRows = firstPageRows;
         std::vector<quint32> wasted; // per byte of the span: accesses of a page that found it decided
         for (;;) {
             std::uint64_t first = 0;
@@ -68,6 +75,10 @@ public:
                 return true;
             query.first = Address { rangeFirst + first };
             query.last = Address { rangeFirst + last };
+            const auto unknown = quint64(std::count(decided.begin() + std::ptrdiff_t(first),
+                decided.begin() + std::ptrdiff_t(last + 1), false));
+            query.limit = std::min(pageRows, unknown * pageRowsPerUnknownByte);
+            pageRows = std::min(pageRows * 2, maxPageRows);
             QueryPage page;
             if (!engine.run(query, &page, error))
                 return false;
@@ -111,7 +122,7 @@ public:
     }
 
     // Goes on with one walk per stretch of [first, last] between its most wasted bytes (at most
-    // maxCuts of them, each wasted by at least 1/64 of a page).
+    // maxCuts of them, each wasted by at least 1/64 of the page `query` asked for).
     template<typename Visit>
     bool split(const HalfAxisQuery &query, std::uint64_t rangeFirst, std::uint64_t first, std::uint64_t last,
         const std::vector<quint32> &wasted, std::uint64_t spanFirst, std::vector<bool> &decided,
@@ -119,7 +130,7 @@ public:
     {
         std::vector<std::uint64_t> hot;
         for (std::uint64_t index = first; index <= last; ++index) {
-            if (wasted[index - spanFirst] * 64 >= pageRows)
+            if (wasted[index - spanFirst] * 64 >= query.limit)
                 hot.push_back(index);
         }
         std::sort(hot.begin(), hot.end(),
