@@ -75,8 +75,8 @@ public:
                 return true;
             query.first = Address { rangeFirst + first };
             query.last = Address { rangeFirst + last };
-            const auto unknown = quint64(std::count(decided.begin() + std::ptrdiff_t(first),
-                decided.begin() + std::ptrdiff_t(last + 1), false));
+            const auto unknown = quint64(
+                std::count(decided.begin() + std::ptrdiff_t(first), decided.begin() + std::ptrdiff_t(last + 1), false));
             query.limit = std::min(pageRows, unknown * pageRowsPerUnknownByte);
             pageRows = std::min(pageRows * 2, maxPageRows);
             QueryPage page;
