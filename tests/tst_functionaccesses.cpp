@@ -5,7 +5,7 @@
 // against a brute-force oracle (each access whose PC lies in the function / whose transition lies
 // between a call of it and the return to its caller, found transition by transition), pages
 // resumed by rowid, a start inside an execution, with a thread filter too (a program of three
-// threads), and the errors.
+// threads), and the errors, a damaged page of the code trace among them.
 #include "core/context/contextreader.h"
 #include "core/query/halfaxisquery.h"
 #include "core/recorder/toolrecorder.h"
@@ -520,20 +520,31 @@ void tst_FunctionAccesses::errors()
 
 void tst_FunctionAccesses::aDamagedCodeTraceIsAnError_data()
 {
-    QTest::addColumn<QStringList>("options");
-    // Each walks the code trace past its damaged middle page; before, each stopped there silently
-    // with exit code 0 (a short list, no accesses) as if the trace ended.
-    QTest::newRow("accesses of a function") << QStringList { QStringLiteral("--function"), QStringLiteral("main"),
-        QStringLiteral("--accesses"), QStringLiteral("--limit"), QStringLiteral("1000000") };
-    QTest::newRow("accesses of a function and its callees") << QStringList { QStringLiteral("--function"),
-        QStringLiteral("main"), QStringLiteral("--accesses"), QStringLiteral("--callees") };
-    QTest::newRow("executions of a function") << QStringList { QStringLiteral("--function"), QStringLiteral("fill"),
-        QStringLiteral("--limit"), QStringLiteral("1000") };
+    QTest::addColumn<QStringList>("arguments"); // DB stands for the damaged history, MIDDLE for its middle rowid
+    QTest::addColumn<QString>("message"); // the last line of stderr
+    // Each reads the code trace past its damaged middle page; before, each stopped there silently
+    // with exit code 0 (a short list, no accesses, an origin tree cut short) as if the trace ended.
+    const QString failed
+        = QStringLiteral("DB: query failed: cannot read the code trace: database disk image is malformed");
+    const QString cannotRead = QStringLiteral("DB: cannot read the code trace: database disk image is malformed");
+    QTest::newRow("accesses of a function") << QStringList { QStringLiteral("query"), QStringLiteral("DB"),
+        QStringLiteral("--function"), QStringLiteral("main"), QStringLiteral("--accesses"), QStringLiteral("--limit"),
+        QStringLiteral("1000000") } << failed;
+    QTest::newRow("accesses of a function and its callees") << QStringList { QStringLiteral("query"),
+        QStringLiteral("DB"), QStringLiteral("--function"), QStringLiteral("main"), QStringLiteral("--accesses"),
+        QStringLiteral("--callees") } << failed;
+    QTest::newRow("executions of a function") << QStringList { QStringLiteral("query"), QStringLiteral("DB"),
+        QStringLiteral("--function"), QStringLiteral("fill"), QStringLiteral("--limit"), QStringLiteral("1000") }
+                                              << cannotRead;
+    QTest::newRow("origin of an access in the damaged part") << QStringList { QStringLiteral("origin"),
+        QStringLiteral("DB"), QStringLiteral("--row"), QStringLiteral("MIDDLE") }
+                                                             << QStringLiteral("memhist origin: ") + cannotRead;
 }
 
 void tst_FunctionAccesses::aDamagedCodeTraceIsAnError()
 {
-    QFETCH(QStringList, options);
+    QFETCH(QStringList, arguments);
+    QFETCH(QString, message);
     const QString damaged = path(
         QStringLiteral("damaged-%1.memhist").arg(QString::fromUtf8(QTest::currentDataTag())).replace(u' ', u'-'));
     QFile::remove(damaged);
@@ -541,6 +552,7 @@ void tst_FunctionAccesses::aDamagedCodeTraceIsAnError()
     QFile::setPermissions(damaged, QFile::ReadOwner | QFile::WriteOwner);
     qint64 page = 0;
     qint64 pageSize = 0;
+    qint64 accesses = 0;
     {
         sqlite::Connection connection;
         QVERIFY(connection.open(damaged, sqlite::Connection::Mode::ReadOnly));
@@ -554,6 +566,9 @@ void tst_FunctionAccesses::aDamagedCodeTraceIsAnError()
         sqlite::Statement size = connection.prepare("PRAGMA page_size");
         QCOMPARE(size.step(), SQLITE_ROW);
         pageSize = size.int64(0);
+        sqlite::Statement count = connection.prepare("SELECT count(*) FROM accesses");
+        QCOMPARE(count.step(), SQLITE_ROW);
+        accesses = count.int64(0);
     }
     QFile file(damaged);
     QVERIFY(file.open(QIODevice::ReadWrite));
@@ -561,12 +576,14 @@ void tst_FunctionAccesses::aDamagedCodeTraceIsAnError()
     QCOMPARE(file.write(QByteArray(pageSize, '\0')), pageSize);
     file.close();
 
-    const CliResult result = runCli(QStringList { QStringLiteral("query"), damaged } + options);
+    arguments.replaceInStrings(QStringLiteral("DB"), damaged);
+    // The access in the middle of the history runs in the middle of the code trace, on the damaged
+    // page: its origin starts with the PC at its transition.
+    arguments.replaceInStrings(QStringLiteral("MIDDLE"), QString::number(accesses / 2));
+    const CliResult result = runCli(arguments);
     QCOMPARE(result.exitCode, 1);
-    QCOMPARE(QString::fromUtf8(result.err).trimmed().section(u'\n', -1),
-        options.contains(QStringLiteral("--accesses"))
-            ? damaged + QStringLiteral(": query failed: cannot read the code trace: database disk image is malformed")
-            : damaged + QStringLiteral(": cannot read the code trace: database disk image is malformed"));
+    QCOMPARE(
+        QString::fromUtf8(result.err).trimmed().section(u'\n', -1), message.replace(QStringLiteral("DB"), damaged));
 }
 
 QTEST_GUILESS_MAIN(tst_FunctionAccesses)

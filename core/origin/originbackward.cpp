@@ -153,6 +153,10 @@ void OriginTreeBuilder::registerOrigin(
     if (depth > m_request.depth || full())
         return;
     const RegisterStep step = walk.lastWriteBefore(before, familyBit(reg.family));
+    if (!walk.error().isEmpty()) {
+        m_error = walk.error();
+        return;
+    }
     OriginHop hop;
     hop.registerName = reg.name;
     hop.size = reg.size;

@@ -179,6 +179,10 @@ void OriginTreeBuilder::forwardRegister(
             return false;
         return !(reads && !accessesAt(transition, Operation::Write).isEmpty());
     });
+    if (!walk.error().isEmpty()) {
+        m_error = walk.error();
+        return;
+    }
     if (uses.isEmpty() && step.outcome == RegisterStep::Outcome::TooFar) {
         OriginHop hop;
         hop.registerName = reg.name;

@@ -167,6 +167,9 @@ bool OriginTreeBuilder::find(const OriginRequest &request, OriginTree *tree, QSt
         else
             forwardFromInstruction(access->transition, root.value, 0, 1);
     }
+    // Any read of the code trace (pcAt() too) that met a damaged page: the tree is not the answer.
+    if (m_error.isEmpty())
+        m_error = walk.error();
     if (!m_error.isEmpty()) {
         *error = m_error;
         return false;

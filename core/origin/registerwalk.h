@@ -12,6 +12,7 @@
 #include "core/origin/instructionflow.h"
 
 #include <QHash>
+#include <QString>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -42,6 +43,9 @@ public:
     RegisterWalk(HistoryDatabase &database, InstructionFlowReader &flows);
 
     bool available() const { return m_code.available(); }
+    // Set when the code trace could not be read (a damaged page): a step that then says TraceEnd or
+    // TooFar stopped at the damage, not at the end, and must not be reported as an answer.
+    const QString &error() const { return m_code.error(); }
     // The PC of the instruction at `transition`, when the code trace knows it.
     std::optional<Address> pcAt(Transition transition);
 
