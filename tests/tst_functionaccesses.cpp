@@ -7,6 +7,7 @@
 // resumed by rowid, a start inside an execution, with a thread filter too (a program of three
 // threads), and the errors, a damaged page of the code trace among them.
 #include "core/context/contextreader.h"
+#include "core/query/functionruns.h"
 #include "core/query/halfaxisquery.h"
 #include "core/recorder/toolrecorder.h"
 #include "core/recorder/valgrindprocess.h"
@@ -90,6 +91,7 @@ private slots:
     void exportWritesTheQuerysRows();
     void errors_data();
     void errors();
+    void tooManyExecutionsAreRefused();
     void aDamagedCodeTraceIsAnError_data();
     void aDamagedCodeTraceIsAnError();
 
@@ -516,6 +518,30 @@ void tst_FunctionAccesses::errors()
     QCOMPARE(result.out, QByteArray());
     const QString err = QString::fromUtf8(result.err);
     QVERIFY2(err.startsWith(QString(message).replace(QStringLiteral("DB"), history)), qPrintable(err));
+}
+
+void tst_FunctionAccesses::tooManyExecutionsAreRefused()
+{
+    // mark() ran 6 times. With callees every execution is kept in memory, so a cap (4,194,304 in
+    // use) refuses a function that ran more often; at the cap exactly it is accepted.
+    QString error;
+    const std::unique_ptr<HistoryDatabase> database = HistoryDatabase::open(m_history, &error);
+    QVERIFY2(database, qPrintable(error));
+    FunctionRuns atCap(*database, FunctionFilter { QStringLiteral("mark"), true });
+    atCap.setMaxExecutions(6);
+    QVERIFY2(atCap.load(&error), qPrintable(error));
+    QCOMPARE(atCap.executions().size(), std::size_t(6));
+    FunctionRuns overCap(*database, FunctionFilter { QStringLiteral("mark"), true });
+    overCap.setMaxExecutions(5);
+    QVERIFY(!overCap.load(&error));
+    QCOMPARE(error,
+        QStringLiteral("mark ran more than 5 times: too many executions to follow its callees (query its own accesses, "
+                       "without --callees)"));
+    QVERIFY(overCap.executions().empty());
+    // Without callees nothing is kept: no cap.
+    FunctionRuns ownAccesses(*database, FunctionFilter { QStringLiteral("mark"), false });
+    ownAccesses.setMaxExecutions(5);
+    QVERIFY2(ownAccesses.load(&error), qPrintable(error));
 }
 
 void tst_FunctionAccesses::aDamagedCodeTraceIsAnError_data()

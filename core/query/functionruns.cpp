@@ -3,6 +3,7 @@
 
 #include "core/context/contextschema.h"
 #include "core/context/contextstatements.h"
+#include "core/model/numbertext.h"
 #include "core/storage/historydatabase.h"
 
 #include <QStringList>
@@ -79,6 +80,12 @@ bool FunctionRuns::load(QString *error)
             if (m_filter.withCallees) {
                 findExecutions();
                 m_loadError = this->error();
+                if (m_loadError.isEmpty() && m_executions.size() > m_maxExecutions) {
+                    m_loadError = QStringLiteral("%1 ran more than %2 times: too many executions to follow its "
+                                                 "callees (query its own accesses, without --callees)")
+                                      .arg(m_filter.name, countText(m_maxExecutions));
+                    m_executions = {};
+                }
             }
         }
     }
@@ -340,6 +347,8 @@ void FunctionRuns::findExecutions()
                 } else if (returnTo && pc == *returnTo && --depth == 0) {
                     m_executions.emplace_back(executionStart, transition - 1);
                     active = false;
+                    if (m_executions.size() > m_maxExecutions)
+                        return; // refused by load()
                 }
                 previousPc = pc;
                 previousSize = static_cast<unsigned char>(run->sizes[i]);

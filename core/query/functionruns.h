@@ -37,15 +37,21 @@ class HistoryDatabase;
 class FunctionRuns
 {
 public:
+    // With callees, the executions are kept in memory (16 bytes each): a function that ran more
+    // often than this is refused rather than growing without bound.
+    static constexpr std::size_t maxExecutions = std::size_t(1) << 22;
+
     FunctionRuns(HistoryDatabase &database, FunctionFilter filter);
     ~FunctionRuns();
 
     const FunctionFilter &filter() const { return m_filter; }
+    // Lowers the cap (tests), before load().
+    void setMaxExecutions(std::size_t cap) { m_maxExecutions = cap; }
 
     // Resolves the name and, with callees, finds the executions; once (later calls return the first
-    // answer). False + *error: the history has no PCs or no symbols, or no function of that name
-    // ran ("no function named 'fil' ran (the history names only the functions that ran; did you
-    // mean fill, fill_rows?)").
+    // answer). False + *error: the history has no PCs or no symbols, no function of that name
+    // ran, with callees it ran more than maxExecutions times, or the code trace cannot be read ("no function named
+    // 'fil' ran (the history names only the functions that ran; did you mean fill, fill_rows?)").
     bool load(QString *error);
     // The functions of that name (after load()).
     const QList<FunctionInfo> &functions() const { return m_functions; }
@@ -81,6 +87,7 @@ private:
     QList<FunctionInfo> m_functions;
     std::vector<AddressRange> m_ranges; // sorted
     std::vector<Interval> m_executions;
+    std::size_t m_maxExecutions = maxExecutions;
 
     std::unique_ptr<CodeTraceWalk> m_walk;
     QHash<std::uint64_t, std::vector<std::pair<std::uint32_t, std::uint32_t>>> m_inside;
