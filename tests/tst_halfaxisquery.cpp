@@ -219,6 +219,9 @@ private slots:
     void edgeCases();
     void rejectsInvalidQueries_data();
     void rejectsInvalidQueries();
+    void neededRangesKeepTheirMatches_data();
+    void neededRangesKeepTheirMatches();
+    void rejectsBadNeededRanges();
     void answersForeignDatabaseExactly();
     void damagedFileGivesSqliteReason_data();
     void damagedFileGivesSqliteReason();
@@ -418,6 +421,135 @@ void TestHalfAxisQuery::rejectsInvalidQueries()
     query.operations = allOperations();
     QVERIFY(engine.run(query, &page, &error));
     QVERIFY(page.accesses.isEmpty());
+    QVERIFY(page.exhausted);
+}
+
+void TestHalfAxisQuery::neededRangesKeepTheirMatches_data()
+{
+    QTest::addColumn<quint64>("seed");
+    QTest::addColumn<int>("scanStep");
+    QTest::addColumn<int>("cursorCost");
+
+    QTest::newRow("default plan") << quint64(41) << 512 << 16;
+    QTest::newRow("alternate, then merge") << quint64(42) << 3 << 1;
+    QTest::newRow("scan to the end") << quint64(43) << 4 << 1000;
+}
+
+// HalfAxisQuery::needed: each page holds, in order, every match overlapping the needed ranges up to
+// its last row (all of them when exhausted), besides other matches of the window only; paging to the
+// end walks exactly the matches overlapping them. Chunks are skipped.
+void TestHalfAxisQuery::neededRangesKeepTheirMatches()
+{
+    QFETCH(quint64, seed);
+    QFETCH(int, scanStep);
+    QFETCH(int, cursorCost);
+
+    const QList<Access> stream = randomStream(seed, 3000);
+    const QString path = m_dir.filePath(QStringLiteral("needed-%1.memhist").arg(seed));
+    WriterOptions options;
+    options.sliceAccessCap = 200;
+    options.chunkAccessCap = 16;
+    options.chunkTargetAccesses = 4;
+    QString error;
+    QVERIFY2(test::writeHistory(path, stream, options, &error), qPrintable(error));
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    HalfAxisQueryEngine engine(*db, QueryTuning { scanStep, cursorCost });
+    std::mt19937_64 random(seed * 7919);
+    const auto below = [&](std::uint64_t n) { return std::uniform_int_distribution<std::uint64_t>(0, n - 1)(random); };
+    qint64 skipped = 0;
+    int neededFound = 0;
+    for (int i = 0; i < 300; ++i) {
+        HalfAxisQuery query = randomQuery(random, stream);
+        query.limit = below(40) + 1;
+        // Up to three short ranges at addresses the stream accesses, inside the window.
+        for (int k = 0; k < 3; ++k) {
+            const std::uint64_t start = stream[qsizetype(below(stream.size()))].physical.value;
+            const std::uint64_t end = start + below(8);
+            if (start < query.first.value || end > query.last.value || end < start)
+                continue;
+            if (!query.needed.isEmpty() && start <= query.needed.constLast().last.value)
+                continue;
+            query.needed.append({ Address { start }, Address { end } });
+        }
+        if (query.needed.isEmpty())
+            query.needed.append({ query.first, query.first });
+        const auto overlapsNeeded = [&](const Access &access) {
+            return std::any_of(query.needed.begin(), query.needed.end(), [&](const ByteRange &range) {
+                return access.physical <= range.last && access.lastByte() >= range.first;
+            });
+        };
+        HalfAxisQuery every = query;
+        every.needed.clear();
+        every.limit = quint64(stream.size()) + 1;
+        const QList<Access> matches = test::oracle(stream, every).accesses;
+        QList<qint64> expected;
+        for (const Access &access : matches) {
+            if (overlapsNeeded(access))
+                expected << access.rowId.value;
+        }
+        neededFound += !expected.isEmpty();
+
+        QList<qint64> paged;
+        QueryPage page;
+        HalfAxisQuery next = query;
+        for (;;) {
+            QVERIFY2(engine.run(next, &page, &error), qPrintable(error));
+            skipped += engine.lastStats().chunksSkipped;
+            QList<qint64> onPage;
+            for (const Access &access : std::as_const(page.accesses)) {
+                QVERIFY2(matches.contains(access), qPrintable(describe(next)));
+                if (overlapsNeeded(access))
+                    onPage << access.rowId.value;
+            }
+            // Every needed match between the page's start and its last row is on it.
+            const qsizetype from = paged.size();
+            qsizetype to = expected.size();
+            if (!page.exhausted) {
+                const qint64 lastRow = page.accesses.constLast().rowId.value;
+                const bool forward = query.direction == Direction::Forward;
+                to = from;
+                while (to < expected.size() && (forward ? expected[to] <= lastRow : expected[to] >= lastRow))
+                    ++to;
+            }
+            QVERIFY2(onPage == expected.mid(from, to - from), qPrintable(describe(next)));
+            paged += onPage;
+            if (page.exhausted)
+                break;
+            next.resumeAfter = page.resumePoint();
+        }
+        QCOMPARE(paged, expected);
+    }
+    QVERIFY(neededFound > 50);
+    QVERIFY(skipped > 0);
+}
+
+void TestHalfAxisQuery::rejectsBadNeededRanges()
+{
+    const QString path = m_dir.filePath(QStringLiteral("empty-needed.memhist"));
+    QString error;
+    HistoryWriter writer(path);
+    QVERIFY(writer.open());
+    QVERIFY(writer.finish());
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    HalfAxisQueryEngine engine(*db);
+    HalfAxisQuery query;
+    query.first = Address { 0x1000 };
+    query.last = Address { 0x1fff };
+    query.needed = { { Address { 0x1100 }, Address { 0x1200 } }, { Address { 0x1200 }, Address { 0x1300 } } };
+    QueryPage page;
+    QVERIFY(!engine.run(query, &page, &error));
+    QCOMPARE(error,
+        QStringLiteral("needed range 2 (from 0x1200 to 0x1300) is not inside the window from 0x1000 to 0x1fff, "
+                       "after the range before it"));
+    query.needed = { { Address { 0x0fff }, Address { 0x1000 } } };
+    QVERIFY(!engine.run(query, &page, &error));
+    QCOMPARE(error,
+        QStringLiteral("needed range 1 (from 0xfff to 0x1000) is not inside the window from 0x1000 to 0x1fff, "
+                       "after the range before it"));
+    query.needed = { { Address { 0x1000 }, Address { 0x1000 } }, { Address { 0x1fff }, Address { 0x1fff } } };
+    QVERIFY2(engine.run(query, &page, &error), qPrintable(error));
     QVERIFY(page.exhausted);
 }
 

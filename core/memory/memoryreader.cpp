@@ -75,8 +75,19 @@ public:
                 return true;
             query.first = Address { rangeFirst + first };
             query.last = Address { rangeFirst + last };
-            const auto unknown = quint64(
-                std::count(decided.begin() + std::ptrdiff_t(first), decided.begin() + std::ptrdiff_t(last + 1), false));
+            // The engine skips the chunks of bytes already decided (a hot byte's above all).
+            quint64 unknown = 0;
+            query.needed.clear();
+            for (std::uint64_t index = first; index <= last; ++index) {
+                if (decided[index])
+                    continue;
+                ++unknown;
+                const Address address { rangeFirst + index };
+                if (!query.needed.isEmpty() && query.needed.constLast().last.value + 1 == address.value)
+                    query.needed.last().last = address;
+                else
+                    query.needed.append({ address, address });
+            }
             query.limit = std::min(pageRows, unknown * pageRowsPerUnknownByte);
             pageRows = std::min(pageRows * 2, maxPageRows);
             QueryPage page;

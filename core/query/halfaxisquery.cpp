@@ -65,14 +65,19 @@ class ChunkCollector
 public:
     // candidates: when the address summary chose the slices, which operations each slice may hold
     // in the window (a lookup for any other would find nothing); null: every operation asked for.
+    // needed: HalfAxisQuery::needed (empty: every chunk in the window is read); skipped counts the
+    // chunks it leaves out.
     ChunkCollector(sqlite::Statement &lookup, const sqlite::Connection &db, QueryFailure &failure, const Unit &unit,
-        Operations operations, const StoredRanges &window, const AddressSummaryLookup::Candidates *candidates)
+        Operations operations, const StoredRanges &window, const AddressSummaryLookup::Candidates *candidates,
+        const QList<ByteRange> &needed, qint64 &skipped)
         : m_lookup(lookup)
         , m_db(db)
         , m_failure(failure)
         , m_unit(unit)
         , m_window(window)
         , m_candidates(candidates)
+        , m_needed(needed)
+        , m_skipped(skipped)
     {
         for (const Operation operation : { Operation::Execute, Operation::Write, Operation::Read }) {
             if (operations.testFlag(operation))
@@ -114,6 +119,12 @@ public:
                     !problem.isEmpty())
                     return m_failure.violation(problem);
                 m_previous = chunk;
+                if (chunk.first <= range.last && !isNeeded(chunk)) {
+                    ++m_skipped;
+                    if (chunk.last >= range.last)
+                        advance(); // as below: the next chunk starts after the window
+                    continue;
+                }
                 if (chunk.first <= range.last) {
                     chunks->push_back({ chunk, &slice, &range });
                     --count;
@@ -133,6 +144,18 @@ public:
     }
 
 private:
+    // Whether the chunk overlaps one of the needed ranges (a chunk never crosses 2^63: checked).
+    bool isNeeded(const query::ChunkRow &chunk) const
+    {
+        if (m_needed.isEmpty())
+            return true;
+        const std::uint64_t first = fromStored(chunk.first);
+        const std::uint64_t last = fromStored(chunk.last);
+        const auto range = std::partition_point(
+            m_needed.begin(), m_needed.end(), [first](const ByteRange &r) { return r.last.value < first; });
+        return range != m_needed.end() && range->first.value <= last;
+    }
+
     bool mayHold(std::int64_t operation) const
     {
         if (!m_candidates)
@@ -164,6 +187,8 @@ private:
     const Unit &m_unit;
     const StoredRanges &m_window;
     const AddressSummaryLookup::Candidates *m_candidates;
+    const QList<ByteRange> &m_needed;
+    qint64 &m_skipped;
     // A fixed array: one collector is made per slice a query visits, so no allocation here.
     std::array<Operation, 3> m_operations {};
     std::size_t m_operationCount = 0;
@@ -753,8 +778,8 @@ bool HalfAxisQueryEngine::Private::answerUnit(Unit &unit, const HalfAxisQuery &q
     std::int64_t transition, std::int64_t rowBound, std::int64_t far, QList<Access> *out)
 {
     const bool forward = query.direction == Direction::Forward;
-    ChunkCollector collector(
-        chunkLookup, db, failure, unit, query.operations, window, useCandidates ? &operationCandidates : nullptr);
+    ChunkCollector collector(chunkLookup, db, failure, unit, query.operations, window,
+        useCandidates ? &operationCandidates : nullptr, query.needed, stats.chunksSkipped);
     std::vector<ChunkRef> chunks;
     const std::int64_t cursorCost = std::max<std::int64_t>(1, tuning.cursorCostInRows);
     const std::int64_t scanStep = std::max<std::int64_t>(1, tuning.scanStep);
@@ -858,6 +883,18 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
     if (!(query.operations & allOperations())) {
         *error = QStringLiteral("no operation selected");
         return false;
+    }
+    for (qsizetype i = 0; i < query.needed.size(); ++i) {
+        const ByteRange &range = query.needed[i];
+        if (range.first > range.last || range.first < query.first || range.last > query.last
+            || (i > 0 && range.first <= query.needed[i - 1].last)) {
+            *error = QStringLiteral("needed range %1 (from %2 to %3) is not inside the window from %4 to %5, after "
+                                    "the range before it")
+                         .arg(i + 1)
+                         .arg(hexText(range.first.value), hexText(range.last.value), hexText(query.first.value),
+                             hexText(query.last.value));
+            return false;
+        }
     }
     // One read transaction for the whole query: otherwise SQLite takes and releases its file lock
     // (fcntl, fstat, a header read) around every one of the query's many small statements.

@@ -14,6 +14,15 @@ namespace memhist {
 
 class HistoryDatabase;
 
+// An inclusive byte range.
+struct ByteRange
+{
+    Address first;
+    Address last;
+
+    friend bool operator==(const ByteRange &, const ByteRange &) = default;
+};
+
 struct HalfAxisQuery
 {
     Direction direction = Direction::Forward;
@@ -47,6 +56,14 @@ struct HalfAxisQuery
     // run of the function's transitions (core/query/functionruns.h); both filters together keep
     // the transitions both keep.
     FunctionFilter function;
+
+    // For a caller that needs only some bytes of the window (the memory reader, once it knows the
+    // others): sorted, disjoint ranges inside [first, last]. A chunk that overlaps none of them is
+    // not read, so the page holds, in order, every match that overlaps them, and only some of the
+    // other matches (those of the chunks read and of the rows scanned); `exhausted` means that no
+    // match overlapping them is left. Empty: every match. Chunks of a hot byte the caller already
+    // knows are then skipped instead of filling its pages.
+    QList<ByteRange> needed;
 
     // Keeps only the accesses of `threadIds` (see `threads`); an empty list lifts the filter.
     void setThreads(QList<qint64> threadIds) { threads = std::move(threadIds); }
@@ -115,6 +132,8 @@ struct QueryStats
     // Chunks whose accesses were read through a cursor (each of its rows from the start point on is
     // a table read, matching or not: most of a narrow window's cost).
     qint64 chunksRead = 0;
+    // Chunks in the window left unread because they overlap none of HalfAxisQuery::needed.
+    qint64 chunksSkipped = 0;
     // Pages SQLite did not find in its own cache, read from the file or its memory map.
     qint64 pageCacheMisses = 0;
 };
@@ -129,8 +148,9 @@ public:
     HalfAxisQueryEngine(const HalfAxisQueryEngine &) = delete;
     HalfAxisQueryEngine &operator=(const HalfAxisQueryEngine &) = delete;
 
-    // False + *error on an invalid query (first > last, empty operations, a thread filter on a
-    // history without threads, a function filter the history cannot answer) or a database error.
+    // False + *error on an invalid query (first > last, empty operations, needed ranges out of
+    // order, overlapping or outside the window, a thread filter on a history without threads, a
+    // function filter the history cannot answer) or a database error.
     bool run(const HalfAxisQuery &query, QueryPage *page, QString *error);
     const QueryStats &lastStats() const;
 
