@@ -38,8 +38,11 @@ AddressNormaliser::AddressNormaliser(sqlite::Connection &connection, NameTable &
         else if (path.startsWith(QLatin1Char('/')))
             mapping.kind = Kind::File;
         mapping.nameId = names.idOf(mapping.kind == Kind::File ? QFileInfo(path).fileName() : path);
-        if (mapping.first <= mapping.last)
+        if (mapping.first <= mapping.last) {
             m_mappings.push_back(mapping);
+            if (mapping.kind == Kind::Stack)
+                m_stacks.emplace_back(mapping.first, mapping.last);
+        }
     }
     std::sort(m_mappings.begin(), m_mappings.end(),
         [](const Mapping &x, const Mapping &y) { return x.first != y.first ? x.first < y.first : x.last < y.last; });
@@ -68,6 +71,20 @@ const AddressNormaliser::Mapping *AddressNormaliser::mappingOf(std::uint64_t add
             return m_lastMapping = &*after;
     }
     return nullptr;
+}
+
+std::optional<std::int64_t> AddressNormaliser::stackDistanceOf(const QByteArray &value) const
+{
+    if (value.size() != 8 || !m_stackAnchor)
+        return std::nullopt;
+    std::uint64_t pointer = 0;
+    for (int i = 7; i >= 0; --i)
+        pointer = (pointer << 8) | static_cast<unsigned char>(value[i]); // little-endian, as accesses store it
+    for (const auto &[first, last] : m_stacks) {
+        if (first <= pointer && pointer <= last)
+            return std::int64_t(*m_stackAnchor - pointer);
+    }
+    return std::nullopt;
 }
 
 NormalisedAddress AddressNormaliser::heapPlace(
@@ -99,8 +116,11 @@ NormalisedAddress AddressNormaliser::normalise(
 {
     using Kind = NormalisedAddress::Kind;
     const Mapping *mapping = mappingOf(address);
-    if (mapping && mapping->kind == Kind::Stack)
-        return { Kind::Stack, 0, 0, std::int64_t(mapping->last + 1 - address) };
+    if (mapping && mapping->kind == Kind::Stack) {
+        if (!m_stackAnchor)
+            m_stackAnchor = address + size;
+        return { Kind::Stack, 0, 0, std::int64_t(*m_stackAnchor - address) };
+    }
     if (mapping && mapping->kind == Kind::Heap)
         return heapPlace(*mapping, address, size, isWrite, pc);
     auto after = std::upper_bound(m_objects.begin(), m_objects.end(), address,

@@ -9,8 +9,12 @@
 //   first-touched before (its n-th first touch). A block allocated at another address, or in
 //   another order, is written first by the same instruction in both runs and so gets the same
 //   name; a block reused after free() keeps the name of its first owner (a documented limit);
-// - the stack: the distance below the top of the [stack] mapping (the same in both runs when the
-//   program's arguments and environment have the same length);
+// - the stack: the distance below the top of the run's first stack access (the return address
+//   that the program's first call pushes, just below the stack pointer the kernel hands over). The
+//   kernel puts the arguments, the environment and the auxiliary vector above that pointer and
+//   aligns it, so a frame lies at the same distance from it in both runs even when the arguments
+//   differ in length (measured from the top of the [stack] mapping, every frame would shift);
+//   bytes above it (the arguments' strings) have negative distances;
 // - anything else: the region's name and the raw address.
 // One normaliser per history; the names it hands out (NameTable) are shared by both so that keys
 // compare as integers.
@@ -21,6 +25,7 @@
 #include <QHash>
 #include <QString>
 #include <QStringList>
+#include <optional>
 #include <vector>
 
 namespace memhist {
@@ -44,7 +49,7 @@ struct NormalisedAddress
         Global, // a = name id, offset in the object
         File, // a = file name id, offset in the file
         Heap, // a = first writer's PC, b = its n-th first touch (1-based), offset in that word run
-        Stack, // offset = the top of [stack] (its last byte + 1) - address
+        Stack, // offset = the stack anchor (see above) - address
         Region, // a = region name id ("[anon]", "[vdso]", "[heap]" past the cap), offset = raw address
     };
     Kind kind = Kind::Unknown;
@@ -67,6 +72,13 @@ public:
 
     // Where `address` is; a write (`isWrite`) by `pc` names the heap words it first touches.
     NormalisedAddress normalise(std::uint64_t address, std::uint32_t size, bool isWrite, std::uint64_t pc);
+
+    // When `value` (an access's bytes) is an 8-byte pointer into the stack: its distance from the
+    // stack's anchor, as normalise() names the stack. A saved frame pointer or the address of a
+    // local then compares equal between runs whose stacks lie at different addresses; the raw
+    // bytes are still what a report shows. None for any other value, or before the first stack
+    // access.
+    std::optional<std::int64_t> stackDistanceOf(const QByteArray &value) const;
 
     bool heapCapped() const { return m_heapCapped; }
 
@@ -99,7 +111,9 @@ private:
     NameTable &m_names;
     std::vector<Mapping> m_mappings; // by first address
     std::vector<DataObject> m_objects; // by first address
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> m_stacks; // [first, last] of each [stack] mapping
     const Mapping *m_lastMapping = nullptr;
+    std::optional<std::uint64_t> m_stackAnchor; // the end of the first stack access
     QHash<std::uint64_t, HeapWord> m_heapWords; // by 8-byte word address
     QHash<std::uint64_t, std::uint64_t> m_firstTouches; // by PC
     bool m_heapCapped = false;

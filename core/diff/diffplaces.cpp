@@ -19,6 +19,12 @@ QString withOffset(const QString &name, std::int64_t offset)
     return offset > 0 ? name + u'+' + hex(std::uint64_t(offset)) : name + u'-' + hex(std::uint64_t(-offset));
 }
 
+// What stack offsets count from (addressnormaliser.h): the stack pointer at the program's start.
+QString stackAnchorName()
+{
+    return QStringLiteral("[stack] sp0");
+}
+
 } // namespace
 
 PlaceDescriber::PlaceDescriber(ContextReader &context, const NameTable &names)
@@ -48,7 +54,7 @@ QString PlaceDescriber::place(const NormalisedAddress &place)
     std::int64_t offset = 0;
     const ObjectKey key = objectKeyOf(place, &offset);
     if (key.kind == NormalisedAddress::Kind::Stack)
-        return QStringLiteral("[stack] top-") + hex(std::uint64_t(place.offset));
+        return withOffset(stackAnchorName(), -place.offset);
     return withOffset(object(key), offset);
 }
 
@@ -61,7 +67,7 @@ QString PlaceDescriber::object(const ObjectKey &key)
     case Kind::Heap:
         return QStringLiteral("[heap] cell %1 first written by %2").arg(key.b).arg(functionAt(key.a));
     case Kind::Stack:
-        return QStringLiteral("[stack] top-") + hex(std::uint64_t(key.word));
+        return withOffset(stackAnchorName(), -key.word);
     case Kind::File:
         return m_names.name(key.a) + u'+' + hex(std::uint64_t(key.word));
     case Kind::Region:

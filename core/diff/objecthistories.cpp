@@ -19,7 +19,8 @@ ObjectKey objectKeyOf(const NormalisedAddress &place, std::int64_t *offsetInObje
         *offsetInObject = place.offset;
         return { place.kind, place.a, place.b, 0 };
     case Kind::Stack: {
-        // Stack offsets count down from the top: the word holding the byte `offset` below it.
+        // Stack offsets count down from the stack's anchor: the word holding the byte `offset`
+        // below it (above it for a negative offset).
         const std::int64_t word = (place.offset + 7) & ~std::int64_t(7);
         *offsetInObject = word - place.offset;
         return { place.kind, 0, 0, word };
@@ -34,19 +35,27 @@ ObjectKey objectKeyOf(const NormalisedAddress &place, std::int64_t *offsetInObje
     return { place.kind, place.a, place.b, word };
 }
 
+bool sameValue(const ObjectWrite &x, const ObjectWrite &y)
+{
+    if (x.stackDistance && y.stackDistance)
+        return *x.stackDistance == *y.stackDistance;
+    return x.value == y.value;
+}
+
 bool ObjectSummary::differs() const
 {
     if (firstDifferingWrite > 0)
         return true;
     if (!comparisonLost)
         return false;
-    const auto value = [](const std::optional<ObjectWrite> &write) { return write ? write->value : QByteArray(); };
-    return writes[0] != writes[1] || value(last[0]) != value(last[1]);
+    if (writes[0] != writes[1] || last[0].has_value() != last[1].has_value())
+        return true;
+    return last[0] && !sameValue(*last[0], *last[1]);
 }
 
 bool ObjectHistories::sameWrite(const ObjectWrite &x, const ObjectWrite &y)
 {
-    return x.offset == y.offset && x.size == y.size && x.value == y.value;
+    return x.offset == y.offset && x.size == y.size && sameValue(x, y);
 }
 
 void ObjectHistories::add(int side, const ObjectKey &key, ObjectWrite write)

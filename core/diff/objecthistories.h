@@ -30,7 +30,14 @@ struct ObjectWrite
     std::uint32_t size = 0;
     std::int64_t offset = 0; // in the object
     QByteArray value;
+    // The value is a pointer into the stack (AddressNormaliser::stackDistanceOf): two such writes
+    // compare by this distance, not by their bytes.
+    std::optional<std::int64_t> stackDistance;
 };
+
+// Whether two writes left the same value: their stack distances when both are pointers into the
+// stack, else their bytes.
+bool sameValue(const ObjectWrite &x, const ObjectWrite &y);
 
 // An object: a place without its offset (Global, File words, Heap cells) or a word (Stack, Region,
 // Unknown: 8-byte words, as nothing bounds them).
