@@ -56,12 +56,14 @@ public:
     // Walks `query` page by page over the bytes [spanFirst, spanLast] (offsets in the range); `visit`
     // decides the bytes of each access it is given, and the walk ends when every byte of the span
     // is decided or the query is exhausted. The window is the span's bytes still undecided, first
-    // to last: a byte decided early but accessed all the time (a loop counter) may stay inside it,
-    // between bytes nothing accesses, and then fill page after page with accesses that decide
-    // nothing. When a full page decides almost nothing, the walk goes on as one walk per stretch
-    // between the bytes those wasted accesses touched most, each from where this one stopped: the
-    // bytes are disjoint and each walk keeps the query's order, so each byte is still decided by
-    // its first access in that order.
+    // to last, and the query names those bytes (HalfAxisQuery::needed), so the engine skips the
+    // chunks of the bytes already decided. A byte decided early but accessed all the time (a loop
+    // counter) may still stay inside the window, between bytes nothing accesses, and bring its
+    // accesses when they share chunks with undecided bytes or when the engine scans a slice's rows,
+    // filling pages that decide nothing. When a full page decides almost nothing, the walk goes on
+    // as one walk per stretch between the bytes those wasted accesses touched most, each from where
+    // this one stopped: the bytes are disjoint and each walk keeps the query's order, so each byte
+    // is still decided by its first access in that order.
     template<typename Visit>
     bool walk(HalfAxisQuery query, std::uint64_t rangeFirst, std::uint64_t spanFirst, std::uint64_t spanLast,
         std::vector<bool> &decided, QList<MemoryByte> &bytes, const Visit &visit, QString *error, int depth = 0)
