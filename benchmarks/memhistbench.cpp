@@ -103,7 +103,8 @@ Options parseOptions(const QCoreApplication &app)
                        "they meet its pages in the page cache (when it fits in memory) rather than on the disk."));
     const QCommandLineOption samples(QStringLiteral("samples"),
         QStringLiteral("With --query-only: write every query's figures to FILE, a tab-separated line each (the "
-                       "history, class, T, window, rows, slices, chunks read, SQLite cache misses, wall and CPU ms)."),
+                       "history, class, T, window, rows, slices, chunks read, SQLite cache misses, wall and CPU ms); "
+                       "with --search, every first page's (searchbenchmark.h)."),
         QStringLiteral("FILE"));
     const QCommandLineOption memory(QStringLiteral("memory"),
         QStringLiteral("Only time memory at T (MemoryReader::read of 256 B and 4 KiB ranges, --queries of each) on an "
@@ -151,8 +152,8 @@ Options parseOptions(const QCoreApplication &app)
     options.memory = parser.values(memory);
     options.search = parser.values(search);
     options.mapWholeFile = parser.isSet(mapWholeFile);
-    if (options.queryOnly.isEmpty() && !options.samplesPath.isEmpty())
-        fail(QStringLiteral("--samples: only with --query-only"));
+    if (options.queryOnly.isEmpty() && options.search.isEmpty() && !options.samplesPath.isEmpty())
+        fail(QStringLiteral("--samples: only with --query-only or --search"));
     if (options.queryOnly.isEmpty() && parser.isSet(noPlain))
         fail(QStringLiteral("--no-plain: only with --query-only"));
     if (options.queryOnly.isEmpty() && options.memory.isEmpty() && options.search.isEmpty() && options.warm)
@@ -238,12 +239,17 @@ int main(int argc, char *argv[])
             qUtf8Printable(machine.date), machine.processors, qUtf8Printable(machine.loadAverage),
             MEMHIST_BENCH_BUILD_TYPE);
         QList<std::pair<QString, SearchBenchmarkResult>> runs;
+        QFile samplesFile(options.samplesPath);
+        if (!options.samplesPath.isEmpty() && !samplesFile.open(QIODevice::WriteOnly | QIODevice::Truncate))
+            abortRun(QStringLiteral("search"), options.samplesPath + QStringLiteral(": cannot write"));
         for (const QString &history : options.search) {
             if (options.warm && readThroughPageCache(history) < 0)
                 abortRun(QStringLiteral("search"), history + QStringLiteral(": cannot read"));
             SearchBenchmarkResult result = runSearchBenchmark(history, options.queriesPerClass, options.seed);
             if (!result.ok)
                 abortRun(QStringLiteral("search"), result.error);
+            if (samplesFile.isOpen() && !writeSearchSamples(samplesFile, history, result))
+                abortRun(QStringLiteral("search"), options.samplesPath + QStringLiteral(": cannot write"));
             runs.append({ history, std::move(result) });
         }
         printSearchRuns(runs, options.queriesPerClass);

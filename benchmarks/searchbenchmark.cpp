@@ -66,6 +66,8 @@ SearchBenchmarkResult runSearchBenchmark(const QString &databasePath, int search
         const bool ok = engine.run(search, &page, &error);
         result.firstPageWallNs.append(timer.nsecsElapsed());
         result.firstPageCpuNs.append(threadCpuNs() - cpuStart);
+        result.samples.append({ search.value, search.query.at->value, page.accesses.size(), engine.lastStats(),
+            result.firstPageWallNs.last(), result.firstPageCpuNs.last() });
         if (!ok) {
             result.error = databasePath + QStringLiteral(": ") + error;
             return result;
@@ -91,6 +93,29 @@ SearchBenchmarkResult runSearchBenchmark(const QString &databasePath, int search
     }
     result.ok = true;
     return result;
+}
+
+bool writeSearchSamples(QIODevice &file, const QString &history, const SearchBenchmarkResult &result)
+{
+    QByteArray text;
+    for (const SearchSample &sample : result.samples) {
+        text += QStringLiteral("%1\t%2\t%3\t%4\t%5\t%6\t%7\t%8\t%9\t%10\t%11\t%12\t%13\t%14\n")
+                    .arg(history, QString::fromLatin1(sample.value.toHex(' ')))
+                    .arg(sample.at)
+                    .arg(sample.rows)
+                    .arg(sample.stats.windowSteps)
+                    .arg(sample.stats.valueSteps)
+                    .arg(sample.stats.groupRowsRead)
+                    .arg(sample.stats.groupsSkipped)
+                    .arg(sample.stats.filtersRead)
+                    .arg(sample.stats.blocksRead)
+                    .arg(sample.stats.blocksDecoded)
+                    .arg(sample.stats.blocksMatched)
+                    .arg(double(sample.wallNs) / 1e6, 0, 'f', 3)
+                    .arg(double(sample.cpuNs) / 1e6, 0, 'f', 3)
+                    .toUtf8();
+    }
+    return file.write(text) == text.size();
 }
 
 void printSearchRuns(const QList<std::pair<QString, SearchBenchmarkResult>> &runs, int searches)

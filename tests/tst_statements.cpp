@@ -180,6 +180,7 @@ QList<Expected> expectedPlans()
         { QStringLiteral("values/blocksFrom"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid>?)") } },
         { QStringLiteral("values/filtersAfter"), D::History, { QStringLiteral("SEARCH access_value_filters USING INTEGER PRIMARY KEY (rowid>?)") } },
         { QStringLiteral("values/filtersBefore"), D::History, { QStringLiteral("SEARCH access_value_filters USING INTEGER PRIMARY KEY (rowid<?)") } },
+        { QStringLiteral("values/groupBits"), D::History, { QStringLiteral("SEARCH access_value_groups USING INTEGER PRIMARY KEY (rowid=?)") } },
         { QStringLiteral("values/blocksAfter"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid>?)") } },
         { QStringLiteral("values/blocksBefore"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid<?)") } },
         { QStringLiteral("values/blockAt"), D::History, { QStringLiteral("SEARCH access_value_blocks USING INTEGER PRIMARY KEY (rowid=?)") } },
@@ -312,6 +313,7 @@ void tst_Statements::initTestCase()
         { "instructions", { contextschema::createInstructionsTable } },
         { "access_value_blocks", { valueschema::createBlocksTable } },
         { "access_value_filters", { valueschema::createFiltersTable } },
+        { "access_value_groups", { valueschema::createGroupsTable } },
         { "access_values", { valueschema::createLegacyTable } },
     };
     for (const auto &[table, creates] : optionalTables) {

@@ -7,6 +7,7 @@
 #include "core/storage/historydatabase.h"
 #include "core/storage/sqlite.h"
 #include "core/values/valuefilter.h"
+#include "core/values/valuegroups.h"
 #include "testsupport.h"
 
 #include <QRandomGenerator>
@@ -24,6 +25,7 @@ private slots:
     void initTestCase();
     void filterNeverMissesAValue();
     void exactFilterRulesOutPairs();
+    void groupsHoldTheirValues();
     void equalsTheScan_data();
     void equalsTheScan();
     void unexplainedEqualsTheReplay();
@@ -94,7 +96,7 @@ QList<qint64> scan(const QList<ValuedAccess> &stream, const ValueSearch &search)
 }
 
 // Every page of `search`, resumed until exhausted; fails the test on an error or a page too long.
-QList<qint64> allPages(ValueSearchEngine &engine, ValueSearch search, int *pages)
+QList<qint64> allPages(ValueSearchEngine &engine, ValueSearch search, int *pages, quint64 *groupsSkipped = nullptr)
 {
     QList<qint64> rows;
     *pages = 0;
@@ -106,6 +108,8 @@ QList<qint64> allPages(ValueSearchEngine &engine, ValueSearch search, int *pages
             return { -1 };
         }
         ++*pages;
+        if (groupsSkipped)
+            *groupsSkipped += engine.lastStats().groupsSkipped;
         if (quint64(page.accesses.size()) > search.query.limit || *pages > 10000)
             return { -2 };
         for (const Access &access : std::as_const(page.accesses))
@@ -190,20 +194,60 @@ void tst_ValueSearch::exactFilterRulesOutPairs()
     QVERIFY(!filter.read(QByteArray(ValueFilter::byteMapSize + 12, '\0'))); // not a power of two
 }
 
+void tst_ValueSearch::groupsHoldTheirValues()
+{
+    // Groups of 4 rowids: rowid 5 (group 1) holds "ABCD", rowid 2050 (group 512, the second span's
+    // first) holds "xy"; a value of one byte sets nothing.
+    valuegroups::Builder builder(2);
+    builder.add(5, "ABCD");
+    builder.add(7, "Z");
+    QVERIFY(builder.takeRows(false).empty()); // the first span is not finished
+    builder.add(2050, "xy");
+    std::vector<valuegroups::Builder::Row> rows = builder.takeRows(false);
+    const std::vector<std::uint32_t> abcd = valuegroups::slotsOf("ABCD");
+    QCOMPARE(abcd.size(), std::size_t(4)); // AB, BC, CD and the window ABCD
+    QCOMPARE(valuegroups::slotsOf("Z").size(), std::size_t(0));
+    QCOMPARE(valuegroups::slotsOf("AAAA").size(), std::size_t(2)); // AA once, and the window
+    QCOMPARE(valuegroups::slotsOf("ABCDEFGH").size(), std::size_t(13)); // 7 pairs, 5 + 1 windows
+    QCOMPARE(rows.size(), abcd.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        QCOMPARE(rows[i].key, valuegroups::keyOf(abcd[i], 0));
+        QByteArray expected(valuegroups::spanBytes, '\0');
+        expected[0] = char(1 << 1); // group 1
+        QCOMPARE(rows[i].bits, expected);
+    }
+    rows = builder.takeRows(true);
+    QCOMPARE(rows.size(), std::size_t(2)); // "xy", then the info row
+    QCOMPARE(rows[0].key, valuegroups::keyOf(std::uint32_t('x') << 8 | std::uint32_t('y'), 1));
+    QByteArray expected(valuegroups::spanBytes, '\0');
+    expected[0] = 1; // group 512: the first of span 1
+    QCOMPARE(rows[0].bits, expected);
+    QCOMPARE(rows[1].key, valuegroups::infoKey);
+    QCOMPARE(rows[1].bits, QByteArray(1, '\2'));
+}
+
 void tst_ValueSearch::equalsTheScan_data()
 {
     QTest::addColumn<quint32>("seed");
     QTest::addColumn<int>("ways");
     QTest::addColumn<bool>("withIndex");
+    // The index's second level (valuegroups.h): rowids per group as a power of two; 0: none (a
+    // history written before it). Small groups make many groups and spans on a small history.
+    QTest::addColumn<int>("groupShift");
 
     const int cheaper = int(ValueSearchTuning::Ways::Cheaper);
     const int window = int(ValueSearchTuning::Ways::WindowOnly);
     const int values = int(ValueSearchTuning::Ways::ValuesOnly);
-    QTest::newRow("both ways mixed, index") << 1u << cheaper << true;
-    QTest::newRow("both ways mixed, no index") << 2u << cheaper << false;
-    QTest::newRow("through the window") << 3u << window << true;
-    QTest::newRow("through the values, index") << 4u << values << true;
-    QTest::newRow("through the values, no index") << 5u << values << false;
+    const int defaultShift = valuegroups::defaultGroupShift;
+    QTest::newRow("both ways mixed, index") << 1u << cheaper << true << defaultShift;
+    QTest::newRow("both ways mixed, no index") << 2u << cheaper << false << defaultShift;
+    QTest::newRow("through the window") << 3u << window << true << defaultShift;
+    QTest::newRow("through the values, index") << 4u << values << true << defaultShift;
+    QTest::newRow("through the values, no index") << 5u << values << false << defaultShift;
+    QTest::newRow("through the values, filters without groups") << 6u << values << true << 0;
+    QTest::newRow("through the values, groups of 16 rowids") << 7u << values << true << 4;
+    QTest::newRow("through the values, groups of 2 rowids (4 spans)") << 8u << values << true << 1;
+    QTest::newRow("both ways mixed, groups of 8 rowids") << 9u << cheaper << true << 3;
 }
 
 void tst_ValueSearch::equalsTheScan()
@@ -211,14 +255,18 @@ void tst_ValueSearch::equalsTheScan()
     QFETCH(quint32, seed);
     QFETCH(int, ways);
     QFETCH(bool, withIndex);
+    QFETCH(int, groupShift);
     QRandomGenerator random(seed);
     const QList<ValuedAccess> stream = randomStream(random, 4000, 2048, 50, false);
     const QString history = path(QStringLiteral("random-%1.memhist").arg(seed));
-    QVERIFY(writeHistoryWithValues(history, stream));
-    if (!withIndex) {
+    valuegroups::setGroupShiftForTests(groupShift);
+    const bool written = writeHistoryWithValues(history, stream);
+    valuegroups::setGroupShiftForTests(0);
+    QVERIFY(written);
+    if (!withIndex || groupShift == 0) {
         sqlite::Connection connection;
         QVERIFY(connection.open(history, sqlite::Connection::Mode::ReadWriteCreate));
-        QVERIFY(connection.execute("DROP TABLE access_value_filters"));
+        QVERIFY(connection.execute(withIndex ? "DROP TABLE access_value_groups" : "DROP TABLE access_value_filters"));
     }
     QString error;
     const auto database = HistoryDatabase::open(history, &error);
@@ -234,6 +282,7 @@ void tst_ValueSearch::equalsTheScan()
     QCOMPARE(engine.hasIndex(), withIndex);
     const std::uint64_t lastTransition = stream.constLast().access.transition.value;
     int nonEmpty = 0;
+    quint64 groupsSkipped = 0;
     for (int round = 0; round < 80; ++round) {
         ValueSearch search;
         search.query.direction = random.bounded(2) ? Direction::Forward : Direction::Backward;
@@ -255,7 +304,7 @@ void tst_ValueSearch::equalsTheScan()
         }
         int pages = 0;
         const QList<qint64> expected = scan(stream, search);
-        const QList<qint64> found = allPages(engine, search, &pages);
+        const QList<qint64> found = allPages(engine, search, &pages, &groupsSkipped);
         if (found != expected) {
             QFAIL(qPrintable(QStringLiteral("round %1 (value %2): %3 rows where the scan finds %4")
                                  .arg(round)
@@ -266,6 +315,11 @@ void tst_ValueSearch::equalsTheScan()
         nonEmpty += expected.isEmpty() ? 0 : 1;
     }
     QVERIFY2(nonEmpty >= 40, "most searches should find something");
+    // Small groups are skipped when the values are walked (one group of 16,384 rowids is never
+    // skipped on a history of 4,000 accesses whose values hold every byte pair it is asked for).
+    const bool smallGroups = withIndex && groupShift > 0 && groupShift < valuegroups::defaultGroupShift
+        && ways != int(ValueSearchTuning::Ways::WindowOnly);
+    QVERIFY2(smallGroups == (groupsSkipped > 0), qPrintable(QString::number(groupsSkipped)));
 }
 
 void tst_ValueSearch::unexplainedEqualsTheReplay()

@@ -68,13 +68,25 @@ bool ContextTableWriter::writeValues(const std::vector<ValueBlock> &blocks)
         return true;
     if (!m_valuesCreated) {
         bool filtersCreated = false;
+        bool groupsCreated = false;
         if (!ensureTable(valueschema::createBlocksTable, &m_valuesCreated)
-            || !ensureTable(valueschema::createFiltersTable, &filtersCreated))
+            || !ensureTable(valueschema::createFiltersTable, &filtersCreated)
+            || !ensureTable(valueschema::createGroupsTable, &groupsCreated))
             return false;
         m_insertValue = sqlite::BatchInsert(m_connection, valueschema::insertBlock);
         m_insertValueFilter = sqlite::BatchInsert(m_connection, valueschema::insertFilter);
+        m_insertValueGroups = sqlite::BatchInsert(m_connection, valueschema::insertGroups);
+        m_valueGroups = std::make_unique<valuegroups::Builder>();
     }
-    return m_insertValue.isValid() && m_insertValueFilter.isValid()
+    // The second level of the index from the blocks' values (every value, as its block filter).
+    DecodedValueBlock decoded;
+    for (const ValueBlock &block : blocks) {
+        if (!decoded.decode(block.first, block.last, block.layout, block.bytes))
+            continue; // not the encoder's output: nothing a search could find in it either
+        for (qint64 id = block.first; id <= block.last; ++id)
+            m_valueGroups->add(id, decoded.bytesOf(id));
+    }
+    return m_insertValue.isValid() && m_insertValueFilter.isValid() && writeValueGroups(false)
         && m_insertValue.insert(blocks.size(),
             [&](sqlite::Statement &insert, int first, std::size_t index) {
                 const ValueBlock &block = blocks[index];
@@ -87,6 +99,17 @@ bool ContextTableWriter::writeValues(const std::vector<ValueBlock> &blocks)
                insert.bind(first, blocks[index].first);
                insert.bindBlob(first + 1, blocks[index].filter);
            });
+}
+
+bool ContextTableWriter::writeValueGroups(bool last)
+{
+    const std::vector<valuegroups::Builder::Row> rows = m_valueGroups->takeRows(last);
+    return rows.empty()
+        || (m_insertValueGroups.isValid()
+            && m_insertValueGroups.insert(rows.size(), [&](sqlite::Statement &insert, int first, std::size_t index) {
+                   insert.bind(first, rows[index].key);
+                   insert.bindBlob(first + 1, rows[index].bits);
+               }));
 }
 
 template<typename Row, typename BindRow>
@@ -251,6 +274,8 @@ bool ContextTableWriter::writeResolved(const ResolvedContext &context)
 
 bool ContextTableWriter::createIndexes()
 {
+    if (m_valueGroups && !writeValueGroups(true))
+        return false;
     if (m_earlyRowsDeleted
         && (!dropIfEmptied(m_instructions) || !dropIfEmptied(m_sourceLines) || !dropIfEmptied(m_sourceFiles)))
         return false;

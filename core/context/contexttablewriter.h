@@ -12,6 +12,9 @@
 #include "core/context/contextrows.h"
 #include "core/storage/batchinsert.h"
 #include "core/storage/sqlite.h"
+#include "core/values/valuegroups.h"
+
+#include <memory>
 
 namespace memhist {
 
@@ -33,6 +36,7 @@ private:
     bool ensureTable(const char *createSql, bool *created);
     bool writeCodeTrace(const std::vector<CodeTraceRow> &rows);
     bool writeValues(const std::vector<ValueBlock> &blocks);
+    bool writeValueGroups(bool last);
     // A code table written both early and at the end: created with its first row, its index
     // (when it has one) built last, dropped when its early rows were all deleted and the end
     // gave it none.
@@ -60,6 +64,8 @@ private:
     sqlite::BatchInsert m_insertCodeTrace;
     sqlite::BatchInsert m_insertValue;
     sqlite::BatchInsert m_insertValueFilter;
+    sqlite::BatchInsert m_insertValueGroups;
+    std::unique_ptr<valuegroups::Builder> m_valueGroups; // with the first values
     QList<const char *> m_pendingIndexes;
 };
 

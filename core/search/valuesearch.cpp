@@ -10,9 +10,10 @@
 #include "core/storage/historystatements.h"
 #include "core/values/accessvaluereader.h"
 #include "core/values/valuefilter.h"
+#include "core/values/valuegroups.h"
 #include "core/values/valuestatements.h"
 
-#include <QElapsedTimer>
+#include <ctime>
 #include <limits>
 
 namespace memhist {
@@ -22,6 +23,32 @@ namespace {
 enum class Way {
     Window,
     Values,
+};
+
+// The searching thread's CPU time: what a step cost, whatever else the machine runs (wall-clock
+// time on a loaded machine charged a step for the time it waited for a processor, and made the
+// search take the slower way for a while).
+std::int64_t threadCpuNs()
+{
+    timespec now {};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return std::int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+// What a rowid cost on one way, over its recent steps (each older step weighs half as much as the
+// next), so that one odd step does not switch the way.
+struct WayCost
+{
+    double ns = 0;
+    double rows = 0;
+
+    bool measured() const { return rows > 0; }
+    double perRow() const { return ns / rows; }
+    void add(double stepNs, double stepRows)
+    {
+        ns = ns / 2 + stepNs;
+        rows = rows / 2 + stepRows;
+    }
 };
 
 } // namespace
@@ -46,6 +73,16 @@ public:
         accessesBetween = connection.prepare(searchstatements::accessesBetween);
         blockStart = connection.prepare(searchstatements::blockStartAtOrBefore);
         indexed = filtersAfter.isValid() && filtersBefore.isValid();
+        // The second level (valuegroups.h), when the history has it: its info row gives the group size.
+        groupBits = connection.prepare(valueschema::groupBits);
+        if (indexed && groupBits.isValid()) {
+            groupBits.bind(1, valuegroups::infoKey);
+            if (groupBits.step() == SQLITE_ROW && groupBits.blobView(0).size() == 1) {
+                const int shift = std::uint8_t(groupBits.blobView(0)[0]);
+                groupShift = shift >= 1 && shift <= 40 ? shift : 0;
+            }
+            groupBits.reset();
+        }
     }
 
     // One search: the page being filled and the frontier, the rowid up to which (forward; down to
@@ -59,6 +96,11 @@ public:
         std::int64_t end = 0; // the last rowid to decide (forward), the first (backward)
         QueryPage *page = nullptr;
         bool done = false;
+        // The value's pairs and windows (valuegroups.h; empty: groups are not used), and which
+        // groups of the span last read may hold it.
+        std::vector<std::uint32_t> needleSlots;
+        std::int64_t span = -1;
+        std::uint64_t spanGroups[8] = {};
 
         bool full() const { return quint64(page->accesses.size()) >= search->query.limit; }
         double share() const
@@ -71,6 +113,11 @@ public:
     bool begin(const ValueSearch &search, QueryPage *page, Walk *walk, QString *error);
     bool windowStep(Walk &walk, QString *error);
     bool valuesStep(Walk &walk, QString *error);
+    // Which groups of `span` may hold the walk's value, into walk.spanGroups; false on an error.
+    bool readSpan(Walk &walk, std::int64_t span, QString *error);
+    // When the group of the next rowid to decide cannot hold the value: moves the frontier to the
+    // next group that may (or the span's end) and returns true. The group's first and last rowid.
+    bool skipGroups(Walk &walk, std::int64_t *groupFirst, std::int64_t *groupLast, QString *error, bool *failed);
     bool matchesValue(const Walk &walk, const Access &access);
     // The accesses of rowids [first, last] that the walk's window, operations and value select,
     // appended in its order while the page has room; `bytesOf` gives each rowid's value.
@@ -96,8 +143,11 @@ public:
     sqlite::Statement blockAt;
     sqlite::Statement accessesBetween;
     sqlite::Statement blockStart;
+    sqlite::Statement groupBits;
     bool indexed = false;
+    int groupShift = 0; // 0: no second level
     DecodedValueBlock block;
+    ValueSearchStats stats;
 };
 
 ValueSearchEngine::ValueSearchEngine(HistoryDatabase &database, ValueSearchTuning tuning)
@@ -114,6 +164,11 @@ bool ValueSearchEngine::hasValues() const
 bool ValueSearchEngine::hasIndex() const
 {
     return d->indexed;
+}
+
+const ValueSearchStats &ValueSearchEngine::lastStats() const
+{
+    return d->stats;
 }
 
 QString ValueSearchEngine::cancelledMessage()
@@ -149,6 +204,8 @@ bool ValueSearchEngine::Private::begin(const ValueSearch &search, QueryPage *pag
     page->exhausted = false;
     walk->search = &search;
     walk->page = page;
+    walk->needleSlots = groupShift > 0 ? valuegroups::slotsOf(search.value) : std::vector<std::uint32_t> {};
+    walk->span = -1;
     walk->forward = query.direction == Direction::Forward;
     // The first and last rowids (the history's own statements: the ends of the rowid b-tree).
     std::int64_t firstRow = 0;
@@ -236,11 +293,20 @@ bool ValueSearchEngine::Private::takeBlockMatches(
     // Only the block's rowids on the walk's side of the frontier.
     first = walk.forward ? std::max(first, walk.frontier + 1) : first;
     last = walk.forward ? last : std::min(last, walk.frontier - 1);
-    bool any = false;
-    for (std::int64_t id = first; id <= last && !any; ++id)
-        any = bytesOf(id).contains(walk.search->value);
-    if (!any)
+    // Only the accesses from the first value that holds it to the last are read.
+    std::int64_t firstMatch = -1;
+    std::int64_t lastMatch = -1;
+    for (std::int64_t id = first; id <= last; ++id) {
+        if (bytesOf(id).contains(walk.search->value)) {
+            firstMatch = firstMatch < 0 ? id : firstMatch;
+            lastMatch = id;
+        }
+    }
+    if (firstMatch < 0)
         return true;
+    first = firstMatch;
+    last = lastMatch;
+    ++stats.blocksMatched;
     const HalfAxisQuery &query = walk.search->query;
     QList<Access> matches;
     accessesBetween.bind(1, first);
@@ -276,8 +342,90 @@ bool ValueSearchEngine::Private::takeBlockMatches(
     return true;
 }
 
+bool ValueSearchEngine::Private::readSpan(Walk &walk, std::int64_t span, QString *error)
+{
+    std::fill(std::begin(walk.spanGroups), std::end(walk.spanGroups), ~std::uint64_t(0));
+    for (const std::uint32_t slot : walk.needleSlots) {
+        groupBits.bind(1, valuegroups::keyOf(slot, span));
+        const int rc = groupBits.step();
+        ++stats.groupRowsRead;
+        if (rc == SQLITE_ROW) {
+            // A row of another size is damaged: it rules nothing out.
+            const QByteArrayView bits = groupBits.blobView(0);
+            if (bits.size() == valuegroups::spanBytes) {
+                for (int w = 0; w < 8; ++w) {
+                    std::uint64_t word = 0;
+                    for (int b = 7; b >= 0; --b)
+                        word = (word << 8) | std::uint8_t(bits[w * 8 + b]);
+                    walk.spanGroups[w] &= word;
+                }
+            }
+        } else if (rc == SQLITE_DONE) {
+            std::fill(std::begin(walk.spanGroups), std::end(walk.spanGroups), 0); // no value of the span has it
+        } else {
+            groupBits.reset();
+            *error = databaseError(QStringLiteral("read the value index"));
+            return false;
+        }
+        groupBits.reset();
+        if (std::all_of(std::begin(walk.spanGroups), std::end(walk.spanGroups), [](std::uint64_t w) { return w == 0; }))
+            break;
+    }
+    walk.span = span;
+    return true;
+}
+
+bool ValueSearchEngine::Private::skipGroups(
+    Walk &walk, std::int64_t *groupFirst, std::int64_t *groupLast, QString *error, bool *failed)
+{
+    const std::int64_t next = walk.forward ? walk.frontier + 1 : walk.frontier - 1; // the next rowid to decide
+    const std::int64_t group = next >> groupShift;
+    *groupFirst = group << groupShift;
+    *groupLast = ((group + 1) << groupShift) - 1;
+    const std::int64_t span = group >> valuegroups::spanShift;
+    if (span != walk.span && !readSpan(walk, span, error)) {
+        *failed = true;
+        return true;
+    }
+    const auto mayHold = [&walk](std::int64_t g) {
+        const unsigned bit = unsigned(g & ((1 << valuegroups::spanShift) - 1));
+        return ((walk.spanGroups[bit >> 6] >> (bit & 63)) & 1u) != 0;
+    };
+    if (mayHold(group))
+        return false;
+    // Every rowid up to the next group that may hold the value (or the span's end) is decided.
+    const std::int64_t spanFirst = span << valuegroups::spanShift;
+    const std::int64_t spanLast = spanFirst + (1 << valuegroups::spanShift) - 1;
+    std::int64_t g = group;
+    if (walk.forward) {
+        do
+            ++g;
+        while (g <= spanLast && !mayHold(g));
+        walk.frontier = std::min((g << groupShift) - 1, walk.end);
+        walk.done = walk.frontier >= walk.end;
+    } else {
+        do
+            --g;
+        while (g >= spanFirst && !mayHold(g));
+        walk.frontier = std::max((g + 1) << groupShift, walk.end);
+        walk.done = walk.frontier <= walk.end;
+    }
+    stats.groupsSkipped += quint64(std::abs(g - group));
+    return true;
+}
+
 bool ValueSearchEngine::Private::valuesStep(Walk &walk, QString *error)
 {
+    // With the index's second level: past the groups that cannot hold the value, then the blocks
+    // of one group that may (forward, those starting in it; backward, down to the first starting
+    // at or before its first rowid).
+    std::int64_t groupFirst = std::numeric_limits<std::int64_t>::min();
+    std::int64_t groupLast = std::numeric_limits<std::int64_t>::max();
+    if (indexed && groupShift > 0 && !walk.needleSlots.empty()) {
+        bool failed = false;
+        if (skipGroups(walk, &groupFirst, &groupLast, error, &failed))
+            return !failed;
+    }
     // The blocks from the one that holds the rowid next to the frontier (forward, it may start
     // before the frontier) in the walk's direction.
     std::int64_t from = walk.frontier;
@@ -294,34 +442,61 @@ bool ValueSearchEngine::Private::valuesStep(Walk &walk, QString *error)
     int rc = SQLITE_ROW;
     int taken = 0;
     bool ok = true;
+    bool leftGroup = false;
     while (ok && taken < tuning.valueStepBlocks && !walk.full() && (rc = blocks.step()) == SQLITE_ROW) {
-        ++taken;
         const std::int64_t first = blocks.int64(0);
-        bool candidate = true;
+        if (walk.forward && first > groupLast) {
+            leftGroup = true;
+            break;
+        }
+        ++taken;
+        // The last rowid this block decides, forward: its own last when its values were read, else
+        // its first (the next step starts from it again).
+        std::int64_t decided = first;
+        // A block row (access_first, access_last, layout, bytes): its bytes hold each value whole, so
+        // a block whose bytes do not hold the value is decided without decoding it. A block that
+        // does not decode holds no value a search can trust: `memhist check` names it.
+        const auto takeBlock = [&](sqlite::Statement &row) {
+            ++stats.blocksRead;
+            if (row.blobView(3).indexOf(walk.search->value) < 0) {
+                decided = std::max(first, row.int64(1));
+                return true;
+            }
+            ++stats.blocksDecoded;
+            if (!block.decode(first, row.int64(1), row.blobView(2), row.blob(3)))
+                return true;
+            decided = block.last();
+            return false;
+        };
+        bool decode = false;
         if (indexed) {
             ValueFilter filter;
-            candidate = !filter.read(blocks.blobView(1)) || filter.mayContain(walk.search->value);
-            if (candidate) {
+            ++stats.filtersRead;
+            if (!filter.read(blocks.blobView(1)) || filter.mayContain(walk.search->value)) {
                 blockAt.bind(1, first);
-                candidate = blockAt.step() == SQLITE_ROW
-                    && block.decode(first, blockAt.int64(1), blockAt.blobView(2), blockAt.blob(3));
+                decode = blockAt.step() == SQLITE_ROW && !takeBlock(blockAt);
                 blockAt.reset();
             }
         } else {
-            candidate = block.decode(first, blocks.int64(1), blocks.blobView(2), blocks.blob(3));
+            decode = !takeBlock(blocks);
         }
-        // A block that does not decode holds no value a search can trust: `memhist check` names it.
-        if (candidate)
+        if (decode)
             ok = takeBlockMatches(walk, block.first(), block.last(), bytesOf, error);
         if (!walk.full()) {
             // Every rowid of this block (and of the gap before it, which has no values) is decided.
-            walk.frontier
-                = walk.forward ? std::max<std::int64_t>(walk.frontier, candidate ? block.last() : first) : first;
+            walk.frontier = walk.forward ? std::max<std::int64_t>(walk.frontier, decided) : first;
+        }
+        if (!walk.forward && first <= groupFirst) {
+            leftGroup = true;
+            break;
         }
     }
     blocks.reset();
     if (!ok)
         return false;
+    // Forward, every block starting in the group was taken: its rowids after them hold no values.
+    if (leftGroup && walk.forward && !walk.full())
+        walk.frontier = std::max(walk.frontier, groupLast);
     if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
         *error = databaseError(QStringLiteral("read the value blocks"));
         return false;
@@ -336,28 +511,29 @@ bool ValueSearchEngine::Private::valuesStep(Walk &walk, QString *error)
 bool ValueSearchEngine::run(const ValueSearch &search, QueryPage *page, QString *error, const Progress &progress)
 {
     Private::Walk walk;
+    d->stats = {};
     if (!d->begin(search, page, &walk, error))
         return false;
 
-    // The ways this search may take, and what a rowid cost on each, as last measured (ns).
+    // The ways this search may take, and what a rowid cost on each over its recent steps.
     using Ways = ValueSearchTuning::Ways;
     const bool valuesPossible = !search.unexplained && search.query.threads.isEmpty() && d->blocksAfter.isValid()
         && d->tuning.ways != Ways::WindowOnly;
     const bool wholeSpace = search.query.first.value == 0 && search.query.last.value == ~std::uint64_t(0);
-    double costPerRow[2] = { -1, -1 };
+    WayCost cost[2];
     Way way = valuesPossible && (wholeSpace || d->tuning.ways == Ways::ValuesOnly) ? Way::Values : Way::Window;
     int stepsOnWay = 0;
     int retryAfter = d->tuning.stepsBeforeRetry;
     bool retrying = false;
-    QElapsedTimer timer;
     while (!walk.done && !walk.full()) {
         const std::int64_t before = walk.frontier;
-        timer.start();
+        const std::int64_t started = threadCpuNs();
+        ++(way == Way::Window ? d->stats.windowSteps : d->stats.valueSteps);
         if (!(way == Way::Window ? d->windowStep(walk, error) : d->valuesStep(walk, error)))
             return false;
         const double rows = double(
             std::max<std::int64_t>(1, walk.frontier > before ? walk.frontier - before : before - walk.frontier));
-        costPerRow[int(way)] = double(timer.nsecsElapsed()) / rows;
+        cost[int(way)].add(double(threadCpuNs() - started), rows);
         if (progress && !progress(walk.share())) {
             *error = cancelledMessage();
             return false;
@@ -370,18 +546,18 @@ bool ValueSearchEngine::run(const ValueSearch &search, QueryPage *page, QString 
             // long before the next try (a retry costs a step of the slower way).
             retrying = false;
             stepsOnWay = 0;
-            if (costPerRow[int(way)] >= costPerRow[int(other)]) {
+            if (cost[int(way)].perRow() >= cost[int(other)].perRow()) {
                 way = other;
                 retryAfter = std::min(retryAfter * 2, 1024);
             } else {
                 retryAfter = d->tuning.stepsBeforeRetry;
             }
-        } else if (costPerRow[int(other)] < 0 || ++stepsOnWay >= retryAfter) {
+        } else if (!cost[int(other)].measured() || ++stepsOnWay >= retryAfter) {
             // Not measured yet, or measured long ago: try it.
             way = other;
             stepsOnWay = 0;
             retrying = true;
-        } else if (costPerRow[int(other)] < costPerRow[int(way)]) {
+        } else if (cost[int(other)].perRow() < cost[int(way)].perRow()) {
             way = other;
             stepsOnWay = 0;
         }

@@ -56,6 +56,19 @@ struct ValueSearchTuning
     int stepsBeforeRetry = 16;
 };
 
+// What the last run() did, for benchmarks and tests: how much of the index and of the values it read.
+struct ValueSearchStats
+{
+    quint64 windowSteps = 0;
+    quint64 valueSteps = 0;
+    quint64 filtersRead = 0; // value index filters tested
+    quint64 blocksRead = 0; // value blocks read (a filter said "maybe", or no index)
+    quint64 blocksDecoded = 0; // of those, blocks whose bytes hold the value (perhaps across two values)
+    quint64 blocksMatched = 0; // of those, blocks with a value that matched (the others were false positives)
+    quint64 groupRowsRead = 0; // rows of the index's second level (valuegroups.h) read
+    quint64 groupsSkipped = 0; // groups of rowids it ruled out
+};
+
 class ValueSearchEngine
 {
 public:
@@ -80,6 +93,8 @@ public:
     bool run(const ValueSearch &search, QueryPage *page, QString *error, const Progress &progress = {});
 
     static QString cancelledMessage();
+    // What the last run() read.
+    const ValueSearchStats &lastStats() const;
 
 private:
     class Private;

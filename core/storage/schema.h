@@ -144,6 +144,7 @@ inline constexpr const char *memhistTableNames[] = {
     "instructions",
     "access_value_blocks",
     "access_value_filters",
+    "access_value_groups",
     "access_values",
 };
 

@@ -34,6 +34,12 @@ inline constexpr const char *filtersAfter
     = "SELECT access_first, filter FROM access_value_filters WHERE access_first > ?1 ORDER BY access_first";
 inline constexpr const char *filtersBefore
     = "SELECT access_first, filter FROM access_value_filters WHERE access_first < ?1 ORDER BY access_first DESC";
+// The value index's second level (valuegroups.h): per pair or window and span, the groups that
+// may hold it; the row of key -1 gives the group's size.
+inline constexpr const char *createGroupsTable
+    = "CREATE TABLE access_value_groups(key INTEGER PRIMARY KEY, bits blob not null)";
+inline constexpr const char *insertGroups = "INSERT INTO access_value_groups(key, bits) VALUES";
+inline constexpr const char *groupBits = "SELECT bits FROM access_value_groups WHERE key = ?1";
 // The blocks after / before rowid ?1 (a search of a history without filters).
 inline constexpr const char *blocksAfter = "SELECT access_first, access_last, layout, bytes FROM access_value_blocks "
                                            "WHERE access_first > ?1 ORDER BY access_first";
@@ -54,6 +60,7 @@ inline constexpr memhist::statements::NamedStatement valueStatements[] = {
     MEMHIST_STATEMENT(blocksFrom),
     MEMHIST_STATEMENT(filtersAfter),
     MEMHIST_STATEMENT(filtersBefore),
+    MEMHIST_STATEMENT(groupBits),
     MEMHIST_STATEMENT(blocksAfter),
     MEMHIST_STATEMENT(blocksBefore),
     MEMHIST_STATEMENT(blockAt),
