@@ -72,6 +72,8 @@ public:
         blockAt = connection.prepare(valueschema::blockAt);
         accessesBetween = connection.prepare(searchstatements::accessesBetween);
         blockStart = connection.prepare(searchstatements::blockStartAtOrBefore);
+        firstAccess = connection.prepare(statements::firstAccess);
+        lastAccess = connection.prepare(statements::lastAccess);
         indexed = filtersAfter.isValid() && filtersBefore.isValid();
         // The second level (valuegroups.h), when the history has it: its info row gives the group size.
         groupBits = connection.prepare(valueschema::groupBits);
@@ -144,6 +146,8 @@ public:
     sqlite::Statement accessesBetween;
     sqlite::Statement blockStart;
     sqlite::Statement groupBits;
+    sqlite::Statement firstAccess;
+    sqlite::Statement lastAccess;
     bool indexed = false;
     int groupShift = 0; // 0: no second level
     DecodedValueBlock block;
@@ -210,10 +214,10 @@ bool ValueSearchEngine::Private::begin(const ValueSearch &search, QueryPage *pag
     // The first and last rowids (the history's own statements: the ends of the rowid b-tree).
     std::int64_t firstRow = 0;
     std::int64_t lastRow = 0;
-    for (const auto &[sql, row] :
-        { std::pair { statements::firstAccess, &firstRow }, std::pair { statements::lastAccess, &lastRow } }) {
-        sqlite::Statement end = connection.prepare(sql);
-        const int rc = end.isValid() ? end.step() : SQLITE_ERROR;
+    for (const auto &[end, row] : { std::pair { &firstAccess, &firstRow }, std::pair { &lastAccess, &lastRow } }) {
+        const int rc = end->isValid() ? end->step() : SQLITE_ERROR;
+        const std::int64_t rowId = rc == SQLITE_ROW ? end->int64(0) : 0;
+        end->reset();
         if (rc == SQLITE_DONE) {
             walk->done = true; // no accesses at all
             return true;
@@ -222,7 +226,7 @@ bool ValueSearchEngine::Private::begin(const ValueSearch &search, QueryPage *pag
             *error = databaseError(QStringLiteral("read the accesses' rowids"));
             return false;
         }
-        *row = end.int64(0);
+        *row = rowId;
     }
     if (walk->forward) {
         std::int64_t frontier = firstRow - 1;
