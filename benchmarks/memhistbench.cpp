@@ -11,7 +11,6 @@
 #include "querybenchmark.h"
 #include "querygrowth.h"
 #include "searchbenchmark.h"
-#include "wholefilemap.h"
 #include "writerbenchmark.h"
 
 #include <QCommandLineParser>
@@ -45,7 +44,6 @@ struct Options
     QString samplesPath; // with queryOnly: every query's figures, one line each
     QStringList memory; // existing histories: MemoryReader::read is timed on each
     QStringList search; // existing histories: value searches are timed on each
-    bool mapWholeFile = false; // serve read-only histories from one map of the whole file
     WriterOptions writer; // the library's defaults unless overridden
 };
 
@@ -114,11 +112,8 @@ Options parseOptions(const QCoreApplication &app)
         QStringLiteral("Only time value searches (--queries first pages for values that occur, and one for a value "
                        "that occurs nowhere) on an existing history with values. Repeat it to compare sizes."),
         QStringLiteral("HISTORY"));
-    const QCommandLineOption mapWholeFile(QStringLiteral("map-whole-file"),
-        QStringLiteral("Experiment: SQLite reads the histories it opens read-only from one memory map of the whole "
-                       "file (benchmarks/wholefilemap.h) rather than mapping 2 GiB and reading the rest."));
-    parser.addOptions({ accesses, seed, queries, dir, keep, noReferences, noValues, memory, search, mapWholeFile,
-        sliceCap, chunkCap, chunkTarget, queryOnly, noPlain, warm, samples });
+    parser.addOptions({ accesses, seed, queries, dir, keep, noReferences, noValues, memory, search, sliceCap, chunkCap,
+        chunkTarget, queryOnly, noPlain, warm, samples });
     parser.process(app);
 
     const auto fail = [](const QString &message) {
@@ -151,7 +146,6 @@ Options parseOptions(const QCoreApplication &app)
     options.samplesPath = parser.value(samples);
     options.memory = parser.values(memory);
     options.search = parser.values(search);
-    options.mapWholeFile = parser.isSet(mapWholeFile);
     if (options.queryOnly.isEmpty() && options.search.isEmpty() && !options.samplesPath.isEmpty())
         fail(QStringLiteral("--samples: only with --query-only or --search"));
     if (options.queryOnly.isEmpty() && parser.isSet(noPlain))
@@ -227,11 +221,6 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral(MEMHIST_VERSION));
     const Options options = parseOptions(app);
     sqlite::configureProcess();
-    if (options.mapWholeFile) {
-        if (!mapWholeFiles())
-            abortRun(QStringLiteral("--map-whole-file"), QStringLiteral("cannot register the VFS"));
-        std::printf("SQLite reads read-only histories from one map of the whole file (--map-whole-file)\n");
-    }
 
     if (!options.search.isEmpty()) {
         const MachineContext machine = collectMachineContext();

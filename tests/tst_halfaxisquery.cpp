@@ -9,9 +9,11 @@
 #include "core/query/rowidsearch.h"
 #include "core/query/threadaccesscounts.h"
 #include "core/storage/historydatabase.h"
+#include "core/storage/sqlite.h"
 #include "core/writer/historywriter.h"
 #include "testsupport.h"
 
+#include <QFileInfo>
 #include <QMap>
 #include <QTemporaryDir>
 #include <QTest>
@@ -232,6 +234,8 @@ private slots:
     void threadFilterMatchesOracle();
     void threadFilterNeedsThreadSpans();
     void threadFilterRefusesOverlappingSpans();
+    void wholeFileMapServesEveryPage();
+    void walFramesWinOverTheMap();
 
 private:
     QTemporaryDir m_dir;
@@ -981,6 +985,82 @@ void TestHalfAxisQuery::threadFilterRefusesOverlappingSpans()
     query.limit = 3;
     QVERIFY2(engine.run(query, &page, &error), qPrintable(error));
     QCOMPARE(page.accesses.size(), 3);
+}
+
+namespace {
+
+// The name of the VFS chain a connection reads its main file through ("memhist-whole-file-map/unix").
+QString vfsNameOf(sqlite::Connection &connection)
+{
+    char *name = nullptr;
+    if (sqlite3_file_control(connection.handle(), "main", SQLITE_FCNTL_VFSNAME, &name) != SQLITE_OK || !name)
+        return {};
+    const QString text = QString::fromUtf8(name);
+    sqlite3_free(name);
+    return text;
+}
+
+} // namespace
+
+void TestHalfAxisQuery::wholeFileMapServesEveryPage()
+{
+    // A reader maps the whole file (core/storage/wholefilemap.h). With SQLite's own map cut to one
+    // page, every other page a query reads comes from that map: the answers must not change.
+    const QList<Access> stream = randomStream(404, 20000);
+    const QString path = m_dir.filePath(QStringLiteral("mapped.memhist"));
+    WriterOptions options;
+    options.sliceAccessCap = 500;
+    options.chunkAccessCap = 40;
+    options.chunkTargetAccesses = 8;
+    QString error;
+    QVERIFY2(test::writeHistory(path, stream, options, &error), qPrintable(error));
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    QCOMPARE(vfsNameOf(db->connection()).section(u'/', 0, 0), QStringLiteral("memhist-whole-file-map"));
+    sqlite::Statement pageSize = db->connection().prepare("PRAGMA page_size");
+    QCOMPARE(pageSize.step(), SQLITE_ROW);
+    const qint64 page = pageSize.int64(0);
+    QVERIFY2(QFileInfo(path).size() > 8 * page, qPrintable(QString::number(QFileInfo(path).size())));
+    // SQLite's own map: the first page only.
+    QVERIFY(db->connection().execute(QByteArray("PRAGMA mmap_size = " + QByteArray::number(page)).constData()));
+
+    HalfAxisQueryEngine engine(*db);
+    std::mt19937_64 random(4040);
+    int nonEmpty = 0;
+    for (int i = 0; i < 300; ++i) {
+        const HalfAxisQuery query = randomQuery(random, stream);
+        QueryPage page;
+        QVERIFY2(engine.run(query, &page, &error), qPrintable(error));
+        const QueryPage expected = test::oracle(stream, query);
+        QVERIFY2(page.accesses == expected.accesses, qPrintable(describe(query)));
+        nonEmpty += !page.accesses.isEmpty();
+    }
+    QVERIFY(nonEmpty > 100);
+}
+
+void TestHalfAxisQuery::walFramesWinOverTheMap()
+{
+    // The map shows the main file; a page changed in a -wal that a writer still holds open must be
+    // read from the -wal (SQLite looks there first), not from the map.
+    const QList<Access> stream = randomStream(405, 2000);
+    const QString path = m_dir.filePath(QStringLiteral("wal.memhist"));
+    QString error;
+    QVERIFY2(test::writeHistory(path, stream, WriterOptions {}, &error), qPrintable(error));
+    sqlite::Connection writer;
+    QVERIFY(writer.open(path, sqlite::Connection::Mode::ReadWriteCreate));
+    QVERIFY(writer.execute("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0;"));
+    const qint64 changed = stream[1000].transition.value + 1000000;
+    QVERIFY(writer.execute(
+        QByteArray("UPDATE accesses SET transition = " + QByteArray::number(changed) + " WHERE rowid = 1001")
+            .constData()));
+    QVERIFY(QFileInfo(path + QStringLiteral("-wal")).size() > 0);
+
+    auto db = HistoryDatabase::open(path, &error);
+    QVERIFY2(db, qPrintable(error));
+    QCOMPARE(vfsNameOf(db->connection()).section(u'/', 0, 0), QStringLiteral("memhist-whole-file-map"));
+    sqlite::Statement read = db->connection().prepare("SELECT transition FROM accesses WHERE rowid = 1001");
+    QCOMPARE(read.step(), SQLITE_ROW);
+    QCOMPARE(read.int64(0), changed);
 }
 
 QTEST_GUILESS_MAIN(TestHalfAxisQuery)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/storage/sqlite.h"
 
+#include "core/storage/wholefilemap.h"
+
 #include <QAtomicInteger>
 #include <QCoreApplication>
 #include <QDir>
@@ -142,8 +144,10 @@ bool Connection::open(const QString &path, Mode mode, const QString &temporaryDi
     const QByteArray encoded = mode == Mode::ReadOnlyImmutable
         ? QUrl::fromLocalFile(QFileInfo(path).absoluteFilePath()).toEncoded() + "?immutable=1"
         : path.toUtf8();
+    // A reader's pages come from one map of the whole file (wholefilemap.h), not only its first 2 GiB.
+    const char *vfs = m_vfs ? m_vfs->vfs.zName : mode == Mode::ReadWriteCreate ? nullptr : wholeFileMapVfs();
     sqlite3 *db = nullptr;
-    const int rc = sqlite3_open_v2(encoded.constData(), &db, flags, m_vfs ? m_vfs->vfs.zName : nullptr);
+    const int rc = sqlite3_open_v2(encoded.constData(), &db, flags, vfs);
     if (rc != SQLITE_OK) {
         m_openError = db ? QString::fromUtf8(sqlite3_errmsg(db)) : QString::fromUtf8(sqlite3_errstr(rc));
         sqlite3_close(db);

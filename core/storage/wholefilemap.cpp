@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: MIT
-#include "wholefilemap.h"
+#include "core/storage/wholefilemap.h"
 
 #include <cstdint>
 #include <fcntl.h>
+#include <mutex>
 #include <sqlite3.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace memhist::bench {
+namespace memhist::sqlite {
 
 namespace {
 
-// Our file, followed in the same allocation by the base VFS's own.
+// Our file, followed in the same allocation by the default VFS's own (szOsFile covers both).
 struct MappedFile
 {
     sqlite3_file base;
@@ -21,18 +22,23 @@ struct MappedFile
     sqlite3_int64 size;
 };
 
-sqlite3_vfs *baseVfs = nullptr;
-sqlite3_vfs wholeFileVfs {};
+sqlite3_vfs *defaultVfs = nullptr;
+sqlite3_vfs mappingVfs {};
+
+MappedFile *mappedOf(sqlite3_file *file)
+{
+    return reinterpret_cast<MappedFile *>(file);
+}
 
 sqlite3_file *realOf(sqlite3_file *file)
 {
-    return reinterpret_cast<MappedFile *>(file)->real;
+    return mappedOf(file)->real;
 }
 
 int fetch(sqlite3_file *file, sqlite3_int64 offset, int amount, void **pointer)
 {
-    auto *mapped = reinterpret_cast<MappedFile *>(file);
-    if (mapped->map && offset >= 0 && offset + amount <= mapped->size) {
+    MappedFile *mapped = mappedOf(file);
+    if (mapped->map && offset >= 0 && amount >= 0 && offset <= mapped->size - amount) {
         *pointer = mapped->map + offset;
         return SQLITE_OK;
     }
@@ -41,15 +47,28 @@ int fetch(sqlite3_file *file, sqlite3_int64 offset, int amount, void **pointer)
 
 int unfetch(sqlite3_file *file, sqlite3_int64 offset, void *pointer)
 {
-    auto *mapped = reinterpret_cast<MappedFile *>(file);
+    MappedFile *mapped = mappedOf(file);
+    // A page of our map stays mapped; null (SQLite dropping every map) and pages of the default
+    // VFS's own map go to it.
     if (mapped->map && pointer >= mapped->map && pointer < mapped->map + mapped->size)
         return SQLITE_OK;
     return mapped->real->pMethods->xUnfetch(mapped->real, offset, pointer);
 }
 
+int fileControl(sqlite3_file *file, int op, void *argument)
+{
+    const int rc = realOf(file)->pMethods->xFileControl(realOf(file), op, argument);
+    // A shim names itself before the VFS it forwards to ("memhist-whole-file-map/unix").
+    if (op == SQLITE_FCNTL_VFSNAME && rc == SQLITE_OK) {
+        char **name = static_cast<char **>(argument);
+        *name = sqlite3_mprintf("%s/%z", mappingVfs.zName, *name);
+    }
+    return rc;
+}
+
 int close(sqlite3_file *file)
 {
-    auto *mapped = reinterpret_cast<MappedFile *>(file);
+    MappedFile *mapped = mappedOf(file);
     if (mapped->map)
         munmap(mapped->map, std::size_t(mapped->size));
     return mapped->real->pMethods->xClose(mapped->real);
@@ -68,7 +87,7 @@ const sqlite3_io_methods methods = {
     [](sqlite3_file *f, int l) { return realOf(f)->pMethods->xLock(realOf(f), l); },
     [](sqlite3_file *f, int l) { return realOf(f)->pMethods->xUnlock(realOf(f), l); },
     [](sqlite3_file *f, int *r) { return realOf(f)->pMethods->xCheckReservedLock(realOf(f), r); },
-    [](sqlite3_file *f, int op, void *a) { return realOf(f)->pMethods->xFileControl(realOf(f), op, a); },
+    &fileControl,
     [](sqlite3_file *f) { return realOf(f)->pMethods->xSectorSize(realOf(f)); },
     [](sqlite3_file *f) { return realOf(f)->pMethods->xDeviceCharacteristics(realOf(f)); },
     [](sqlite3_file *f, int r, int s, int e, void volatile **p) {
@@ -81,50 +100,63 @@ const sqlite3_io_methods methods = {
     &unfetch,
 };
 
+// Maps the whole file `name` read-only; leaves `mapped` without a map when it cannot (the default
+// VFS then serves every page, as without this VFS).
+void mapWholeFile(const char *name, MappedFile *mapped)
+{
+    const int fd = ::open(name, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    struct stat status
+    {
+    };
+    if (fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && status.st_size > 0) {
+        void *map = mmap(nullptr, std::size_t(status.st_size), PROT_READ, MAP_SHARED, fd, 0);
+        if (map != MAP_FAILED) {
+            mapped->map = static_cast<char *>(map);
+            mapped->size = status.st_size;
+        }
+    }
+    ::close(fd);
+}
+
 int open(sqlite3_vfs *, const char *name, sqlite3_file *file, int flags, int *outFlags)
 {
-    auto *mapped = reinterpret_cast<MappedFile *>(file);
+    MappedFile *mapped = mappedOf(file);
     mapped->real = reinterpret_cast<sqlite3_file *>(mapped + 1);
     mapped->map = nullptr;
     mapped->size = 0;
-    const int rc = baseVfs->xOpen(baseVfs, name, mapped->real, flags, outFlags);
+    const int rc = defaultVfs->xOpen(defaultVfs, name, mapped->real, flags, outFlags);
     if (rc != SQLITE_OK || !mapped->real->pMethods) {
+        // SQLite calls no method of a file whose open failed (pMethods null).
         mapped->base.pMethods = nullptr;
         return rc;
     }
     mapped->base.pMethods = &methods;
     if (name && (flags & SQLITE_OPEN_MAIN_DB) && (flags & SQLITE_OPEN_READONLY)
-        && mapped->real->pMethods->iVersion >= 3) {
-        const int fd = ::open(name, O_RDONLY | O_CLOEXEC);
-        struct stat status
-        {
-        };
-        if (fd >= 0 && fstat(fd, &status) == 0 && status.st_size > 0) {
-            void *map = mmap(nullptr, std::size_t(status.st_size), PROT_READ, MAP_SHARED, fd, 0);
-            if (map != MAP_FAILED) {
-                mapped->map = static_cast<char *>(map);
-                mapped->size = status.st_size;
-            }
-        }
-        if (fd >= 0)
-            ::close(fd);
-    }
+        && mapped->real->pMethods->iVersion >= 3)
+        mapWholeFile(name, mapped);
     return SQLITE_OK;
 }
 
 } // namespace
 
-bool mapWholeFiles()
+const char *wholeFileMapVfs()
 {
-    baseVfs = sqlite3_vfs_find(nullptr);
-    if (!baseVfs || baseVfs->iVersion < 3)
-        return false;
-    wholeFileVfs = *baseVfs; // the base's other methods, called with the base's own pAppData
-    wholeFileVfs.szOsFile = int(sizeof(MappedFile)) + baseVfs->szOsFile;
-    wholeFileVfs.zName = "memhist-bench-whole-file-map";
-    wholeFileVfs.pNext = nullptr;
-    wholeFileVfs.xOpen = &open;
-    return sqlite3_vfs_register(&wholeFileVfs, 1) == SQLITE_OK;
+    static std::once_flag once;
+    static bool registered = false;
+    std::call_once(once, [] {
+        defaultVfs = sqlite3_vfs_find(nullptr);
+        if (!defaultVfs || defaultVfs->iVersion < 3)
+            return;
+        mappingVfs = *defaultVfs; // its other methods, called with its own pAppData
+        mappingVfs.szOsFile = int(sizeof(MappedFile)) + defaultVfs->szOsFile;
+        mappingVfs.zName = "memhist-whole-file-map";
+        mappingVfs.pNext = nullptr;
+        mappingVfs.xOpen = &open;
+        registered = sqlite3_vfs_register(&mappingVfs, 0) == SQLITE_OK;
+    });
+    return registered ? mappingVfs.zName : nullptr;
 }
 
-} // namespace memhist::bench
+} // namespace memhist::sqlite
