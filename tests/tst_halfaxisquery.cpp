@@ -479,7 +479,7 @@ void TestHalfAxisQuery::neededRangesKeepTheirMatches()
         if (query.needed.isEmpty())
             query.needed.append({ query.first, query.first });
         const auto overlapsNeeded = [&](const Access &access) {
-            return std::any_of(query.needed.begin(), query.needed.end(), [&](const ByteRange &range) {
+            return std::any_of(query.needed.begin(), query.needed.end(), [&](const AddressRange &range) {
                 return access.physical <= range.last && access.lastByte() >= range.first;
             });
         };

@@ -69,7 +69,7 @@ public:
     // chunks it leaves out.
     ChunkCollector(sqlite::Statement &lookup, const sqlite::Connection &db, QueryFailure &failure, const Unit &unit,
         Operations operations, const StoredRanges &window, const AddressSummaryLookup::Candidates *candidates,
-        const QList<ByteRange> &needed, qint64 &skipped)
+        const QList<AddressRange> &needed, qint64 &skipped)
         : m_lookup(lookup)
         , m_db(db)
         , m_failure(failure)
@@ -152,7 +152,7 @@ private:
         const std::uint64_t first = fromStored(chunk.first);
         const std::uint64_t last = fromStored(chunk.last);
         const auto range = std::partition_point(
-            m_needed.begin(), m_needed.end(), [first](const ByteRange &r) { return r.last.value < first; });
+            m_needed.begin(), m_needed.end(), [first](const AddressRange &r) { return r.last.value < first; });
         return range != m_needed.end() && range->first.value <= last;
     }
 
@@ -187,7 +187,7 @@ private:
     const Unit &m_unit;
     const StoredRanges &m_window;
     const AddressSummaryLookup::Candidates *m_candidates;
-    const QList<ByteRange> &m_needed;
+    const QList<AddressRange> &m_needed;
     qint64 &m_skipped;
     // A fixed array: one collector is made per slice a query visits, so no allocation here.
     std::array<Operation, 3> m_operations {};
@@ -885,7 +885,7 @@ bool HalfAxisQueryEngine::run(const HalfAxisQuery &query, QueryPage *page, QStri
         return false;
     }
     for (qsizetype i = 0; i < query.needed.size(); ++i) {
-        const ByteRange &range = query.needed[i];
+        const AddressRange &range = query.needed[i];
         if (range.first > range.last || range.first < query.first || range.last > query.last
             || (i > 0 && range.first <= query.needed[i - 1].last)) {
             *error = QStringLiteral("needed range %1 (from %2 to %3) is not inside the window from %4 to %5, after "

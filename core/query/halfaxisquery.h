@@ -3,6 +3,7 @@
 // or backward, whose bytes overlap [A, B], for these operations", resumable by rowid.
 #pragma once
 
+#include "core/context/contexttypes.h"
 #include "core/model/types.h"
 #include "core/query/functionfilter.h"
 
@@ -13,15 +14,6 @@
 namespace memhist {
 
 class HistoryDatabase;
-
-// An inclusive byte range.
-struct ByteRange
-{
-    Address first;
-    Address last;
-
-    friend bool operator==(const ByteRange &, const ByteRange &) = default;
-};
 
 struct HalfAxisQuery
 {
@@ -63,7 +55,7 @@ struct HalfAxisQuery
     // other matches (those of the chunks read and of the rows scanned); `exhausted` means that no
     // match overlapping them is left. Empty: every match. Chunks of a hot byte the caller already
     // knows are then skipped instead of filling its pages.
-    QList<ByteRange> needed;
+    QList<AddressRange> needed;
 
     // Keeps only the accesses of `threadIds` (see `threads`); an empty list lifts the filter.
     void setThreads(QList<qint64> threadIds) { threads = std::move(threadIds); }
