@@ -9,8 +9,8 @@
 #include "core/recorder/toolrecorder.h"
 #include "core/recorder/valgrindprocess.h"
 #include "core/storage/historydatabase.h"
+#include "diffpathsruns.h"
 #include "testsupport.h"
-#include "toolchain.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -76,36 +76,18 @@ private slots:
     void resyncWindowBoundsTheSearch();
     void runCutShortEndsWithOneHunk();
     void memoryOnlyWithoutCodeTrace();
+    void progressStopsTheComparison();
     void errors_data();
     void errors();
 
 private:
-    QString path(const QString &name) const { return m_dir.filePath(name); }
-    QByteArray sourceAt(const QString &mark) const;
-    bool record(const QString &program, const QString &input, const QString &history);
+    QString path(const QString &name) const { return m_runs.path(name); }
+    QByteArray sourceAt(const QString &mark) const { return m_runs.sourceAt(mark); }
 
     QTemporaryDir m_dir;
-    QString m_source;
+    DiffPathsRuns m_runs;
     QList<Row> m_rows; // diff a b --baseline a2, as CSV
 };
-
-QByteArray tst_Diff::sourceAt(const QString &mark) const
-{
-    const QList<QByteArray> lines = readFile(m_source).split('\n');
-    for (qsizetype i = 0; i < lines.size(); ++i)
-        if (lines[i].endsWith(QByteArray("// mark:" + mark.toLatin1())))
-            return m_source.toUtf8() + ':' + QByteArray::number(i + 1);
-    qFatal("no mark %s", qPrintable(mark));
-}
-
-bool tst_Diff::record(const QString &program, const QString &input, const QString &history)
-{
-    const CliResult run = runCli(
-        { QStringLiteral("record"), QStringLiteral("-o"), path(history), QStringLiteral("--"), path(program), input });
-    if (run.exitCode != 0)
-        qWarning().noquote() << run.err;
-    return run.exitCode == 0;
-}
 
 void tst_Diff::initTestCase()
 {
@@ -114,16 +96,14 @@ void tst_Diff::initTestCase()
     QString why;
     QVERIFY2(!ToolRecorder::toolDirectory(&why).isEmpty(), qPrintable(why));
     QVERIFY(m_dir.isValid());
-    m_source = path(QStringLiteral("diffpaths.c"));
-    QVERIFY(QFile::copy(QFINDTESTDATA("data/diff/diffpaths.c"), m_source));
-    QVERIFY(runStep(QStringLiteral("gcc"), { "-g", "-O0", "-o", "diffpaths", "diffpaths.c" }, m_dir.path()));
-    // Another program: the same source optimised (another build-id, another name).
-    QVERIFY(runStep(QStringLiteral("gcc"), { "-g", "-O1", "-o", "diffpaths-o1", "diffpaths.c" }, m_dir.path()));
-    QVERIFY(record(QStringLiteral("diffpaths"), QStringLiteral("a"), QStringLiteral("a.memhist")));
-    QVERIFY(record(QStringLiteral("diffpaths"), QStringLiteral("a"), QStringLiteral("a2.memhist")));
-    QVERIFY(record(QStringLiteral("diffpaths"), QStringLiteral("a"), QStringLiteral("a3.memhist")));
-    QVERIFY(record(QStringLiteral("diffpaths"), QStringLiteral("b"), QStringLiteral("b.memhist")));
-    QVERIFY(record(QStringLiteral("diffpaths-o1"), QStringLiteral("a"), QStringLiteral("o1.memhist")));
+    // diffpaths with inputs a (three times), b, and the same source optimised (another program:
+    // another build-id, another name).
+    QVERIFY2(m_runs.build(m_dir.path(), QFINDTESTDATA("data/diff/diffpaths.c"), &why), qPrintable(why));
+    for (const auto &[program, input, history] : { std::tuple { "diffpaths", "a", "a.memhist" },
+             { "diffpaths", "a", "a2.memhist" }, { "diffpaths", "a", "a3.memhist" }, { "diffpaths", "b", "b.memhist" },
+             { "diffpaths-o1", "a", "o1.memhist" } })
+        QVERIFY2(
+            m_runs.record(QLatin1String(program), QLatin1String(input), QLatin1String(history), &why), qPrintable(why));
 
     const CliResult diff = runCli({ QStringLiteral("diff"), path(QStringLiteral("a.memhist")),
         path(QStringLiteral("b.memhist")), QStringLiteral("--baseline"), path(QStringLiteral("a2.memhist")),
@@ -415,6 +395,53 @@ void tst_Diff::memoryOnlyWithoutCodeTrace()
     const QList<Row> kept = rowsOf(baseline.out);
     QCOMPARE(rowsOfKind(kept, "memory").size(), 1);
     QCOMPARE(rowsOfKind(kept, "object").size(), rowsOfKind(rows, "object").size());
+}
+
+void tst_Diff::progressStopsTheComparison()
+{
+    // The viewer's Compare With… shows progress and can be cancelled through DiffOptions::progress.
+    QString error;
+    const auto a = HistoryDatabase::open(path(QStringLiteral("a.memhist")), &error);
+    QVERIFY2(a, qPrintable(error));
+    const auto b = HistoryDatabase::open(path(QStringLiteral("b.memhist")), &error);
+    QVERIFY2(b, qPrintable(error));
+    DiffOptions plain;
+    plain.limit = 1000;
+    DiffResult expected;
+    QVERIFY2(diffRuns(*a, *b, plain, &expected, &error), qPrintable(error));
+
+    // Asked every 1,000 steps, going on each time: the same result as without it, with one call
+    // per 1,000 instructions of A (and B's extra ones), at A's transitions 999, 1,999, ...
+    QList<std::uint64_t> reached;
+    DiffOptions watched = plain;
+    watched.progressInterval = 1000;
+    watched.progress = [&reached](Transition t) {
+        reached << t.value;
+        return true;
+    };
+    DiffResult result;
+    QVERIFY2(diffRuns(*a, *b, watched, &result, &error), qPrintable(error));
+    QCOMPARE(result.entries.size(), expected.entries.size());
+    QCOMPARE(result.controlHunks, expected.controlHunks);
+    QCOMPARE(result.memoryHunks, expected.memoryHunks);
+    QCOMPARE(result.objects, expected.objects);
+    QCOMPARE(result.alignedInstructions, expected.alignedInstructions);
+    QVERIFY2(reached.size() >= qsizetype(result.aInstructions / 1000), qPrintable(QString::number(reached.size())));
+    QCOMPARE(reached.first(), std::uint64_t(999));
+    QCOMPARE(reached[1], std::uint64_t(1999));
+    for (qsizetype i = 1; i < reached.size(); ++i)
+        QVERIFY(reached[i] >= reached[i - 1]);
+
+    // Stopped at the third call: no result, the error says it was cancelled, nothing walked after.
+    int calls = 0;
+    DiffOptions stopped = watched;
+    stopped.progress = [&calls](Transition) { return ++calls < 3; };
+    result = DiffResult {};
+    QVERIFY(!diffRuns(*a, *b, stopped, &result, &error));
+    QCOMPARE(error, QStringLiteral("the comparison was cancelled"));
+    QCOMPARE(error, diffCancelledError);
+    QCOMPARE(calls, 3);
+    QCOMPARE(result.alignedInstructions, std::uint64_t(2999));
 }
 
 void tst_Diff::errors_data()

@@ -65,6 +65,9 @@ private:
     void walkCode();
     void walkMemoryOnly();
     void addObjects();
+    // Counts one step of the walk at A's transition `reached` (B's where A has ended); every
+    // progressInterval steps, asks options.progress whether to go on. False once it said stop.
+    bool goOn(std::uint64_t reached);
     DiffPlace describe(int s, const TracedInstruction &instruction);
     DiffAccess describe(int s, const StreamedAccess &access, std::uint64_t pc, const NormalisedAddress &place);
 
@@ -79,7 +82,20 @@ private:
     bool m_stretchDiffers = false;
     std::optional<qsizetype> m_openMemoryHunk; // entry index of the aligned stretch's memory hunk
     std::vector<PlacedAccess> m_placed[2];
+    std::uint64_t m_steps = 0; // since options.progress was last called
+    bool m_stopped = false; // options.progress asked to stop
 };
+
+bool Walk::goOn(std::uint64_t reached)
+{
+    if (m_stopped)
+        return false;
+    if (!m_options.progress || ++m_steps < std::max<std::uint64_t>(1, m_options.progressInterval))
+        return true;
+    m_steps = 0;
+    m_stopped = !m_options.progress(Transition { reached });
+    return !m_stopped;
+}
 
 NormalisedAddress Walk::place(int s, const StreamedAccess &access, std::uint64_t pc)
 {
@@ -189,6 +205,9 @@ void Walk::divergence()
         const std::uint64_t limit = resync ? (s == 0 ? resync->a : resync->b) : ~std::uint64_t(0);
         TracedInstruction instruction;
         while (count < limit && side(s).code.pop(&instruction)) {
+            // A run cut short (no resync) hands all the rest of it over here.
+            if (!goOn(s == 0 ? instruction.transition : m_nextTransition[0]))
+                return;
             unaligned(s, instruction);
             m_nextTransition[s] = instruction.transition + 1;
             ++count;
@@ -219,6 +238,8 @@ void Walk::walkCode()
         const bool hasB = side(1).code.peek(0, &b);
         if (!hasA && !hasB)
             return;
+        if (!goOn(hasA ? a.transition : m_nextTransition[0]))
+            return;
         if (hasA && hasB && a.pc == b.pc) {
             aligned(a, b);
             side(0).code.pop();
@@ -239,6 +260,8 @@ void Walk::walkMemoryOnly()
         if (!hasA && !hasB)
             return;
         const std::uint64_t t = !hasA ? tb : !hasB ? ta : std::min(ta, tb);
+        if (!goOn(t))
+            return;
         compareAt(t, 0, t, 0);
     }
 }
@@ -368,6 +391,10 @@ bool Walk::run(QString *error)
                                        : !side(0).code.available() ? QStringLiteral("A")
                                                                    : QStringLiteral("B"));
         walkMemoryOnly();
+    }
+    if (m_stopped) {
+        *error = diffCancelledError;
+        return false;
     }
     // The accesses after the last instruction of the code trace (none in a recording).
     for (int s = 0; s < 2; ++s) {

@@ -18,6 +18,7 @@
 #include <QSet>
 #include <QString>
 #include <cstddef>
+#include <functional>
 
 namespace memhist {
 
@@ -42,9 +43,19 @@ struct DiffOptions
     std::size_t window = std::size_t(1) << 20; // instructions searched on each side for a resync
     const DiffNoise *ignore = nullptr; // differences left out (a baseline's noise)
     DiffNoise *learn = nullptr; // filled with every difference found (to serve as a baseline)
+    // Called every progressInterval instructions walked in A (transitions, in a memory-only
+    // comparison) with A's transition reached: how far the comparison is, for a viewer's progress
+    // bar. Returning false stops it: diffRuns() then fails with diffCancelledError. Unset (the CLI):
+    // never called.
+    std::function<bool(Transition reached)> progress;
+    std::uint64_t progressInterval = std::uint64_t(1) << 16;
 };
 
-// Compares `a` with `b`; false (and *error) when a history cannot be read.
+// The error of a comparison whose progress callback asked it to stop.
+inline const QString diffCancelledError = QStringLiteral("the comparison was cancelled");
+
+// Compares `a` with `b`; false (and *error) when a history cannot be read, or when
+// options.progress asked it to stop (*error is then diffCancelledError).
 bool diffRuns(HistoryDatabase &a, HistoryDatabase &b, const DiffOptions &options, DiffResult *result, QString *error);
 
 } // namespace memhist
