@@ -33,4 +33,9 @@ QString importFileFilters()
     return QStringList { tracesFilter(), tr("All files (*)") }.join(QStringLiteral(";;"));
 }
 
+QString historyFileFilters()
+{
+    return QStringList { tr("Histories (*.memhist)"), tr("All files (*)") }.join(QStringLiteral(";;"));
+}
+
 } // namespace memhist::viewer

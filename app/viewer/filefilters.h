@@ -12,5 +12,7 @@ namespace memhist::viewer {
 QString openFileFilters();
 // File ▸ Import Trace: traces first, then all files.
 QString importFileFilters();
+// File ▸ Compare With…: histories (only a history is compared), then all files.
+QString historyFileFilters();
 
 } // namespace memhist::viewer

@@ -3,6 +3,7 @@
 
 #include "bookmarkspanel.h"
 #include "clickquerycontrols.h"
+#include "comparison.h"
 #include "core/model/numbertext.h"
 #include "executionspanel.h"
 #include "filefilters.h"
@@ -23,6 +24,7 @@
 #include "widgets/charts/chartspanel.h"
 #include "widgets/detail/detailpane.h"
 #include "widgets/detail/originview.h"
+#include "widgets/diff/diffpanel.h"
 #include "widgets/memory/memorypane.h"
 #include "widgets/plane/planewidget.h"
 #include "widgets/query/querypanel.h"
@@ -48,6 +50,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QStatusTipEvent>
 #include <QStyle>
@@ -64,7 +67,7 @@ constexpr auto geometryKey = "window/geometry";
 constexpr auto stateKey = "window/state";
 constexpr auto lastDirectoryKey = "lastDirectory";
 // Bumped when the docks change, so a saved layout of an older version is not restored over them.
-constexpr int windowStateVersion = 5;
+constexpr int windowStateVersion = 6;
 // Rows of the results table in the first layout, and the most of the window's height its dock may
 // take: the plane is the main view and keeps the larger share, even in a 700 px high window.
 constexpr int firstLayoutRows = 8;
@@ -134,7 +137,18 @@ void MainWindow::createPanels()
 {
     m_plane = new PlaneWidget(this);
     m_plane->setObjectName(QStringLiteral("plane"));
-    setCentralWidget(m_plane);
+    // A compared history's plane below the first one (hidden without a comparison), as tall.
+    m_comparedPlane = new PlaneWidget(this);
+    m_comparedPlane->setObjectName(QStringLiteral("comparedPlane"));
+    // Hidden before the splitter takes it: added visible, it would count in the window's least
+    // height (two planes' worth) until the window is shown.
+    m_comparedPlane->hide();
+    auto *planes = new QSplitter(Qt::Vertical, this);
+    planes->setObjectName(QStringLiteral("planeSplitter"));
+    planes->setChildrenCollapsible(false);
+    planes->addWidget(m_plane);
+    planes->addWidget(m_comparedPlane);
+    setCentralWidget(planes);
 
     m_queryPanel = new QueryPanel(this);
     // A history opens with no query: one of everything would scatter meaningless markers. The
@@ -199,6 +213,13 @@ void MainWindow::createPanels()
     m_log = new MessageLog(this);
     m_logDock = makeDock(m_log, tr("Log"), QStringLiteral("logDock"));
     tabifyDockWidget(m_bookmarksDock, m_logDock);
+    m_diffPanel = new DiffPanel(this);
+    m_diffPanel->setObjectName(QStringLiteral("diffPanel"));
+    m_differencesDock = makeDock(m_diffPanel, tr("Differences"), QStringLiteral("differencesDock"));
+    tabifyDockWidget(m_logDock, m_differencesDock);
+    // A tab only while a comparison is open (View ▸ Differences shows it anyway).
+    m_differencesDock->hide();
+    m_comparison = new Comparison(m_plane, m_comparedPlane, m_diffPanel, this);
     setTabPosition(Qt::BottomDockWidgetArea, QTabWidget::North);
     m_resultsDock->raise();
     m_detailDock->raise();
@@ -228,6 +249,17 @@ void MainWindow::createActions()
     m_recordAction->setStatusTip(tr("Run a program under memhist record and open its history"));
     connect(m_recordAction, &QAction::triggered, this, &MainWindow::recordInteractively);
 
+    m_compareAction = new QAction(tr("Compare &With…"), this);
+    m_compareAction->setObjectName(QStringLiteral("compareAction"));
+    m_compareAction->setStatusTip(
+        tr("Compare the open history with another run of the same program: where they part, what each did "
+           "to memory"));
+    connect(m_compareAction, &QAction::triggered, this, &MainWindow::compareInteractively);
+    m_closeComparisonAction = new QAction(tr("Close Co&mparison"), this);
+    m_closeComparisonAction->setObjectName(QStringLiteral("closeComparisonAction"));
+    m_closeComparisonAction->setStatusTip(tr("Remove the compared history's plane and the Differences tab"));
+    connect(m_closeComparisonAction, &QAction::triggered, this, &MainWindow::closeComparison);
+
     m_quitAction = new QAction(tr("&Quit"), this);
     m_quitAction->setShortcut(QKeySequence::Quit);
     m_quitAction->setMenuRole(QAction::QuitRole);
@@ -249,28 +281,28 @@ void MainWindow::createNavigationActions()
         backKeys << QKeySequence(Qt::Key_Backspace);
     m_backAction->setShortcuts(backKeys);
     m_backAction->setStatusTip(tr("Return to the previous view of the plane"));
-    connect(m_backAction, &QAction::triggered, m_plane, &PlaneWidget::back);
+    connect(m_backAction, &QAction::triggered, this, [this] { activePlane()->back(); });
 
     m_forwardAction = new QAction(
         QIcon::fromTheme(QStringLiteral("go-next"), s->standardIcon(QStyle::SP_ArrowForward)), tr("&Forward"), this);
     m_forwardAction->setShortcuts(QKeySequence::Forward);
     m_forwardAction->setStatusTip(tr("Go to the next view of the plane"));
-    connect(m_forwardAction, &QAction::triggered, m_plane, &PlaneWidget::forward);
+    connect(m_forwardAction, &QAction::triggered, this, [this] { activePlane()->forward(); });
 
     // No style fallback: the styles' "home" is a folder, which says the wrong thing here.
     m_homeAction = new QAction(QIcon::fromTheme(QStringLiteral("zoom-fit-best")), tr("&Home"), this);
     m_homeAction->setShortcut(QKeySequence(Qt::Key_Home));
     m_homeAction->setStatusTip(tr("Show the whole history"));
-    connect(m_homeAction, &QAction::triggered, m_plane, &PlaneWidget::home);
+    connect(m_homeAction, &QAction::triggered, this, [this] { activePlane()->home(); });
 
     m_zoomInAction = new QAction(QIcon::fromTheme(QStringLiteral("zoom-in")), tr("Zoom &In"), this);
     m_zoomInAction->setShortcuts({ QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal), QKeySequence::ZoomIn });
     m_zoomInAction->setStatusTip(tr("Zoom into the middle of the plane"));
-    connect(m_zoomInAction, &QAction::triggered, m_plane, &PlaneWidget::zoomIn);
+    connect(m_zoomInAction, &QAction::triggered, this, [this] { activePlane()->zoomIn(); });
     m_zoomOutAction = new QAction(QIcon::fromTheme(QStringLiteral("zoom-out")), tr("Zoom &Out"), this);
     m_zoomOutAction->setShortcuts({ QKeySequence(Qt::Key_Minus), QKeySequence::ZoomOut });
     m_zoomOutAction->setStatusTip(tr("Zoom out around the middle of the plane"));
-    connect(m_zoomOutAction, &QAction::triggered, m_plane, &PlaneWidget::zoomOut);
+    connect(m_zoomOutAction, &QAction::triggered, this, [this] { activePlane()->zoomOut(); });
 
     // Window-wide: they work with the focus in the results table or a chart too. A text field
     // that uses a key itself (Home, Backspace and + in the query panel's fields or the SQL editor)
@@ -294,6 +326,9 @@ void MainWindow::createMenus()
     file->addAction(m_importAction);
     file->addAction(m_importDirectoryAction);
     file->addAction(m_recordAction);
+    file->addSeparator();
+    file->addAction(m_compareAction);
+    file->addAction(m_closeComparisonAction);
     file->addSeparator();
     QAction *exportAction = m_queryPanel->exportAction();
     if (exportAction->shortcut().isEmpty())
@@ -340,6 +375,9 @@ void MainWindow::createMenus()
     addPaneAction(m_memoryDock, tr("&Memory"), QKeySequence(Qt::CTRL | Qt::Key_M), QStringLiteral("showMemoryAction"));
     m_viewMenu->actions().constLast()->setStatusTip(
         tr("The memory after the position line's transition, beside the Detail pane"));
+    addPaneAction(m_differencesDock, tr("Differe&nces"), QKeySequence(Qt::CTRL | Qt::Key_8),
+        QStringLiteral("differencesPaneAction"));
+    m_viewMenu->actions().constLast()->setStatusTip(tr("What a comparison (File ▸ Compare With…) found"));
     m_viewMenu->addSeparator();
     QAction *nextPane = m_viewMenu->addAction(tr("Next &Pane"), this, [this] { focusPane(1); });
     nextPane->setObjectName(QStringLiteral("nextPaneAction"));
@@ -451,6 +489,14 @@ void MainWindow::connectPanels()
     // followed a row the table did not show as selected.)
     m_queryPanel->resultsView()->setTabKeyNavigation(false);
     connect(m_plane, &PlaneWidget::pointClicked, this, &MainWindow::runClickQuery);
+    connect(m_comparedPlane, &PlaneWidget::hoverTextChanged, this,
+        [this](const QString &text) { m_status->setHoverText(tr("B: ") + text); });
+    connect(m_comparison, &Comparison::statusMessage, this, &MainWindow::showStatus);
+    connect(m_comparison, &Comparison::failed, this, [this](const QString &message) {
+        showError(tr("Cannot compare"), message);
+        updateCompareActions();
+    });
+    connect(m_comparison, &Comparison::finished, this, &MainWindow::updateCompareActions);
     connect(m_plane, &PlaneWidget::navigationChanged, this, &MainWindow::updateNavigation);
     connect(
         m_plane, &PlaneWidget::hoverTextChanged, this, [this](const QString &text) { m_status->setHoverText(text); });
@@ -661,6 +707,9 @@ void MainWindow::showPanel(Panel panel)
         break;
     case Panel::Log:
         break;
+    case Panel::Differences:
+        dock = m_differencesDock;
+        break;
     }
     dock->show();
     dock->raise();
@@ -678,7 +727,7 @@ QList<QWidget *> MainWindow::panes() const
     // or closed is not visible and not a pane to go to.
     QList<QWidget *> panes { m_plane };
     for (QDockWidget *dock : { m_resultsDock, m_chartsDock, m_sqlDock, m_executionsDock, m_bookmarksDock, m_logDock,
-             m_detailDock, m_memoryDock }) {
+             m_differencesDock, m_detailDock, m_memoryDock }) {
         if (isInFront(dock))
             panes << dock;
     }
@@ -804,6 +853,53 @@ void MainWindow::updateNavigation()
     m_homeAction->setEnabled(!m_historyPath.isEmpty());
     m_zoomInAction->setEnabled(!m_historyPath.isEmpty());
     m_zoomOutAction->setEnabled(!m_historyPath.isEmpty());
+    updateCompareActions();
+}
+
+PlaneWidget *MainWindow::activePlane() const
+{
+    // The compared history's plane when the user works in it (the keys go where the focus is);
+    // else the open history's, wherever the focus is in the window.
+    return m_comparedPlane->isVisible() && m_comparedPlane->hasFocus() ? m_comparedPlane : m_plane;
+}
+
+void MainWindow::updateCompareActions()
+{
+    m_compareAction->setEnabled(!m_historyPath.isEmpty());
+    m_closeComparisonAction->setEnabled(m_comparison->isOpen() || m_comparison->isRunning());
+}
+
+// --- Comparing -----------------------------------------------------------------------------------
+
+void MainWindow::compareInteractively()
+{
+    if (m_historyPath.isEmpty())
+        return;
+    const QString path
+        = QFileDialog::getOpenFileName(this, tr("Compare %1 With").arg(QFileInfo(m_historyPath).fileName()),
+            QFileInfo(m_historyPath).absolutePath(), historyFileFilters());
+    if (path.isEmpty())
+        return;
+    compareWith(path);
+}
+
+void MainWindow::compareWith(const QString &path)
+{
+    if (m_historyPath.isEmpty()) {
+        showStatus(tr("Open a history first: Compare With compares another run with it"));
+        return;
+    }
+    m_comparison->start(m_historyPath, path,
+        m_info && m_info->summary.lastTransition ? m_info->summary.lastTransition : std::optional<Transition> {});
+    showPanel(Panel::Differences);
+    updateCompareActions();
+}
+
+void MainWindow::closeComparison()
+{
+    m_comparison->close();
+    m_differencesDock->hide();
+    updateCompareActions();
 }
 
 // --- Opening -------------------------------------------------------------------------------------
@@ -820,6 +916,9 @@ void MainWindow::openHistory(const QString &path)
 
 void MainWindow::historyReady(const QString &path, const HistoryInfo &info, const QString &openedStatus)
 {
+    // A comparison was of the history open before.
+    if (m_comparison->isOpen() || m_comparison->isRunning())
+        closeComparison();
     m_historyPath = path;
     m_info = info;
     m_plane->setHistory(m_historyPath);

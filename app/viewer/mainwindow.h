@@ -19,6 +19,7 @@ class QTimer;
 namespace memhist {
 class ChartsPanel;
 class DetailPane;
+class DiffPanel;
 class MemoryPane;
 class PlaneWidget;
 class QueryPanel;
@@ -28,6 +29,7 @@ class SqlConsole;
 namespace memhist::viewer {
 
 class ClickQueryControls;
+class Comparison;
 class JobController;
 class MessageLog;
 class StatusPanel;
@@ -40,7 +42,8 @@ class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    // The bottom tabs, in tab order (View ▸ Results is Ctrl+1, …, View ▸ Log Ctrl+6).
+    // The bottom tabs, in tab order (View ▸ Results is Ctrl+1, …, View ▸ Log Ctrl+6, View ▸
+    // Differences Ctrl+8).
     enum class Panel {
         Results,
         Charts,
@@ -48,6 +51,7 @@ public:
         Executions,
         Bookmarks,
         Log,
+        Differences,
     };
 
     explicit MainWindow(QWidget *parent = nullptr);
@@ -65,6 +69,12 @@ public:
     // Runs `memhist record` in the background, then opens what it recorded. An existing output is
     // replaced only with `request.replaceConfirmed` (see JobController::record()).
     void record(const RecordRequest &request);
+    // File ▸ Compare With… once the file is chosen: compares the open history (A, the top plane)
+    // with `path` (B, drawn below it) off the GUI thread, into the Differences tab (comparison.h).
+    void compareWith(const QString &path);
+    // File ▸ Close Comparison: B's plane and the Differences tab go (so they do when another
+    // history opens).
+    void closeComparison();
     // The `memhist` command line that record() runs. Empty (the default) means findMemhistCli():
     // beside memhist-viewer or in PATH; tests name the one in their build tree.
     void setMemhistCli(const QString &path);
@@ -99,6 +109,10 @@ public:
     void showPanel(Panel panel);
 
     PlaneWidget *plane() const { return m_plane; }
+    // The second history's plane, below the first while a comparison is open (hidden otherwise).
+    PlaneWidget *comparedPlane() const { return m_comparedPlane; }
+    DiffPanel *diffPanel() const { return m_diffPanel; }
+    Comparison *comparison() const { return m_comparison; }
     QueryPanel *queryPanel() const { return m_queryPanel; }
     ChartsPanel *chartsPanel() const { return m_chartsPanel; }
     SqlConsole *sqlConsole() const { return m_sqlConsole; }
@@ -160,6 +174,10 @@ private:
     void importInteractively();
     void importDirectoryInteractively();
     void recordInteractively();
+    void compareInteractively();
+    // The plane Back, Forward, Home and the zoom keys act on.
+    PlaneWidget *activePlane() const;
+    void updateCompareActions();
     void showAbout();
     // What a pane's key in the View menu does: open `dock`, bring it to the front and focus it; hide
     // it when the focus is in it already.
@@ -181,6 +199,10 @@ private:
     void showStatus(const QString &message);
 
     PlaneWidget *m_plane = nullptr;
+    PlaneWidget *m_comparedPlane = nullptr;
+    DiffPanel *m_diffPanel = nullptr;
+    Comparison *m_comparison = nullptr;
+    QDockWidget *m_differencesDock = nullptr;
     QueryPanel *m_queryPanel = nullptr;
     ChartsPanel *m_chartsPanel = nullptr;
     SqlConsole *m_sqlConsole = nullptr;
@@ -201,6 +223,8 @@ private:
     QAction *m_importAction = nullptr;
     QAction *m_importDirectoryAction = nullptr;
     QAction *m_recordAction = nullptr;
+    QAction *m_compareAction = nullptr;
+    QAction *m_closeComparisonAction = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_backAction = nullptr;
     QAction *m_forwardAction = nullptr;

@@ -1351,7 +1351,7 @@ private slots:
 
         // A press on the separator between the plane and the docks: the layout is the user's now,
         // a larger window only gives the plane more.
-        const int separatorY = window.plane()->geometry().bottom() + 2;
+        const int separatorY = window.plane()->mapTo(&window, QPoint(0, window.plane()->height() - 1)).y() + 2;
         QCOMPARE(window.childAt(QPoint(window.width() / 2, separatorY)), nullptr);
         QTest::mousePress(&window, Qt::LeftButton, {}, QPoint(window.width() / 2, separatorY));
         QTest::mouseRelease(&window, Qt::LeftButton, {}, QPoint(window.width() / 2, separatorY));
@@ -1764,8 +1764,9 @@ private slots:
                 QStringLiteral("&Results Ctrl+1"), QStringLiteral("&Charts Ctrl+2"),
                 QStringLiteral("&SQL Console Ctrl+3"), QStringLiteral("&Executions Ctrl+4"),
                 QStringLiteral("Boo&kmarks Ctrl+5"), QStringLiteral("&Log Ctrl+6"), QStringLiteral("&Detail Ctrl+7"),
-                QStringLiteral("&Memory Ctrl+M"), QStringLiteral("Next &Pane Ctrl+Tab"),
-                QStringLiteral("Pre&vious Pane Ctrl+Shift+Backtab"), QStringLiteral("&Toolbar ") }));
+                QStringLiteral("&Memory Ctrl+M"), QStringLiteral("Differe&nces Ctrl+8"),
+                QStringLiteral("Next &Pane Ctrl+Tab"), QStringLiteral("Pre&vious Pane Ctrl+Shift+Backtab"),
+                QStringLiteral("&Toolbar ") }));
         // Checked while open. Its key: the Log to the front with the focus; again: hidden.
         auto *log = window.findChild<QAction *>(QStringLiteral("logPaneAction"));
         auto *logDock = window.findChild<QDockWidget *>(QStringLiteral("logDock"));

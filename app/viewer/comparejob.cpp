@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#include "comparejob.h"
+
+#include "core/diff/diffprogram.h"
+#include "core/diff/rundiff.h"
+#include "core/storage/historydatabase.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+
+namespace memhist::viewer {
+
+namespace {
+
+QString tr(const char *text)
+{
+    return QCoreApplication::translate("memhist::viewer::CompareJob", text);
+}
+
+} // namespace
+
+CompareOutcome compareHistories(
+    const QString &a, const QString &b, std::size_t limit, const std::function<bool(Transition reached)> &progress)
+{
+    CompareOutcome outcome;
+    const QFileInfo aFile(a), bFile(b);
+    if (bFile.exists() && aFile.canonicalFilePath() == bFile.canonicalFilePath()) {
+        outcome.error = tr("%1 is the history open already: compare it with another run of the same program")
+                            .arg(bFile.absoluteFilePath());
+        return outcome;
+    }
+    const auto first = HistoryDatabase::open(a, &outcome.error);
+    if (!first)
+        return outcome;
+    const auto second = HistoryDatabase::open(b, &outcome.error);
+    if (!second)
+        return outcome;
+    // As `memhist diff` says it.
+    if (const auto mismatch
+        = programMismatch(first->path(), recordedProgram(*first), second->path(), recordedProgram(*second))) {
+        outcome.error = *mismatch;
+        return outcome;
+    }
+    DiffOptions options;
+    options.limit = limit;
+    options.progress = progress;
+    // Every 4,096 instructions: a Cancel stops within a millisecond or so, at the cost of an
+    // atomic load and a progress report each time.
+    options.progressInterval = 4096;
+    QString error;
+    if (!diffRuns(*first, *second, options, &outcome.result, &error)) {
+        outcome.cancelled = error == diffCancelledError;
+        outcome.error = outcome.cancelled ? tr("The comparison was cancelled")
+                                          : QStringLiteral("%1 / %2: %3").arg(first->path(), second->path(), error);
+        return outcome;
+    }
+    outcome.ok = true;
+    return outcome;
+}
+
+} // namespace memhist::viewer

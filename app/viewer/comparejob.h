@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// The work of the viewer's Compare With…, run off the GUI thread: opens the second history (B)
+// read-only beside the first (A), refuses what `memhist diff` refuses (a file that is not a
+// history, runs of different programs) and the file open already, then compares them (diffRuns())
+// with progress and a way to stop.
+#pragma once
+
+#include "core/diff/diffresult.h"
+#include "core/model/types.h"
+
+#include <QString>
+#include <functional>
+
+namespace memhist::viewer {
+
+struct CompareOutcome
+{
+    bool ok = false;
+    bool cancelled = false; // stopped through `progress`; `error` says so
+    DiffResult result;
+    QString error; // why not, naming the file
+};
+
+// The entries listed at most (all are counted): far more than a person reads, few enough to list.
+constexpr std::size_t compareEntryLimit = 10000;
+
+// Compares history `a` with `b`. `progress` gets A's transition reached every so often and returns
+// false to stop (the outcome is then cancelled).
+CompareOutcome compareHistories(
+    const QString &a, const QString &b, std::size_t limit, const std::function<bool(Transition reached)> &progress);
+
+} // namespace memhist::viewer
