@@ -19,6 +19,8 @@ namespace {
 // The transitions an entry is shown with: its own and as many again on either side, at least
 // this many (a single access then shows with its neighbours, drawn one by one).
 constexpr std::uint64_t leastPickedSpan = 256;
+// The bytes shown on either side of a picked entry's accesses.
+constexpr std::uint64_t pickedBytesAround = 256;
 // How long a picked entry's outline shows (its accesses stay marked).
 constexpr int pickedOutlineMs = 5000;
 
@@ -32,9 +34,16 @@ ViewRange viewOf(PlaneWidget *plane, const DiffTarget &target, std::uint64_t spa
         = target.firstTransition.value + (target.lastTransition.value - target.firstTransition.value) / 2;
     range.firstTransition = Transition { middle >= span / 2 ? middle - span / 2 : 0 };
     range.lastTransition = Transition { range.firstTransition.value + span - 1 };
-    if (target.firstAddress && target.lastAddress)
+    if (target.firstAddress && target.lastAddress) {
+        // A few hundred bytes around them: the object and its neighbours legible, not a sliver of
+        // the whole address axis.
+        const std::uint64_t first = target.firstAddress->value, last = target.lastAddress->value;
+        range.firstAddress = Address { first >= pickedBytesAround ? first - pickedBytesAround : 0 };
+        range.lastAddress
+            = Address { last <= ~std::uint64_t(0) - pickedBytesAround ? last + pickedBytesAround : ~std::uint64_t(0) };
         range = framedOnExecution(
             range, Transition { middle }, *target.firstAddress, *target.lastAddress, plane->occupiedRegions());
+    }
     return range;
 }
 
@@ -69,6 +78,8 @@ void Comparison::start(const QString &a, const QString &b, std::optional<Transit
     m_alignment->setOffset(0);
     m_bottom->setHistory(m_second);
     m_bottom->show();
+    m_panel->setSides(
+        tr("A: %1 (the plane above) · B: %2 (the plane below)").arg(QFileInfo(a).fileName(), QFileInfo(b).fileName()));
     m_panel->startComparing(
         tr("Comparing %1 (A, above) with %2 (B, below)…").arg(QFileInfo(a).fileName(), QFileInfo(b).fileName()));
     const std::uint64_t total = aLast ? std::max<std::uint64_t>(aLast->value, 1) : 0;
@@ -100,6 +111,7 @@ void Comparison::done(const CompareOutcome &outcome)
         m_bottom->setHistory(QString());
         m_bottom->hide();
         m_second.clear();
+        m_panel->setSides(QString());
         emit failed(outcome.error);
     }
     emit finished(false, outcome.error);

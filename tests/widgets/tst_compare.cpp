@@ -100,6 +100,7 @@ private slots:
     void refusals_data();
     void refusals();
     void cancelStops();
+    void headerSaysCappedAndMemoryOnly();
     void closingRemovesTheComparison();
 
 private:
@@ -220,6 +221,8 @@ void tst_Compare::differencesListed()
     QCOMPARE(message, counts);
     QCOMPARE(e.notes, QStringList());
     QCOMPARE(window->diffPanel()->headerText(), counts);
+    QCOMPARE(window->diffPanel()->sidesText(),
+        QStringLiteral("A: a.memhist (the plane above) · B: b.memhist (the plane below)"));
 
     // Every entry, in the result's order, as kind and both sides' transitions.
     const DiffEntriesModel *model = window->diffPanel()->model();
@@ -326,6 +329,11 @@ void tst_Compare::pickingMovesBothPlanes()
     QVERIFY(top->markedTarget() && bottom->markedTarget());
     QCOMPARE(top->markedTarget()->firstTransition, a->firstTransition);
     QCOMPARE(bottom->markedTarget()->firstTransition, b->firstTransition);
+    if (!qEnvironmentVariableIsEmpty("MEMHIST_SHOTS")) {
+        // Both planes drawn at the picked entry (their renders run in the background).
+        QTest::qWait(2000);
+        window->grab().save(qEnvironmentVariable("MEMHIST_SHOTS") + QStringLiteral("/compare.png"));
+    }
 
     // Ctrl+Home to the first row, then Down through the rows up to the first control hunk: each
     // plane to its own side of each, its accesses marked.
@@ -443,6 +451,7 @@ void tst_Compare::refusals()
     QCOMPARE(failed.count(), 1);
     QCOMPARE(window->lastError(), said);
     QCOMPARE(window->diffPanel()->headerText(), said);
+    QCOMPARE(window->diffPanel()->sidesText(), QString());
     QCOMPARE(window->diffPanel()->model()->rowCount(), 0);
     QVERIFY(window->comparedPlane()->isHidden());
     QVERIFY(!window->comparison()->isOpen());
@@ -481,6 +490,42 @@ void tst_Compare::cancelStops()
     QVERIFY(window->lastError().isEmpty());
 }
 
+void tst_Compare::headerSaysCappedAndMemoryOnly()
+{
+    // 12,345 found, 2 listed (the viewer asks for 10,000; a result made by hand here), compared
+    // without a code trace: the header says both.
+    DiffResult result;
+    result.entries.resize(2);
+    result.entries[0].kind = DiffEntry::Kind::Memory;
+    result.entries[0].memory.a = DiffAccess { RowId { 7 }, Transition { 40 }, Address { 0 }, {}, {}, Operation::Write,
+        Address { 0x4010 }, 4, QStringLiteral("counter"), QByteArray("\x32\0\0\0", 4) };
+    result.entries[1].kind = DiffEntry::Kind::Object;
+    result.entries[1].object.object = QStringLiteral("counter");
+    result.entries[1].object.aWrites = 50;
+    result.entries[1].object.bWrites = 51;
+    result.memoryHunks = 1;
+    result.objects = 12344;
+    result.aAccesses = 1000;
+    result.notes << QStringLiteral(
+        "no code trace in either history: memory only, compared by transition (no control flow, no alignment)");
+    DiffPanel panel;
+    QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    panel.showResult(result);
+    QCOMPARE(panel.headerText(),
+        QStringLiteral("0 control hunks, 1 memory hunk, 12,344 objects differ; 0 instructions aligned (A ran 0, B 0); "
+                       "first 2 of 12,345 listed\nNote: no code trace in either history: memory only, compared by "
+                       "transition (no control flow, no alignment)"));
+    QCOMPARE(panel.model()->rowCount(), 2);
+    QCOMPARE(panel.model()->index(0, DiffEntriesModel::ATransitionsColumn).data().toString(), QStringLiteral("40"));
+    QCOMPARE(panel.model()->index(0, DiffEntriesModel::BTransitionsColumn).data().toString(), QStringLiteral("none"));
+    QCOMPARE(panel.model()->index(0, DiffEntriesModel::AColumn).data().toString(),
+        QStringLiteral("write 4 bytes at 0x4010 = 32 00 00 00"));
+    QCOMPARE(panel.model()->index(0, DiffEntriesModel::BColumn).data().toString(), QStringLiteral("no such access"));
+    QCOMPARE(
+        panel.model()->index(1, DiffEntriesModel::AColumn).data().toString(), QStringLiteral("50 writes; final none"));
+    QCOMPARE(panel.model()->index(1, DiffEntriesModel::BTransitionsColumn).data().toString(), QStringLiteral("none"));
+}
+
 void tst_Compare::closingRemovesTheComparison()
 {
     const auto window = openA();
@@ -491,6 +536,7 @@ void tst_Compare::closingRemovesTheComparison()
     QVERIFY(window->comparedPlane()->historyPath().isEmpty());
     QVERIFY(dock->isHidden());
     QCOMPARE(window->diffPanel()->model()->rowCount(), 0);
+    QCOMPARE(window->diffPanel()->sidesText(), QString());
     QVERIFY(!window->findChild<QAction *>(QStringLiteral("closeComparisonAction"))->isEnabled());
 
     // Opening another history closes a comparison too.

@@ -7,10 +7,11 @@ namespace memhist {
 
 namespace {
 
-// "choose+0x1c (diffpaths.c:10)", "0x401136" without a function, "" when unknown.
+// "choose+0x1c (diffpaths.c:10)", "0x401136" without a function, "" when unknown (PC 0: a
+// memory-only comparison knows no instruction).
 QString placeText(const std::optional<DiffPlace> &place)
 {
-    if (!place)
+    if (!place || (place->function.isEmpty() && place->pc.value == 0))
         return {};
     QString text = place->function.isEmpty() ? hexText(place->pc.value) : place->function;
     if (!place->source.isEmpty())

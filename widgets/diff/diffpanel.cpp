@@ -16,12 +16,15 @@ namespace memhist {
 
 DiffPanel::DiffPanel(QWidget *parent)
     : QWidget(parent)
+    , m_sides(new QLabel(this))
     , m_header(new QLabel(this))
     , m_progress(new QProgressBar(this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_view(new QTableView(this))
     , m_model(new DiffEntriesModel(this))
 {
+    m_sides->setObjectName(QStringLiteral("diffSides"));
+    m_sides->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_header->setObjectName(QStringLiteral("diffHeader"));
     m_header->setWordWrap(true);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -55,6 +58,7 @@ DiffPanel::DiffPanel(QWidget *parent)
     top->addWidget(m_cancel);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_sides);
     layout->addLayout(top);
     layout->addWidget(m_view, 1);
     clear();
@@ -92,8 +96,20 @@ void DiffPanel::showMessage(const QString &message)
     m_header->setText(message);
 }
 
+void DiffPanel::setSides(const QString &text)
+{
+    m_sides->setText(text);
+    m_sides->setVisible(!text.isEmpty());
+}
+
+QString DiffPanel::sidesText() const
+{
+    return m_sides->text();
+}
+
 void DiffPanel::clear()
 {
+    setSides(QString());
     showMessage(tr("No comparison: File ▸ Compare With… compares another history of the same program with "
                    "this one."));
 }

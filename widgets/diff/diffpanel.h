@@ -35,6 +35,10 @@ public:
     void showMessage(const QString &message);
     // No comparison.
     void clear();
+    // Which history is which: "A: a.memhist (above) · B: b.memhist (below)", over the header;
+    // empty: none.
+    void setSides(const QString &text);
+    QString sidesText() const;
 
     bool isComparing() const;
     QString headerText() const;
@@ -49,6 +53,7 @@ signals:
 private:
     void fitColumns();
 
+    QLabel *m_sides;
     QLabel *m_header;
     QProgressBar *m_progress;
     QPushButton *m_cancel;
