@@ -197,12 +197,13 @@ void tst_ValueSearch::exactFilterRulesOutPairs()
 void tst_ValueSearch::groupsHoldTheirValues()
 {
     // Groups of 4 rowids: rowid 5 (group 1) holds "ABCD", rowid 2050 (group 512, the second span's
-    // first) holds "xy"; a value of one byte sets nothing.
+    // first) holds "xy", rowid 4100 (the third span) "xy" again; a value of one byte sets nothing.
     valuegroups::Builder builder(2);
     builder.add(5, "ABCD");
     builder.add(7, "Z");
-    QVERIFY(builder.takeRows(false).empty()); // the first span is not finished
     builder.add(2050, "xy");
+    QVERIFY(builder.takeRows(false).empty()); // a span's rows come once a group of a later one is done
+    builder.add(4100, "xy");
     std::vector<valuegroups::Builder::Row> rows = builder.takeRows(false);
     const std::vector<std::uint32_t> abcd = valuegroups::slotsOf("ABCD");
     QCOMPARE(abcd.size(), std::size_t(4)); // AB, BC, CD and the window ABCD
@@ -214,16 +215,20 @@ void tst_ValueSearch::groupsHoldTheirValues()
         QCOMPARE(rows[i].key, valuegroups::keyOf(abcd[i], 0));
         QByteArray expected(valuegroups::spanBytes, '\0');
         expected[0] = char(1 << 1); // group 1
-        QCOMPARE(rows[i].bits, expected);
+        QCOMPARE(rows[i].bytes().toByteArray(), expected);
     }
     rows = builder.takeRows(true);
-    QCOMPARE(rows.size(), std::size_t(2)); // "xy", then the info row
-    QCOMPARE(rows[0].key, valuegroups::keyOf(std::uint32_t('x') << 8 | std::uint32_t('y'), 1));
+    QCOMPARE(rows.size(), std::size_t(3)); // "xy" in spans 1 and 2, then the info row
+    const std::uint32_t xy = std::uint32_t('x') << 8 | std::uint32_t('y');
     QByteArray expected(valuegroups::spanBytes, '\0');
     expected[0] = 1; // group 512: the first of span 1
-    QCOMPARE(rows[0].bits, expected);
-    QCOMPARE(rows[1].key, valuegroups::infoKey);
-    QCOMPARE(rows[1].bits, QByteArray(1, '\2'));
+    QCOMPARE(rows[0].key, valuegroups::keyOf(xy, 1));
+    QCOMPARE(rows[0].bytes().toByteArray(), expected);
+    expected[0] = 2; // group 1025 (rowid 4100): the second of span 2
+    QCOMPARE(rows[1].key, valuegroups::keyOf(xy, 2));
+    QCOMPARE(rows[1].bytes().toByteArray(), expected);
+    QCOMPARE(rows[2].key, valuegroups::infoKey);
+    QCOMPARE(rows[2].bytes().toByteArray(), QByteArray(1, '\2'));
 }
 
 void tst_ValueSearch::equalsTheScan_data()

@@ -108,7 +108,7 @@ bool ContextTableWriter::writeValueGroups(bool last)
         || (m_insertValueGroups.isValid()
             && m_insertValueGroups.insert(rows.size(), [&](sqlite::Statement &insert, int first, std::size_t index) {
                    insert.bind(first, rows[index].key);
-                   insert.bindBlob(first + 1, rows[index].bits);
+                   insert.bindBlob(first + 1, rows[index].bytes());
                }));
 }
 

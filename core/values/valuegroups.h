@@ -15,6 +15,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -53,7 +54,12 @@ public:
     struct Row
     {
         std::int64_t key = 0;
-        QByteArray bits;
+        // A span's bits (spanBytes; the info row: its first byte), in place: a span has a row for
+        // nearly every key, and a QByteArray each would add 60 bytes of overhead to each of them.
+        std::array<char, spanBytes> bits {};
+        std::uint8_t size = spanBytes;
+
+        QByteArrayView bytes() const { return QByteArrayView(bits.data(), size); }
     };
     // Adds the value of rowid `rowId` (increasing; equal allowed).
     void add(std::int64_t rowId, QByteArrayView value);
@@ -64,12 +70,16 @@ public:
     int groupShift() const { return m_groupShift; }
 
 private:
+    void flushGroup();
     void flushSpan();
 
     int m_groupShift;
     std::int64_t m_span = -1;
     std::vector<std::uint64_t> m_bits; // slotCount × 8 words, for the current span
     std::vector<std::uint32_t> m_touched; // the slots with a bit in the current span
+    std::int64_t m_group = -1;
+    std::vector<std::uint64_t> m_inGroup; // slotCount bits: the keys of the current group
+    std::vector<std::uint32_t> m_groupSlots; // the same, listed
     std::vector<Row> m_rows;
 };
 
