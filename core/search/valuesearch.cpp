@@ -542,7 +542,9 @@ bool ValueSearchEngine::run(const ValueSearch &search, QueryPage *page, QString 
             *error = cancelledMessage();
             return false;
         }
-        if (!valuesPossible || d->tuning.ways != Ways::Cheaper)
+        // Over the whole address space every access is in the window, so walking it reads each
+        // access and its value block, which walking the values reads at most: no need to measure.
+        if (!valuesPossible || d->tuning.ways != Ways::Cheaper || wholeSpace)
             continue;
         const Way other = way == Way::Window ? Way::Values : Way::Window;
         if (retrying) {
