@@ -514,6 +514,10 @@ bool ValueSearchEngine::Private::valuesStep(Walk &walk, QString *error)
 
 bool ValueSearchEngine::run(const ValueSearch &search, QueryPage *page, QString *error, const Progress &progress)
 {
+    // One read transaction for the page, as HalfAxisQueryEngine::run takes (its own BEGIN then
+    // fails and it reads in this one): otherwise SQLite takes and releases its file lock around
+    // each of the many small statements of a walk through the values.
+    sqlite::Transaction readTransaction(d->connection);
     Private::Walk walk;
     d->stats = {};
     if (!d->begin(search, page, &walk, error))
