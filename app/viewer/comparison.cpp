@@ -130,7 +130,10 @@ void Comparison::close()
     m_result = DiffResult {};
     m_bottom->setHistory(QString());
     m_bottom->hide();
-    m_top->setMarkedAccesses({});
+    // The query's markers stay; a picked entry's go with the comparison.
+    if (m_picked)
+        m_top->setMarkedAccesses({});
+    m_picked = false;
     m_panel->clear();
 }
 
@@ -160,6 +163,7 @@ void Comparison::pick(const DiffEntry &entry)
             pickedOutlineMs);
     };
     mark(m_top, a, aView);
+    m_picked = true;
     mark(m_bottom, b, bView);
     emit statusMessage(tr("A at transition %1, B at transition %2")
                            .arg(a ? countText(a->firstTransition.value) : tr("none"),

@@ -75,6 +75,7 @@ private:
     QString m_second;
     DiffResult m_result;
     CompareFunction m_compare;
+    bool m_picked = false; // the top plane's markers are a picked entry's, not the query's
 };
 
 } // namespace memhist::viewer

@@ -157,6 +157,9 @@ std::unique_ptr<MainWindow> tst_Compare::openA()
     window->setInteractive(false);
     window->resize(1280, 900);
     window->show();
+    // The plane keys go to the plane with the focus, which needs the window active.
+    if (!QTest::qWaitForWindowActive(window.get()))
+        qWarning() << "the window is not active";
     QSignalSpy loaded(window->plane(), &PlaneWidget::historyLoaded);
     window->openHistory(path(QStringLiteral("a.memhist")));
     if (!QTest::qWaitFor([&] { return loaded.count() == 1; }, 20000))
@@ -379,11 +382,13 @@ void tst_Compare::planesStayAligned()
     QTRY_COMPARE(bottom->visibleRange().lastTransition, top->visibleRange().lastTransition);
     // The top plane zoomed in with the key: the bottom one follows; its own zoom then leads the top.
     top->setFocus();
+    QTRY_VERIFY(top->hasFocus());
     QTest::keyClick(top, Qt::Key_Plus);
     const ViewRange zoomed = top->visibleRange();
     QTRY_COMPARE(bottom->visibleRange().firstTransition, zoomed.firstTransition);
     QCOMPARE(bottom->visibleRange().lastTransition, zoomed.lastTransition);
     bottom->setFocus();
+    QTRY_VERIFY(bottom->hasFocus());
     QTest::keyClick(bottom, Qt::Key_Plus);
     const ViewRange bottomZoomed = bottom->visibleRange();
     QVERIFY(bottomZoomed.lastTransition.value - bottomZoomed.firstTransition.value
@@ -402,6 +407,7 @@ void tst_Compare::planesStayAligned()
     QCOMPARE(
         std::int64_t(bottom->visibleRange().firstTransition.value - top->visibleRange().firstTransition.value), offset);
     top->setFocus();
+    QTRY_VERIFY(top->hasFocus());
     QTest::keyClick(top, Qt::Key_Minus);
     const ViewRange out = top->visibleRange();
     QTRY_COMPARE(std::int64_t(bottom->visibleRange().firstTransition.value - out.firstTransition.value), offset);
@@ -529,15 +535,33 @@ void tst_Compare::headerSaysCappedAndMemoryOnly()
 void tst_Compare::closingRemovesTheComparison()
 {
     const auto window = openA();
+    // Markers of a query (here set by hand) are not the comparison's: closing it keeps them.
+    Access marked;
+    marked.rowId = RowId { 1 };
+    marked.transition = Transition { 1 };
+    marked.physical = Address { 0x1000 };
+    const QList<Access> queried { marked };
+    window->plane()->setMarkedAccesses(queried);
     QVERIFY(compare(*window, path(QStringLiteral("b.memhist"))).first);
     auto *dock = window->findChild<QDockWidget *>(QStringLiteral("differencesDock"));
     window->findChild<QAction *>(QStringLiteral("closeComparisonAction"))->trigger();
+    QCOMPARE(window->plane()->shownMarkers(), queried);
     QVERIFY(window->comparedPlane()->isHidden());
     QVERIFY(window->comparedPlane()->historyPath().isEmpty());
     QVERIFY(dock->isHidden());
     QCOMPARE(window->diffPanel()->model()->rowCount(), 0);
     QCOMPARE(window->diffPanel()->sidesText(), QString());
     QVERIFY(!window->findChild<QAction *>(QStringLiteral("closeComparisonAction"))->isEnabled());
+
+    // A picked entry's markers go with the comparison.
+    QVERIFY(compare(*window, path(QStringLiteral("b.memhist"))).first);
+    const int counter = rowOfObject(*window->diffPanel()->model(), QStringLiteral("counter"));
+    window->diffPanel()->view()->setCurrentIndex(window->diffPanel()->model()->index(counter, 0));
+    QCOMPARE(window->plane()->shownMarkers().size(), 1);
+    QCOMPARE(window->plane()->shownMarkers().first().rowId,
+        window->diffPanel()->model()->entry(counter).object.aLast->rowId);
+    window->closeComparison();
+    QCOMPARE(window->plane()->shownMarkers(), QList<Access>());
 
     // Opening another history closes a comparison too.
     QVERIFY(compare(*window, path(QStringLiteral("b.memhist"))).first);
