@@ -61,6 +61,9 @@ private:
     void unaligned(int s, const TracedInstruction &instruction);
     void aligned(const TracedInstruction &a, const TracedInstruction &b);
     void compareAt(std::uint64_t ta, std::uint64_t pa, std::uint64_t tb, std::uint64_t pb);
+    // Whether A's access `x` and B's `y` carry the same value: the same bytes, or pointers to the
+    // same place of each run's stack (AddressNormaliser::stackDistanceOf).
+    bool sameValue(const StreamedAccess &x, const StreamedAccess &y);
     void divergence();
     void walkCode();
     void walkMemoryOnly();
@@ -105,7 +108,8 @@ NormalisedAddress Walk::place(int s, const StreamedAccess &access, std::uint64_t
         std::int64_t offset = 0;
         const ObjectKey key = objectKeyOf(normalised, &offset);
         m_objects.add(s, key,
-            ObjectWrite { access.rowId, access.transition, pc, access.address, access.size, offset, access.value });
+            ObjectWrite { access.rowId, access.transition, pc, access.address, access.size, offset, access.value,
+                side(s).places.stackDistanceOf(access.value) });
     }
     return normalised;
 }
@@ -115,6 +119,14 @@ void Walk::unaligned(int s, const TracedInstruction &instruction)
     const auto skipped = [this, s](const StreamedAccess &access) { place(s, access, 0); };
     for (const StreamedAccess &access : side(s).accesses.at(instruction.transition, skipped))
         place(s, access, instruction.pc);
+}
+
+bool Walk::sameValue(const StreamedAccess &x, const StreamedAccess &y)
+{
+    if (x.value == y.value)
+        return true;
+    const std::optional<std::int64_t> a = side(0).places.stackDistanceOf(x.value);
+    return a && a == side(1).places.stackDistanceOf(y.value);
 }
 
 void Walk::compareAt(std::uint64_t ta, std::uint64_t pa, std::uint64_t tb, std::uint64_t pb)
@@ -132,7 +144,7 @@ void Walk::compareAt(std::uint64_t ta, std::uint64_t pa, std::uint64_t tb, std::
         const PlacedAccess *x = i < m_placed[0].size() ? &m_placed[0][i] : nullptr;
         const PlacedAccess *y = i < m_placed[1].size() ? &m_placed[1][i] : nullptr;
         if (x && y && x->access->operation == y->access->operation && x->access->size == y->access->size
-            && x->place == y->place && x->access->value == y->access->value)
+            && x->place == y->place && sameValue(*x->access, *y->access))
             continue;
         // An unknown PC (0: memory-only mode, or a stretch the code trace does not know) says
         // nothing about where the noise is, so it is neither learned nor left out.
