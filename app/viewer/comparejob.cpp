@@ -19,8 +19,8 @@ QString tr(const char *text)
 
 } // namespace
 
-CompareOutcome compareHistories(
-    const QString &a, const QString &b, std::size_t limit, const std::function<bool(Transition reached)> &progress)
+CompareOutcome compareHistories(const QString &a, const QString &b, const QString &baseline, std::size_t limit,
+    const std::function<bool(Transition reached)> &progress)
 {
     CompareOutcome outcome;
     const QFileInfo aFile(a), bFile(b);
@@ -48,6 +48,36 @@ CompareOutcome compareHistories(
     // atomic load and a progress report each time.
     options.progressInterval = 4096;
     QString error;
+    DiffNoise noise;
+    if (!baseline.isEmpty()) {
+        const auto learned = HistoryDatabase::open(baseline, &outcome.error);
+        if (!learned)
+            return outcome;
+        if (const auto mismatch
+            = programMismatch(first->path(), recordedProgram(*first), learned->path(), recordedProgram(*learned))) {
+            outcome.error = tr("Baseline: %1").arg(*mismatch);
+            return outcome;
+        }
+        // Each pass walks A once: the first counts for the first half of the progress, the second
+        // for the rest (A's last transition is where the first pass ends).
+        const Transition aLast = first->summary().lastTransition.value_or(Transition { 0 });
+        DiffOptions learning = options;
+        learning.limit = 1;
+        learning.learn = &noise;
+        learning.progress = [&progress](Transition reached) { return progress(Transition { reached.value / 2 }); };
+        DiffResult ignored;
+        if (!diffRuns(*first, *learned, learning, &ignored, &error)) {
+            outcome.cancelled = error == diffCancelledError;
+            outcome.error = outcome.cancelled
+                ? tr("The comparison was cancelled")
+                : QStringLiteral("%1 / %2: %3").arg(first->path(), learned->path(), error);
+            return outcome;
+        }
+        options.ignore = &noise;
+        options.progress = [&progress, aLast](Transition reached) {
+            return progress(Transition { aLast.value / 2 + reached.value / 2 });
+        };
+    }
     if (!diffRuns(*first, *second, options, &outcome.result, &error)) {
         outcome.cancelled = error == diffCancelledError;
         outcome.error = outcome.cancelled ? tr("The comparison was cancelled")

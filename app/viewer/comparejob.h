@@ -24,9 +24,12 @@ struct CompareOutcome
 // The entries listed at most (all are counted): far more than a person reads, few enough to list.
 constexpr std::size_t compareEntryLimit = 10000;
 
-// Compares history `a` with `b`. `progress` gets A's transition reached every so often and returns
-// false to stop (the outcome is then cancelled).
-CompareOutcome compareHistories(
-    const QString &a, const QString &b, std::size_t limit, const std::function<bool(Transition reached)> &progress);
+// Compares history `a` with `b`. With a `baseline` (a second run of A's input; empty: none), what
+// differs between A and it is left out, as `memhist diff --baseline` does: A is compared with the
+// baseline first, then with B. `progress` gets how far along A's transitions the work is, every so
+// often, and returns false to stop (the outcome is then cancelled); with a baseline each of the two
+// passes counts for half of A's transitions.
+CompareOutcome compareHistories(const QString &a, const QString &b, const QString &baseline, std::size_t limit,
+    const std::function<bool(Transition reached)> &progress);
 
 } // namespace memhist::viewer

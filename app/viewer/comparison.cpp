@@ -70,7 +70,7 @@ Comparison::Comparison(PlaneWidget *top, PlaneWidget *bottom, DiffPanel *panel, 
 
 Comparison::~Comparison() = default;
 
-void Comparison::start(const QString &a, const QString &b, std::optional<Transition> aLast)
+void Comparison::start(const QString &a, const QString &b, std::optional<Transition> aLast, const QString &baseline)
 {
     m_job.cancel();
     m_second = QFileInfo(b).absoluteFilePath();
@@ -78,14 +78,18 @@ void Comparison::start(const QString &a, const QString &b, std::optional<Transit
     m_alignment->setOffset(0);
     m_bottom->setHistory(m_second);
     m_bottom->show();
-    m_panel->setSides(
-        tr("A: %1 (the plane above) · B: %2 (the plane below)").arg(QFileInfo(a).fileName(), QFileInfo(b).fileName()));
+    const QString sides
+        = tr("A: %1 (the plane above) · B: %2 (the plane below)").arg(QFileInfo(a).fileName(), QFileInfo(b).fileName());
+    m_panel->setSides(baseline.isEmpty() ? sides
+                                         : sides
+                + tr(" · baseline: %1 (what differs between A and it is left out)")
+                      .arg(QFileInfo(baseline).fileName()));
     m_panel->startComparing(
         tr("Comparing %1 (A, above) with %2 (B, below)…").arg(QFileInfo(a).fileName(), QFileInfo(b).fileName()));
     const std::uint64_t total = aLast ? std::max<std::uint64_t>(aLast->value, 1) : 0;
     m_job.start(
-        [a, b = m_second, total, compare = m_compare](const JobTicket &ticket) {
-            return compare(a, b, compareEntryLimit, [&ticket, total](Transition reached) {
+        [a, b = m_second, baseline, total, compare = m_compare](const JobTicket &ticket) {
+            return compare(a, b, baseline, compareEntryLimit, [&ticket, total](Transition reached) {
                 if (total > 0)
                     ticket.report(JobProgress {
                         std::min(1.0, double(reached.value) / double(total)), qint64(reached.value), QString() });

@@ -34,8 +34,9 @@ public:
     ~Comparison() override;
 
     // Compares history `a` (shown on the top plane; its last transition `aLast` measures the
-    // progress) with `b`: opens B's plane and starts the comparison. Replaces a comparison open.
-    void start(const QString &a, const QString &b, std::optional<Transition> aLast);
+    // progress) with `b`, leaving out what differs between A and `baseline` when one is given
+    // (compareHistories()): opens B's plane and starts the comparison. Replaces a comparison open.
+    void start(const QString &a, const QString &b, std::optional<Transition> aLast, const QString &baseline = {});
     // Stops the comparison running; the tab says it was cancelled, B's plane stays.
     void cancel();
     // No comparison any more: B's plane and the entries go, a running comparison is dropped.
@@ -52,8 +53,8 @@ public:
 
     // What the background job runs: compareHistories() by default. Tests wrap it (to hold it
     // until they have clicked Cancel); it runs off the GUI thread and must not touch the window.
-    using CompareFunction = std::function<CompareOutcome(
-        const QString &a, const QString &b, std::size_t limit, const std::function<bool(Transition)> &progress)>;
+    using CompareFunction = std::function<CompareOutcome(const QString &a, const QString &b, const QString &baseline,
+        std::size_t limit, const std::function<bool(Transition)> &progress)>;
     void setCompareFunction(CompareFunction function) { m_compare = std::move(function); }
 
 signals:

@@ -255,6 +255,12 @@ void MainWindow::createActions()
         tr("Compare the open history with another run of the same program: where they part, what each did "
            "to memory"));
     connect(m_compareAction, &QAction::triggered, this, &MainWindow::compareInteractively);
+    m_compareWithBaselineAction = new QAction(tr("Compare With &Baseline…"), this);
+    m_compareWithBaselineAction->setObjectName(QStringLiteral("compareWithBaselineAction"));
+    m_compareWithBaselineAction->setStatusTip(
+        tr("Compare with another run, leaving out what also differs between the open history and a second run of "
+           "its input (the stack canary, timings, thread ids)"));
+    connect(m_compareWithBaselineAction, &QAction::triggered, this, &MainWindow::compareWithBaselineInteractively);
     m_closeComparisonAction = new QAction(tr("Close Co&mparison"), this);
     m_closeComparisonAction->setObjectName(QStringLiteral("closeComparisonAction"));
     m_closeComparisonAction->setStatusTip(tr("Remove the compared history's plane and the Differences tab"));
@@ -328,6 +334,7 @@ void MainWindow::createMenus()
     file->addAction(m_recordAction);
     file->addSeparator();
     file->addAction(m_compareAction);
+    file->addAction(m_compareWithBaselineAction);
     file->addAction(m_closeComparisonAction);
     file->addSeparator();
     QAction *exportAction = m_queryPanel->exportAction();
@@ -866,6 +873,7 @@ PlaneWidget *MainWindow::activePlane() const
 void MainWindow::updateCompareActions()
 {
     m_compareAction->setEnabled(!m_historyPath.isEmpty());
+    m_compareWithBaselineAction->setEnabled(!m_historyPath.isEmpty());
     m_closeComparisonAction->setEnabled(m_comparison->isOpen() || m_comparison->isRunning());
 }
 
@@ -883,14 +891,32 @@ void MainWindow::compareInteractively()
     compareWith(path);
 }
 
-void MainWindow::compareWith(const QString &path)
+void MainWindow::compareWithBaselineInteractively()
+{
+    if (m_historyPath.isEmpty())
+        return;
+    const QString name = QFileInfo(m_historyPath).fileName();
+    const QString directory = QFileInfo(m_historyPath).absolutePath();
+    const QString path
+        = QFileDialog::getOpenFileName(this, tr("Compare %1 With").arg(name), directory, historyFileFilters());
+    if (path.isEmpty())
+        return;
+    const QString baseline = QFileDialog::getOpenFileName(this, tr("Baseline: Another Run of %1's Input").arg(name),
+        QFileInfo(path).absolutePath(), historyFileFilters());
+    if (baseline.isEmpty())
+        return;
+    compareWith(path, baseline);
+}
+
+void MainWindow::compareWith(const QString &path, const QString &baseline)
 {
     if (m_historyPath.isEmpty()) {
         showStatus(tr("Open a history first: Compare With compares another run with it"));
         return;
     }
     m_comparison->start(m_historyPath, path,
-        m_info && m_info->summary.lastTransition ? m_info->summary.lastTransition : std::optional<Transition> {});
+        m_info && m_info->summary.lastTransition ? m_info->summary.lastTransition : std::optional<Transition> {},
+        baseline);
     showPanel(Panel::Differences);
     updateCompareActions();
 }

@@ -71,7 +71,9 @@ public:
     void record(const RecordRequest &request);
     // File ▸ Compare With… once the file is chosen: compares the open history (A, the top plane)
     // with `path` (B, drawn below it) off the GUI thread, into the Differences tab (comparison.h).
-    void compareWith(const QString &path);
+    // Compares the open history with `path`, leaving out what differs between it and `baseline`
+    // (a second run of the open history's input) when one is given.
+    void compareWith(const QString &path, const QString &baseline = {});
     // File ▸ Close Comparison: B's plane and the Differences tab go (so they do when another
     // history opens).
     void closeComparison();
@@ -175,6 +177,7 @@ private:
     void importDirectoryInteractively();
     void recordInteractively();
     void compareInteractively();
+    void compareWithBaselineInteractively();
     // The plane Back, Forward, Home and the zoom keys act on.
     PlaneWidget *activePlane() const;
     void updateCompareActions();
@@ -224,6 +227,7 @@ private:
     QAction *m_importDirectoryAction = nullptr;
     QAction *m_recordAction = nullptr;
     QAction *m_compareAction = nullptr;
+    QAction *m_compareWithBaselineAction = nullptr;
     QAction *m_closeComparisonAction = nullptr;
     QAction *m_quitAction = nullptr;
     QAction *m_backAction = nullptr;

@@ -97,6 +97,7 @@ private slots:
     void pickingMovesBothPlanes();
     void planesStayAligned();
     void identicalHistoriesShowNoDifferences();
+    void aBaselineLeavesOutTheNoise();
     void refusals_data();
     void refusals();
     void cancelStops();
@@ -108,7 +109,7 @@ private:
     // A window with a.memhist open and its plane loaded.
     std::unique_ptr<MainWindow> openA();
     // compareWith(`b`) and the comparison's end: its ok and message.
-    std::pair<bool, QString> compare(MainWindow &window, const QString &b);
+    std::pair<bool, QString> compare(MainWindow &window, const QString &b, const QString &baseline = {});
     int rowOfObject(const DiffEntriesModel &model, const QString &object) const;
     int firstControlRow(const DiffEntriesModel &model) const;
 
@@ -130,7 +131,8 @@ void tst_Compare::initTestCase()
     QVERIFY(m_dir.isValid());
     QVERIFY2(m_runs.build(m_dir.path(), QFINDTESTDATA("../data/diff/diffpaths.c"), &why), qPrintable(why));
     for (const auto &[program, input, history] : { std::tuple { "diffpaths", "a", "a.memhist" },
-             { "diffpaths", "b", "b.memhist" }, { "diffpaths-o1", "a", "o1.memhist" } })
+             { "diffpaths", "a", "a2.memhist" }, { "diffpaths", "a", "a3.memhist" }, { "diffpaths", "b", "b.memhist" },
+             { "diffpaths-o1", "a", "o1.memhist" } })
         QVERIFY2(
             m_runs.record(QLatin1String(program), QLatin1String(input), QLatin1String(history), &why), qPrintable(why));
     QVERIFY(QFile::copy(path(QStringLiteral("a.memhist")), path(QStringLiteral("a-copy.memhist"))));
@@ -167,10 +169,10 @@ std::unique_ptr<MainWindow> tst_Compare::openA()
     return window;
 }
 
-std::pair<bool, QString> tst_Compare::compare(MainWindow &window, const QString &b)
+std::pair<bool, QString> tst_Compare::compare(MainWindow &window, const QString &b, const QString &baseline)
 {
     QSignalSpy finished(window.comparison(), &Comparison::finished);
-    window.compareWith(b);
+    window.compareWith(b, baseline);
     if (!QTest::qWaitFor([&] { return finished.count() == 1; }, 60000))
         return { false, QStringLiteral("(the comparison did not finish)") };
     return { finished.first().at(0).toBool(), finished.first().at(1).toString() };
@@ -415,6 +417,36 @@ void tst_Compare::planesStayAligned()
         out.lastTransition.value - out.firstTransition.value);
 }
 
+void tst_Compare::aBaselineLeavesOutTheNoise()
+{
+    // Two recordings of input a differ by what differs in every run (the stack canary, the loader's
+    // timings); a second run of a as the baseline leaves that out, as `memhist diff --baseline` does.
+    const auto window = openA();
+    const auto [plainOk, plain] = compare(*window, path(QStringLiteral("a3.memhist")));
+    QVERIFY2(plainOk, qPrintable(plain));
+    QVERIFY2(!plain.startsWith(QStringLiteral("No differences")), qPrintable(plain));
+
+    const auto [ok, message] = compare(*window, path(QStringLiteral("a3.memhist")), path(QStringLiteral("a2.memhist")));
+    QVERIFY2(ok, qPrintable(message));
+    const DiffResult &result = window->comparison()->result();
+    QVERIFY(!result.differ());
+    QVERIFY(result.ignored > 0);
+    QCOMPARE(message,
+        QStringLiteral("No differences: %1 instructions aligned (A ran %2, B %3); %4 left out (the baseline has them "
+                       "too)")
+            .arg(countText(result.alignedInstructions), countText(result.aInstructions),
+                countText(result.bInstructions), countText(result.ignored)));
+    QCOMPARE(window->diffPanel()->findChild<QLabel *>(QStringLiteral("diffSides"))->text(),
+        QStringLiteral("A: a.memhist (the plane above) · B: a3.memhist (the plane below) · baseline: a2.memhist (what "
+                       "differs between A and it is left out)"));
+
+    // A baseline of another program is refused with the reason.
+    const auto [otherOk, other]
+        = compare(*window, path(QStringLiteral("b.memhist")), path(QStringLiteral("o1.memhist")));
+    QVERIFY(!otherOk);
+    QVERIFY2(other.startsWith(QStringLiteral("Baseline: ") + path(QStringLiteral("a.memhist"))), qPrintable(other));
+}
+
 void tst_Compare::identicalHistoriesShowNoDifferences()
 {
     const auto window = openA();
@@ -472,10 +504,10 @@ void tst_Compare::cancelStops()
     // The comparison held until Cancel is clicked, so that it cannot be done before (on a loaded
     // machine the click may come late); then the real one, which stops at its first check.
     auto release = std::make_shared<QSemaphore>();
-    window->comparison()->setCompareFunction([release](const QString &a, const QString &b, std::size_t limit,
-                                                 const std::function<bool(Transition)> &progress) {
+    window->comparison()->setCompareFunction([release](const QString &a, const QString &b, const QString &baseline,
+                                                 std::size_t limit, const std::function<bool(Transition)> &progress) {
         release->acquire();
-        return compareHistories(a, b, limit, progress);
+        return compareHistories(a, b, baseline, limit, progress);
     });
     window->compareWith(path(QStringLiteral("b.memhist")));
     auto *cancel = window->diffPanel()->findChild<QPushButton *>(QStringLiteral("diffCancel"));
