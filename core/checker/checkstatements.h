@@ -48,7 +48,11 @@ inline constexpr const char *codeRunLengths = "SELECT id, length(sizes) FROM cod
 inline constexpr const char *codeTraceRowsInOrder
     = "SELECT transition_first, runs FROM code_trace ORDER BY transition_first";
 
+// The value index's second level (core/values/valuegroups.h): its rows, counted once.
+inline constexpr const char *valueGroupRowCount = "SELECT count(*) FROM access_value_groups";
+
 inline constexpr memhist::statements::NamedStatement checkStatements[] = {
+    MEMHIST_STATEMENT(valueGroupRowCount),
     MEMHIST_STATEMENT(threadSpansInOrder),
     MEMHIST_STATEMENT(codeTraceTableCount),
     MEMHIST_STATEMENT(codeRunLengths),

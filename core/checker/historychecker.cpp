@@ -8,6 +8,7 @@
 #include "core/checker/codetracecheck.h"
 #include "core/checker/integritycheck.h"
 #include "core/checker/progressmeter.h"
+#include "core/checker/valueindexcheck.h"
 #include "core/model/numbertext.h"
 #include "core/model/types.h"
 #include "core/query/querystatements.h"
@@ -125,7 +126,8 @@ public:
     {
         const bool finished = checkIntegrity() && readCap() && readLastTransition() && checkSlices()
             && startSummaryCheck() && checkChunks() && checkChunkOrder() && checkAccesses() && checkMeta()
-            && checkThreadSpans() && checkCodeTrace() && finishSummaryCheck() && m_progress.finish();
+            && checkThreadSpans() && checkCodeTrace() && checkValueIndex() && finishSummaryCheck()
+            && m_progress.finish();
         if (!finished) {
             CheckReport cancelled;
             cancelled.violation = QStringLiteral("cancelled");
@@ -728,6 +730,15 @@ private:
         }
         if (rc != SQLITE_DONE)
             reportReadError("thread_spans");
+        return true;
+    }
+
+    bool checkValueIndex()
+    {
+        ValueIndexCheck valueIndex(m_db, messageReporter());
+        QString error;
+        if (!valueIndex.run(&error))
+            report(readable, [&] { return error; });
         return true;
     }
 
