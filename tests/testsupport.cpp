@@ -148,6 +148,23 @@ QByteArray readFile(const QString &path)
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
+bool zeroSqlitePage(const QString &path, qint64 page)
+{
+    qint64 pageSize = 0;
+    {
+        sqlite::Connection connection;
+        if (!connection.open(path, sqlite::Connection::Mode::ReadOnly))
+            return false;
+        sqlite::Statement size = connection.prepare("PRAGMA page_size");
+        if (!size.isValid() || size.step() != SQLITE_ROW)
+            return false;
+        pageSize = size.int64(0);
+    }
+    QFile file(path);
+    return pageSize > 0 && page > 0 && file.open(QIODevice::ReadWrite) && file.seek((page - 1) * pageSize)
+        && file.write(QByteArray(pageSize, '\0')) == pageSize;
+}
+
 QByteArray gzip(const QByteArray &data)
 {
     z_stream stream {};

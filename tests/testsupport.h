@@ -67,6 +67,10 @@ QByteArray cliOutput(const QStringList &arguments);
 // The file's content, or an empty array when it cannot be read.
 QByteArray readFile(const QString &path);
 
+// Overwrites page `page` (1-based) of the SQLite file `path` with zeros, as a damaged disk or a
+// broken copy would leave it; false when the file cannot be read or written.
+bool zeroSqlitePage(const QString &path, qint64 page);
+
 // `data` compressed as one gzip member (zlib), to build compressed or damaged traces at run time.
 QByteArray gzip(const QByteArray &data);
 

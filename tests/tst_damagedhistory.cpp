@@ -398,7 +398,6 @@ void TestDamagedHistory::databaseErrorsKeepTheirReason()
 
     const QString path = damagedCopy(QString::fromUtf8(QTest::currentDataTag()), QStringLiteral("SELECT 1"));
     qint64 page = 0;
-    qint64 pageSize = 0;
     {
         sqlite::Connection db;
         QVERIFY(db.open(path, sqlite::Connection::Mode::ReadOnly));
@@ -406,15 +405,8 @@ void TestDamagedHistory::databaseErrorsKeepTheirReason()
         root.bind(1, object);
         QCOMPARE(root.step(), SQLITE_ROW);
         page = root.int64(0);
-        sqlite::Statement size = db.prepare("PRAGMA page_size");
-        QCOMPARE(size.step(), SQLITE_ROW);
-        pageSize = size.int64(0);
     }
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::ReadWrite));
-    QVERIFY(file.seek((page - 1) * pageSize));
-    QCOMPARE(file.write(QByteArray(pageSize, '\0')), pageSize);
-    file.close();
+    QVERIFY(zeroSqlitePage(path, page));
 
     const CliResult query = runCli({ QStringLiteral("query"), path });
     QCOMPARE(QString::fromUtf8(query.err), path + QStringLiteral(": query failed: ") + reason + u'\n');

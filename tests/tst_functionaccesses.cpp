@@ -577,7 +577,6 @@ void tst_FunctionAccesses::aDamagedCodeTraceIsAnError()
     QVERIFY(QFile::copy(m_history, damaged));
     QFile::setPermissions(damaged, QFile::ReadOwner | QFile::WriteOwner);
     qint64 page = 0;
-    qint64 pageSize = 0;
     qint64 accesses = 0;
     {
         sqlite::Connection connection;
@@ -589,18 +588,11 @@ void tst_FunctionAccesses::aDamagedCodeTraceIsAnError()
             pages << leaves.int64(0);
         QVERIFY2(pages.size() >= 3, qPrintable(QString::number(pages.size())));
         page = pages[pages.size() / 2];
-        sqlite::Statement size = connection.prepare("PRAGMA page_size");
-        QCOMPARE(size.step(), SQLITE_ROW);
-        pageSize = size.int64(0);
         sqlite::Statement count = connection.prepare("SELECT count(*) FROM accesses");
         QCOMPARE(count.step(), SQLITE_ROW);
         accesses = count.int64(0);
     }
-    QFile file(damaged);
-    QVERIFY(file.open(QIODevice::ReadWrite));
-    QVERIFY(file.seek((page - 1) * pageSize));
-    QCOMPARE(file.write(QByteArray(pageSize, '\0')), pageSize);
-    file.close();
+    QVERIFY(zeroSqlitePage(damaged, page));
 
     arguments.replaceInStrings(QStringLiteral("DB"), damaged);
     // The access in the middle of the history runs in the middle of the code trace, on the damaged
