@@ -389,6 +389,9 @@ void tst_Compare::planesStayAligned()
     const ViewRange zoomed = top->visibleRange();
     QTRY_COMPARE(bottom->visibleRange().firstTransition, zoomed.firstTransition);
     QCOMPARE(bottom->visibleRange().lastTransition, zoomed.lastTransition);
+    // Following is no step of the follower's zoom history: Back there has nothing to undo.
+    QVERIFY(top->canGoBack());
+    QVERIFY(!bottom->canGoBack());
     bottom->setFocus();
     QTRY_VERIFY(bottom->hasFocus());
     QTest::keyClick(bottom, Qt::Key_Plus);

@@ -48,7 +48,8 @@ void PlaneAlignment::follow(int leader, const ViewRange &range)
     const ViewRange wanted = shifted(range, leader == 0 ? m_offset : -m_offset, current);
     if (wanted.firstTransition == current.firstTransition && wanted.lastTransition == current.lastTransition)
         return;
-    plane->setVisibleRange(wanted);
+    // Following is not a move of the user's on this plane: no step of its zoom history.
+    plane->setVisibleRange(wanted, false);
     m_told[follower] = plane->visibleRange();
 }
 

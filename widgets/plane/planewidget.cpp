@@ -414,11 +414,11 @@ ViewRange PlaneWidget::visibleRange() const
     return toViewRange(m_state.view(), m_overview->fold);
 }
 
-void PlaneWidget::setVisibleRange(const ViewRange &range)
+void PlaneWidget::setVisibleRange(const ViewRange &range, bool recordHistory)
 {
     if (!hasHistory())
         return;
-    setViewport(toViewport(range, m_overview->fold), true);
+    setViewport(toViewport(range, m_overview->fold), recordHistory);
 }
 
 QList<ViewRange> PlaneWidget::occupiedRegions() const

@@ -132,8 +132,9 @@ public:
     QRect plotRectangle() const { return plotRect(); }
 
     memhist::ViewRange visibleRange() const;
-    // Shows `range` (clamped to the history), as one step of the zoom history.
-    void setVisibleRange(const memhist::ViewRange &range);
+    // Shows `range` (clamped to the history), as one step of the zoom history unless
+    // `recordHistory` is false (a plane that follows another's moves: Back undoes the user's own).
+    void setVisibleRange(const memhist::ViewRange &range, bool recordHistory = true);
     // The occupied address regions (the fold's unfolded segments), in address order.
     QList<memhist::ViewRange> occupiedRegions() const;
 
