@@ -137,6 +137,7 @@ QList<Expected> expectedPlans()
         { QStringLiteral("check/threadSpansInOrder"), D::History, { QStringLiteral("SCAN thread_spans"), QStringLiteral("USE TEMP B-TREE FOR ORDER BY") } },
         { QStringLiteral("check/codeTraceTableCount"), D::History, { QStringLiteral("SCAN sqlite_schema") } },
         { QStringLiteral("check/codeRunLengths"), D::History, { QStringLiteral("SCAN code_runs") } },
+        { QStringLiteral("check/valueGroupRowCount"), D::History, { QStringLiteral("SCAN access_value_groups") } },
         { QStringLiteral("check/codeTraceRowsInOrder"), D::History, { QStringLiteral("SCAN code_trace") } },
         { QStringLiteral("check/tableColumns"), D::History, { QStringLiteral("SCAN pragma_table_info VIRTUAL TABLE INDEX 0:") } },
         { QStringLiteral("check/tableIndexColumns"), D::History, { QStringLiteral("USE TEMP B-TREE FOR count(DISTINCT)"), QStringLiteral("SCAN il VIRTUAL TABLE INDEX 0:"), QStringLiteral("SCAN ii VIRTUAL TABLE INDEX 0:") } },
