@@ -17,6 +17,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -120,6 +121,7 @@ private slots:
     void exportToUnwritablePathFails();
     void cancelledExportLeavesNoFile();
     void exportSaysSoAtOnceAndEscCancels();
+    void exportEndingUnderAnotherHistoryNamesItsOwn();
     void noExportOfAQueryThatMatchedNothing();
     void tabFollowsTheLayout();
     void contextColumnsShowTheProgram();
@@ -666,6 +668,24 @@ void TestQueryPanel::cancelledExportLeavesNoFile()
     QVERIFY(!QFile::exists(path));
     QCOMPARE(QDir(m_dir.path()).entryList({ QStringLiteral("cancelled*") }, QDir::Files | QDir::Hidden), QStringList());
     QVERIFY(panel.exportAction()->isEnabled());
+}
+
+// An export still running when another history is opened goes on (its rows are the first
+// history's); its message, which comes later, says which history they are of.
+void TestQueryPanel::exportEndingUnderAnotherHistoryNamesItsOwn()
+{
+    QueryPanel panel;
+    panel.setHistory(m_example);
+    QSignalSpy finishedSpy(&panel, &QueryPanel::exportFinished);
+    const QString path = m_dir.filePath(QStringLiteral("other-history-export.csv"));
+    panel.exportTo(path);
+    // The outcome is handed to the GUI thread by the event loop: after this, whatever the timing.
+    panel.setHistory(m_small);
+    QVERIFY(finishedSpy.wait());
+    QCOMPARE(finishedSpy.at(0).at(0).toBool(), true);
+    QCOMPARE(finishedSpy.at(0).at(1).toString(),
+        QStringLiteral("Exported 41,797 rows of %1 to %2").arg(QFileInfo(m_example).fileName(), path));
+    QCOMPARE(readFile(path).count('\n'), 41798);
 }
 
 // An export replaces the previous export's message in the status line at once, shows its Cancel

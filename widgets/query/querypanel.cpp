@@ -1042,6 +1042,7 @@ void QueryPanel::startExport(const QString &csvPath, ExportColumnsChoice columns
         return;
     }
     m_exportPath = csvPath;
+    m_exportHistory = m_historyPath;
     m_exportCancelRequested = false;
 
     // The export thread opens its own read-only connection (one connection per thread) and writes
@@ -1097,8 +1098,12 @@ void QueryPanel::finishExport(const ExportOutcome &outcome)
     m_cancelExportAction->setEnabled(false);
     m_cancelExportButton->hide();
 
-    const QString message
+    QString message
         = cancelled && !outcome.ok ? tr("Export cancelled; %1 was not written").arg(m_exportPath) : outcome.message;
+    // Another history was opened while it ran: the message says which history the rows are of.
+    if (outcome.ok && m_exportHistory != m_historyPath)
+        message = tr("Exported %1 of %2 to %3")
+                      .arg(rowsText(outcome.rows), QFileInfo(m_exportHistory).fileName(), m_exportPath);
     m_lastExportMessage = outcome.ok || cancelled ? message : tr("Export failed");
     updateStatus();
     // A failure is shown once, by whoever listens to exportFailed() (the main window's error box).

@@ -218,6 +218,7 @@ private:
     QAction *m_cancelExportAction = nullptr;
     QToolButton *m_cancelExportButton = nullptr;
     QString m_exportPath;
+    QString m_exportHistory; // the history the running (or last) export reads
     QString m_lastExportMessage;
 };
 
