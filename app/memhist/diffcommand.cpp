@@ -6,6 +6,7 @@
 #include "commands.h"
 #include "core/csv/csvaccessformat.h"
 #include "core/diff/diffprogram.h"
+#include "core/diff/learnbaseline.h"
 #include "core/diff/rundiff.h"
 #include "core/model/numbertext.h"
 #include "historyargument.h"
@@ -314,6 +315,11 @@ int runDiff(const QStringList &arguments)
     }
     DiffOptions options;
     options.limit = std::size_t(limit);
+    // A comparison of A with `other` that could not read a history.
+    const auto failed = [&a, &error](const HistoryDatabase &other) {
+        writeErr(QStringLiteral("memhist diff: %1 / %2: %3\n").arg(a->path(), other.path(), error));
+        return ExitUsage;
+    };
     DiffResult result;
     DiffNoise noise;
     if (parser.isSet(baselineOption)) {
@@ -325,19 +331,12 @@ int runDiff(const QStringList &arguments)
             writeErr(QStringLiteral("memhist diff: --baseline: %1\n").arg(*mismatch));
             return ExitUsage;
         }
-        DiffOptions learning;
-        learning.limit = 1;
-        learning.learn = &noise;
-        if (!diffRuns(*a, *baseline, learning, &result, &error)) {
-            writeErr(QStringLiteral("memhist diff: %1 / %2: %3\n").arg(a->path(), baseline->path(), error));
-            return ExitUsage;
-        }
+        if (!learnBaseline(*a, *baseline, options, &noise, &error))
+            return failed(*baseline);
         options.ignore = &noise;
     }
-    if (!diffRuns(*a, *b, options, &result, &error)) {
-        writeErr(QStringLiteral("memhist diff: %1 / %2: %3\n").arg(a->path(), b->path(), error));
-        return ExitUsage;
-    }
+    if (!diffRuns(*a, *b, options, &result, &error))
+        return failed(*b);
     for (const QString &note : result.notes)
         writeErr(QStringLiteral("memhist diff: %1\n").arg(note));
     QByteArray out;

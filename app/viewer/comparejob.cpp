@@ -2,6 +2,7 @@
 #include "comparejob.h"
 
 #include "core/diff/diffprogram.h"
+#include "core/diff/learnbaseline.h"
 #include "core/diff/rundiff.h"
 #include "core/storage/historydatabase.h"
 
@@ -47,6 +48,13 @@ CompareOutcome compareHistories(const QString &a, const QString &b, const QStrin
     // Every 4,096 instructions: a Cancel stops within a millisecond or so, at the cost of an
     // atomic load and a progress report each time.
     options.progressInterval = 4096;
+    // A comparison of A with `other` that failed: cancelled, or a history that cannot be read.
+    const auto failed = [&outcome, &first](const HistoryDatabase &other, const QString &error) {
+        outcome.cancelled = error == diffCancelledError;
+        outcome.error = outcome.cancelled ? tr("The comparison was cancelled")
+                                          : QStringLiteral("%1 / %2: %3").arg(first->path(), other.path(), error);
+        return outcome;
+    };
     QString error;
     DiffNoise noise;
     if (!baseline.isEmpty()) {
@@ -62,28 +70,16 @@ CompareOutcome compareHistories(const QString &a, const QString &b, const QStrin
         // for the rest (A's last transition is where the first pass ends).
         const Transition aLast = first->summary().lastTransition.value_or(Transition { 0 });
         DiffOptions learning = options;
-        learning.limit = 1;
-        learning.learn = &noise;
         learning.progress = [&progress](Transition reached) { return progress(Transition { reached.value / 2 }); };
-        DiffResult ignored;
-        if (!diffRuns(*first, *learned, learning, &ignored, &error)) {
-            outcome.cancelled = error == diffCancelledError;
-            outcome.error = outcome.cancelled
-                ? tr("The comparison was cancelled")
-                : QStringLiteral("%1 / %2: %3").arg(first->path(), learned->path(), error);
-            return outcome;
-        }
+        if (!learnBaseline(*first, *learned, learning, &noise, &error))
+            return failed(*learned, error);
         options.ignore = &noise;
         options.progress = [&progress, aLast](Transition reached) {
             return progress(Transition { aLast.value / 2 + reached.value / 2 });
         };
     }
-    if (!diffRuns(*first, *second, options, &outcome.result, &error)) {
-        outcome.cancelled = error == diffCancelledError;
-        outcome.error = outcome.cancelled ? tr("The comparison was cancelled")
-                                          : QStringLiteral("%1 / %2: %3").arg(first->path(), second->path(), error);
-        return outcome;
-    }
+    if (!diffRuns(*first, *second, options, &outcome.result, &error))
+        return failed(*second, error);
     outcome.ok = true;
     return outcome;
 }
