@@ -6,6 +6,13 @@
 
 namespace memhist {
 
+namespace {
+
+// Runs whose PCs are kept at most; past it the cache starts again when nothing points into it.
+constexpr std::size_t maxCachedRuns = 1 << 16;
+
+} // namespace
+
 InstructionStream::InstructionStream(sqlite::Connection &connection)
     : m_walk(connection)
     , m_instructionText(connection.prepare(diffstatements::instructionText))
@@ -40,36 +47,97 @@ int InstructionStream::callEffect(std::uint64_t pc)
     return effect;
 }
 
+const std::vector<std::uint64_t> &InstructionStream::pcsOf(const CodeStretch &stretch)
+{
+    // Copied at once: the walk's run cache may drop the run on its next lookup. A run id names
+    // one row of code_runs, so its PCs never change.
+    auto known = m_runPcs.find(stretch.runId);
+    if (known != m_runPcs.end())
+        return known->second;
+    std::vector<std::uint64_t> pcs;
+    pcs.reserve(std::size_t(stretch.run->sizes.size()));
+    std::uint64_t pc = stretch.run->pc.value;
+    for (const char size : stretch.run->sizes) {
+        pcs.push_back(pc);
+        pc += std::uint8_t(size);
+    }
+    return m_runPcs.emplace(stretch.runId, std::move(pcs)).first->second;
+}
+
 bool InstructionStream::readStretch()
 {
     if (m_ended || !m_available)
         return false;
     CodeStretch stretch;
-    const bool found = m_started ? m_walk.next(&stretch) : m_walk.seek(Transition { m_start }, &stretch);
-    m_started = true;
-    if (!found) {
-        m_ended = true;
-        return false;
-    }
-    // Copy the PCs at once: the walk's run cache may drop the run on its next lookup.
-    std::uint64_t pc = stretch.run ? stretch.run->pc.value : 0;
-    for (std::uint64_t i = 0; i < stretch.count; ++i) {
-        m_ahead.push_back(TracedInstruction { stretch.first + i, stretch.run ? pc : 0, m_depth });
-        if (stretch.run)
-            pc += std::uint8_t(stretch.run->sizes[qsizetype(i)]);
-    }
+    do {
+        const bool found = m_started ? m_walk.next(&stretch) : m_walk.seek(Transition { m_start }, &stretch);
+        m_started = true;
+        if (!found) {
+            m_ended = true;
+            return false;
+        }
+    } while (stretch.count == 0);
+    if (m_ahead.empty() && m_runPcs.size() >= maxCachedRuns)
+        m_runPcs.clear();
+    const std::uint64_t *pcs = stretch.run ? pcsOf(stretch).data() : nullptr;
+    m_ahead.push_back(Piece { stretch.first, stretch.count, m_depth, pcs });
+    m_buffered += stretch.count;
     // Only a stretch's last instruction can call or return: both jump, and a jump ends a run.
-    m_depth += callEffect(m_ahead.back().pc);
+    m_depth += callEffect(pcs ? pcs[stretch.count - 1] : 0);
     return true;
 }
 
 bool InstructionStream::peek(std::size_t k, TracedInstruction *instruction)
 {
-    while (m_ahead.size() <= k)
+    while (m_buffered <= k)
         if (!readStretch())
             return false;
-    *instruction = m_ahead[k];
+    if (k < m_peekBase || m_peekPiece >= m_ahead.size()) {
+        m_peekPiece = 0;
+        m_peekBase = 0;
+    }
+    // Instructions ahead of the front piece's first one that is still to come.
+    for (;;) {
+        const Piece &piece = m_ahead[m_peekPiece];
+        const std::uint64_t used = m_peekPiece == 0 ? m_headUsed : 0;
+        const std::size_t left = std::size_t(piece.count - used);
+        if (k < m_peekBase + left) {
+            const std::uint64_t i = used + (k - m_peekBase);
+            *instruction = TracedInstruction { piece.first + i, piece.pcs ? piece.pcs[i] : 0, piece.depth };
+            return true;
+        }
+        m_peekBase += left;
+        ++m_peekPiece;
+    }
+}
+
+bool InstructionStream::current(StretchAhead *stretch)
+{
+    if (m_buffered == 0 && !readStretch())
+        return false;
+    const Piece &piece = m_ahead.front();
+    stretch->first = piece.first + m_headUsed;
+    stretch->depth = piece.depth;
+    stretch->pcs = piece.pcs ? piece.pcs + m_headUsed : nullptr;
+    stretch->count = std::size_t(piece.count - m_headUsed);
     return true;
+}
+
+void InstructionStream::skip(std::size_t count)
+{
+    if (count == 0 || m_ahead.empty())
+        return;
+    const Piece &piece = m_ahead.front();
+    count = std::min<std::size_t>(count, std::size_t(piece.count - m_headUsed));
+    m_headUsed += count;
+    m_buffered -= count;
+    m_consumed += count;
+    if (m_headUsed == piece.count) {
+        m_ahead.pop_front();
+        m_headUsed = 0;
+    }
+    m_peekPiece = 0;
+    m_peekBase = 0;
 }
 
 bool InstructionStream::pop(TracedInstruction *instruction)
@@ -79,8 +147,7 @@ bool InstructionStream::pop(TracedInstruction *instruction)
         return false;
     if (instruction)
         *instruction = current;
-    m_ahead.pop_front();
-    ++m_consumed;
+    skip(1);
     return true;
 }
 

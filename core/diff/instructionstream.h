@@ -3,6 +3,10 @@
 // its code trace (core/context/codetrace.h) stretch by stretch, and buffered only as far ahead as
 // the diff looks (peek). The depth comes from the disassembly: a `call` deepens, a `ret` returns;
 // a history without the instructions table has depth 0 throughout.
+//
+// The buffer holds stretches, not instructions: a run of a gzip recording has 40 M instructions
+// in about 13 M stretches, and an aligned stretch whose instructions access nothing is passed over
+// whole (current(), skip()) instead of one instruction at a time.
 #pragma once
 
 #include "core/context/codetracewalk.h"
@@ -11,6 +15,8 @@
 
 #include <QHash>
 #include <deque>
+#include <unordered_map>
+#include <vector>
 
 namespace memhist {
 
@@ -19,6 +25,18 @@ struct TracedInstruction
     std::uint64_t transition = 0;
     std::uint64_t pc = 0; // 0 when unknown
     std::int64_t depth = 0; // call depth before the instruction, from the start of the trace
+};
+
+// The current instruction and the rest of its stretch: consecutive transitions from `first`, all
+// at call depth `depth`, executing pcs[0 .. count - 1] (pcs nullptr: unknown, 0 each).
+struct StretchAhead
+{
+    std::uint64_t first = 0;
+    std::int64_t depth = 0;
+    const std::uint64_t *pcs = nullptr;
+    std::size_t count = 0;
+
+    std::uint64_t pcAt(std::size_t i) const { return pcs ? pcs[i] : 0; }
 };
 
 class InstructionStream
@@ -34,13 +52,27 @@ public:
     bool peek(std::size_t k, TracedInstruction *instruction);
     // Moves past the current instruction; false at the end.
     bool pop(TracedInstruction *instruction = nullptr);
+    // The current instruction's stretch from it on; false at the end of the trace. Valid until the
+    // next call that moves or reads ahead.
+    bool current(StretchAhead *stretch);
+    // Moves past the first `count` instructions of current() (at most its count).
+    void skip(std::size_t count);
     // How many instructions are buffered ahead (what peek() has read so far).
-    std::size_t buffered() const { return m_ahead.size(); }
+    std::size_t buffered() const { return m_buffered; }
     std::uint64_t consumed() const { return m_consumed; }
 
 private:
+    struct Piece
+    {
+        std::uint64_t first = 0;
+        std::uint64_t count = 0;
+        std::int64_t depth = 0;
+        const std::uint64_t *pcs = nullptr; // into m_runPcs; nullptr: unknown
+    };
+
     bool readStretch();
     int callEffect(std::uint64_t pc); // +1 call, -1 return, 0 other
+    const std::vector<std::uint64_t> &pcsOf(const CodeStretch &stretch);
 
     CodeTraceWalk m_walk;
     sqlite::Statement m_instructionText;
@@ -51,8 +83,17 @@ private:
     std::uint64_t m_start = 0;
     std::int64_t m_depth = 0;
     std::uint64_t m_consumed = 0;
-    std::deque<TracedInstruction> m_ahead;
+    std::deque<Piece> m_ahead; // the front one less its first m_headUsed instructions
+    std::uint64_t m_headUsed = 0;
+    std::size_t m_buffered = 0;
+    // Where the last peek() found its instruction, so that peeks of increasing k (resync's) do not
+    // walk the pieces from the front each time; reset whenever the front moves.
+    std::size_t m_peekPiece = 0;
+    std::size_t m_peekBase = 0; // instructions ahead before m_ahead[m_peekPiece]
     QHash<std::uint64_t, int> m_effects; // by PC of a stretch's last instruction
+    // Each run's PCs, computed once (a node map: the pieces point into its vectors). The runs are
+    // the program's straight-line pieces of code: thousands, not millions.
+    std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> m_runPcs;
 };
 
 } // namespace memhist

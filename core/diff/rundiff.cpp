@@ -59,7 +59,9 @@ private:
     Side &side(int s) { return *m_sides[s]; }
     NormalisedAddress place(int s, const StreamedAccess &access, std::uint64_t pc);
     void unaligned(int s, const TracedInstruction &instruction);
-    void aligned(const TracedInstruction &a, const TracedInstruction &b);
+    // Aligns the first `count` instructions of `a` and `b` (the same PCs), comparing the accesses
+    // of those that make any. False once options.progress asked to stop.
+    bool alignStretch(const StretchAhead &a, const StretchAhead &b, std::size_t count);
     void compareAt(std::uint64_t ta, std::uint64_t pa, std::uint64_t tb, std::uint64_t pb);
     // Whether A's access `x` and B's `y` carry the same value: the same bytes, or pointers to the
     // same place of each run's stack (AddressNormaliser::stackDistanceOf).
@@ -71,6 +73,9 @@ private:
     // Counts one step of the walk at A's transition `reached` (B's where A has ended); every
     // progressInterval steps, asks options.progress whether to go on. False once it said stop.
     bool goOn(std::uint64_t reached);
+    // goOn() for `steps` steps at once, the first at A's transition `first` and each next one
+    // transition later: how many of them to take (all, unless options.progress asked to stop).
+    std::size_t goOnFor(std::uint64_t first, std::size_t steps);
     DiffPlace describe(int s, const TracedInstruction &instruction);
     DiffAccess describe(int s, const StreamedAccess &access, std::uint64_t pc, const NormalisedAddress &place);
 
@@ -174,19 +179,61 @@ void Walk::compareAt(std::uint64_t ta, std::uint64_t pa, std::uint64_t tb, std::
     }
 }
 
-void Walk::aligned(const TracedInstruction &a, const TracedInstruction &b)
+bool Walk::alignStretch(const StretchAhead &a, const StretchAhead &b, std::size_t count)
 {
-    // Most instructions access no memory: compare only where either side has an access.
-    std::uint64_t nextA = 0, nextB = 0;
-    const bool accessA = side(0).accesses.nextTransition(&nextA) && nextA <= a.transition;
-    const bool accessB = side(1).accesses.nextTransition(&nextB) && nextB <= b.transition;
-    if (accessA || accessB)
-        compareAt(a.transition, a.pc, b.transition, b.pc);
-    m_lastAligned[0] = a;
-    m_lastAligned[1] = b;
-    m_nextTransition[0] = a.transition + 1;
-    m_nextTransition[1] = b.transition + 1;
-    ++m_result->alignedInstructions;
+    std::size_t done = 0;
+    while (done < count && !m_stopped) {
+        // Most instructions access no memory: those before either side's next access are passed
+        // over together, and accesses are compared only where either side has one.
+        std::size_t quiet = count - done;
+        const std::uint64_t at[2] = { a.first + done, b.first + done };
+        for (int s = 0; s < 2; ++s) {
+            std::uint64_t next = 0;
+            if (side(s).accesses.nextTransition(&next))
+                quiet = std::min<std::uint64_t>(quiet, next <= at[s] ? 0 : next - at[s]);
+        }
+        const std::size_t steps = std::max<std::size_t>(quiet, 1);
+        const std::size_t taken = goOnFor(at[0], steps);
+        if (quiet == 0 && taken == 1)
+            compareAt(at[0], a.pcAt(done), at[1], b.pcAt(done));
+        done += taken;
+    }
+    if (done > 0) {
+        const std::size_t last = done - 1;
+        m_lastAligned[0] = TracedInstruction { a.first + last, a.pcAt(last), a.depth };
+        m_lastAligned[1] = TracedInstruction { b.first + last, b.pcAt(last), b.depth };
+        m_nextTransition[0] = a.first + done;
+        m_nextTransition[1] = b.first + done;
+        m_result->alignedInstructions += done;
+        side(0).code.skip(done);
+        side(1).code.skip(done);
+    }
+    return !m_stopped;
+}
+
+std::size_t Walk::goOnFor(std::uint64_t first, std::size_t steps)
+{
+    if (m_stopped)
+        return 0;
+    if (!m_options.progress)
+        return steps;
+    const std::uint64_t interval = std::max<std::uint64_t>(1, m_options.progressInterval);
+    std::size_t done = 0;
+    while (done < steps) {
+        // goOn() lets interval - 1 steps pass after it last asked, and asks at the next one.
+        const std::uint64_t passing = interval - 1 - m_steps;
+        if (steps - done <= passing) {
+            m_steps += steps - done;
+            return steps;
+        }
+        done += std::size_t(passing);
+        m_steps = 0;
+        m_stopped = !m_options.progress(Transition { first + done });
+        if (m_stopped)
+            return done;
+        ++done;
+    }
+    return steps;
 }
 
 void Walk::divergence()
@@ -245,19 +292,23 @@ void Walk::divergence()
 void Walk::walkCode()
 {
     for (;;) {
-        TracedInstruction a, b;
-        const bool hasA = side(0).code.peek(0, &a);
-        const bool hasB = side(1).code.peek(0, &b);
+        StretchAhead a, b;
+        const bool hasA = side(0).code.current(&a);
+        const bool hasB = side(1).code.current(&b);
         if (!hasA && !hasB)
             return;
-        if (!goOn(hasA ? a.transition : m_nextTransition[0]))
-            return;
-        if (hasA && hasB && a.pc == b.pc) {
-            aligned(a, b);
-            side(0).code.pop();
-            side(1).code.pop();
+        if (hasA && hasB && a.pcAt(0) == b.pcAt(0)) {
+            // Aligned for as long as both stretches execute the same PCs.
+            const std::size_t both = std::min(a.count, b.count);
+            std::size_t same = 1;
+            while (same < both && a.pcAt(same) == b.pcAt(same))
+                ++same;
+            if (!alignStretch(a, b, same))
+                return;
             continue;
         }
+        if (!goOn(hasA ? a.first : m_nextTransition[0]))
+            return;
         divergence();
     }
 }
