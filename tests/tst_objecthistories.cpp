@@ -112,7 +112,7 @@ void tst_ObjectHistories::matching()
     QCOMPARE(summary.firstDifferingWrite, std::uint64_t(rank));
     QCOMPARE(summary.comparisonLost, lost);
     const auto text = [](const std::optional<ObjectWrite> &write) {
-        return write ? QString::fromLatin1(write->value.toHex()) : QStringLiteral("-");
+        return write ? QString::fromLatin1(write->value.toByteArray().toHex()) : QStringLiteral("-");
     };
     QCOMPARE(text(summary.firstDiffering[0]), aFirst);
     QCOMPARE(text(summary.firstDiffering[1]), bFirst);

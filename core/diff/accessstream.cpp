@@ -18,13 +18,12 @@ AccessStream::AccessStream(sqlite::Connection &connection)
         m_blocks.bind(1, 0);
 }
 
-QByteArray AccessStream::valueOf(std::int64_t rowId)
+void AccessStream::readValue(std::int64_t rowId, AccessBytes *value)
 {
     if (!m_blocks.isValid()) {
-        if (!m_values.available())
-            return {};
-        const auto value = m_values.value(RowId { rowId });
-        return value ? value->bytes : QByteArray();
+        const auto known = m_values.available() ? m_values.value(RowId { rowId }) : std::nullopt;
+        *value = known ? QByteArrayView(known->bytes) : QByteArrayView();
+        return;
     }
     // Accesses come in rowid order: the blocks are read forward alongside them, each decoded once.
     while (!m_blocksEnded && !m_block.contains(rowId) && m_block.last() < rowId) {
@@ -34,7 +33,7 @@ QByteArray AccessStream::valueOf(std::int64_t rowId)
         }
         m_block.decode(m_blocks.int64(0), m_blocks.int64(1), m_blocks.blobView(2), m_blocks.blob(3));
     }
-    return m_block.bytesOf(rowId).toByteArray();
+    *value = m_block.bytesOf(rowId);
 }
 
 bool AccessStream::fill()
@@ -55,7 +54,7 @@ bool AccessStream::fill()
         m_next.address = fromStored(m_accesses.int64(2));
         m_next.size = std::uint32_t(m_accesses.int64(3));
         m_next.operation = operation;
-        m_next.value = valueOf(m_next.rowId);
+        readValue(m_next.rowId, &m_next.value);
         m_hasNext = true;
         ++m_count;
     }

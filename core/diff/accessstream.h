@@ -4,6 +4,7 @@
 // forward cursor; nothing is kept beyond the accesses of one transition.
 #pragma once
 
+#include "core/diff/accessbytes.h"
 #include "core/model/types.h"
 #include "core/storage/sqlite.h"
 #include "core/values/accessvaluereader.h"
@@ -20,7 +21,7 @@ struct StreamedAccess
     std::uint64_t address = 0;
     std::uint32_t size = 0;
     int operation = 0; // 2 write, 4 read (1 execute: skipped)
-    QByteArray value; // empty when unknown
+    AccessBytes value; // empty when unknown
 };
 
 class AccessStream
@@ -69,7 +70,8 @@ public:
 
 private:
     bool fill();
-    QByteArray valueOf(std::int64_t rowId);
+    // Sets `value` to the bytes of access `rowId` (empty when unknown).
+    void readValue(std::int64_t rowId, AccessBytes *value);
 
     sqlite::Connection &m_connection;
     sqlite::Statement m_accesses;

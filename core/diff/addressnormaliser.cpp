@@ -73,7 +73,7 @@ const AddressNormaliser::Mapping *AddressNormaliser::mappingOf(std::uint64_t add
     return nullptr;
 }
 
-std::optional<std::int64_t> AddressNormaliser::stackDistanceOf(const QByteArray &value) const
+std::optional<std::int64_t> AddressNormaliser::stackDistanceOf(QByteArrayView value) const
 {
     if (value.size() != 8 || !m_stackAnchor)
         return std::nullopt;

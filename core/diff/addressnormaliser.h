@@ -22,6 +22,7 @@
 
 #include "core/storage/sqlite.h"
 
+#include <QByteArrayView>
 #include <QHash>
 #include <QString>
 #include <QStringList>
@@ -78,7 +79,7 @@ public:
     // local then compares equal between runs whose stacks lie at different addresses; the raw
     // bytes are still what a report shows. None for any other value, or before the first stack
     // access.
-    std::optional<std::int64_t> stackDistanceOf(const QByteArray &value) const;
+    std::optional<std::int64_t> stackDistanceOf(QByteArrayView value) const;
 
     bool heapCapped() const { return m_heapCapped; }
 

@@ -11,6 +11,7 @@
 // untracked.
 #pragma once
 
+#include "core/diff/accessbytes.h"
 #include "core/diff/addressnormaliser.h"
 
 #include <QByteArray>
@@ -29,7 +30,7 @@ struct ObjectWrite
     std::uint64_t address = 0;
     std::uint32_t size = 0;
     std::int64_t offset = 0; // in the object
-    QByteArray value;
+    AccessBytes value;
     // The value is a pointer into the stack (AddressNormaliser::stackDistanceOf): two such writes
     // compare by this distance, not by their bytes.
     std::optional<std::int64_t> stackDistance;

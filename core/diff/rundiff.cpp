@@ -114,7 +114,7 @@ NormalisedAddress Walk::place(int s, const StreamedAccess &access, std::uint64_t
         const ObjectKey key = objectKeyOf(normalised, &offset);
         m_objects.add(s, key,
             ObjectWrite { access.rowId, access.transition, pc, access.address, access.size, offset, access.value,
-                side(s).places.stackDistanceOf(access.value) });
+                side(s).places.stackDistanceOf(access.value.view()) });
     }
     return normalised;
 }
@@ -130,8 +130,8 @@ bool Walk::sameValue(const StreamedAccess &x, const StreamedAccess &y)
 {
     if (x.value == y.value)
         return true;
-    const std::optional<std::int64_t> a = side(0).places.stackDistanceOf(x.value);
-    return a && a == side(1).places.stackDistanceOf(y.value);
+    const std::optional<std::int64_t> a = side(0).places.stackDistanceOf(x.value.view());
+    return a && a == side(1).places.stackDistanceOf(y.value.view());
 }
 
 void Walk::compareAt(std::uint64_t ta, std::uint64_t pa, std::uint64_t tb, std::uint64_t pb)
@@ -347,7 +347,7 @@ DiffAccess Walk::describe(int s, const StreamedAccess &access, std::uint64_t pc,
     described.address = Address { access.address };
     described.size = access.size;
     described.object = m_describer[s]->place(place);
-    described.value = access.value;
+    described.value = access.value.toByteArray();
     return described;
 }
 
