@@ -238,8 +238,26 @@ private slots:
     void walFramesWinOverTheMap();
 
 private:
+    std::unique_ptr<HistoryDatabase> openEmptyHistory(const QString &name);
+
     QTemporaryDir m_dir;
 };
+
+// A history with no access at all, written by HistoryWriter; nullptr (and a warning) if it fails.
+std::unique_ptr<HistoryDatabase> TestHalfAxisQuery::openEmptyHistory(const QString &name)
+{
+    const QString path = m_dir.filePath(name);
+    HistoryWriter writer(path);
+    if (!writer.open() || !writer.finish()) {
+        qWarning("cannot write %s", qPrintable(path));
+        return nullptr;
+    }
+    QString error;
+    auto db = HistoryDatabase::open(path, &error);
+    if (!db)
+        qWarning("%s", qPrintable(error));
+    return db;
+}
 
 void TestHalfAxisQuery::matchesOracleOnRandomStreams_data()
 {
@@ -403,13 +421,9 @@ void TestHalfAxisQuery::rejectsInvalidQueries()
     QFETCH(quint64, last);
     QFETCH(int, operations);
     QFETCH(QString, message);
-    const QString path = m_dir.filePath(QStringLiteral("empty.memhist"));
+    const auto db = openEmptyHistory(QStringLiteral("empty.memhist"));
+    QVERIFY(db);
     QString error;
-    HistoryWriter writer(path);
-    QVERIFY(writer.open());
-    QVERIFY(writer.finish());
-    auto db = HistoryDatabase::open(path, &error);
-    QVERIFY2(db, qPrintable(error));
     HalfAxisQueryEngine engine(*db);
     HalfAxisQuery query;
     query.first = Address { first };
@@ -530,13 +544,9 @@ void TestHalfAxisQuery::neededRangesKeepTheirMatches()
 
 void TestHalfAxisQuery::rejectsBadNeededRanges()
 {
-    const QString path = m_dir.filePath(QStringLiteral("empty-needed.memhist"));
+    const auto db = openEmptyHistory(QStringLiteral("empty-needed.memhist"));
+    QVERIFY(db);
     QString error;
-    HistoryWriter writer(path);
-    QVERIFY(writer.open());
-    QVERIFY(writer.finish());
-    auto db = HistoryDatabase::open(path, &error);
-    QVERIFY2(db, qPrintable(error));
     HalfAxisQueryEngine engine(*db);
     HalfAxisQuery query;
     query.first = Address { 0x1000 };
