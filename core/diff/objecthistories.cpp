@@ -60,17 +60,24 @@ bool ObjectHistories::sameWrite(const ObjectWrite &x, const ObjectWrite &y)
 
 void ObjectHistories::add(int side, const ObjectKey &key, ObjectWrite write)
 {
-    auto found = m_index.constFind(key);
-    if (found == m_index.constEnd()) {
-        if (m_states.size() >= maxObjects) {
-            ++m_untracked;
-            return;
+    // While the runs are aligned, B's write to an object comes right after A's to the same one:
+    // the object found last is looked up once for both.
+    if (!(m_lastState < m_states.size() && m_states[m_lastState].summary.key == key)) {
+        const auto found = m_index.constFind(key);
+        if (found != m_index.constEnd()) {
+            m_lastState = *found;
+        } else {
+            if (m_states.size() >= maxObjects) {
+                ++m_untracked;
+                return;
+            }
+            m_lastState = m_states.size();
+            m_index.insert(key, m_lastState);
+            m_states.emplace_back();
+            m_states.back().summary.key = key;
         }
-        found = m_index.insert(key, m_states.size());
-        m_states.emplace_back();
-        m_states.back().summary.key = key;
     }
-    State &state = m_states[*found];
+    State &state = m_states[m_lastState];
     ObjectSummary &summary = state.summary;
     ++summary.writes[side];
     summary.last[side] = write;
@@ -79,17 +86,16 @@ void ObjectHistories::add(int side, const ObjectKey &key, ObjectWrite write)
     const std::size_t waiting = state.pending.size() - state.head;
     if (waiting > 0 && state.pendingSide != side) {
         // The other run's write of the same rank waits: compare the two.
-        const ObjectWrite other = state.pending[state.head++];
-        if (state.head == state.pending.size()) {
-            state.pending.clear();
-            state.head = 0;
-        }
+        const ObjectWrite &other = state.pending[state.head++];
         if (!sameWrite(write, other)) {
             // The earlier-written counters are one ahead of the rank for the side that waited.
             const std::uint64_t rank = summary.writes[side];
             summary.firstDifferingWrite = rank;
-            summary.firstDiffering[side] = write;
+            summary.firstDiffering[side] = std::move(write);
             summary.firstDiffering[1 - side] = other;
+            state.pending.clear();
+            state.head = 0;
+        } else if (state.head == state.pending.size()) {
             state.pending.clear();
             state.head = 0;
         }

@@ -96,6 +96,7 @@ private:
 
     QHash<ObjectKey, std::size_t> m_index;
     std::vector<State> m_states;
+    std::size_t m_lastState = ~std::size_t(0); // the state add() found last
     std::uint64_t m_untracked = 0;
 };
 
