@@ -10,6 +10,8 @@ namespace {
 
 // Runs whose PCs are kept at most; past it the cache starts again when nothing points into it.
 constexpr std::size_t maxCachedRuns = 1 << 16;
+// Run ids below this are looked up by index (a table of at most 8 MiB of pointers).
+constexpr std::uint64_t maxIndexedRunId = 1 << 20;
 
 } // namespace
 
@@ -47,21 +49,31 @@ int InstructionStream::callEffect(std::uint64_t pc)
     return effect;
 }
 
-const std::vector<std::uint64_t> &InstructionStream::pcsOf(const CodeStretch &stretch)
+const InstructionStream::RunPcs &InstructionStream::pcsOf(const CodeStretch &stretch)
 {
     // Copied at once: the walk's run cache may drop the run on its next lookup. A run id names
     // one row of code_runs, so its PCs never change.
-    auto known = m_runPcs.find(stretch.runId);
-    if (known != m_runPcs.end())
-        return known->second;
-    std::vector<std::uint64_t> pcs;
-    pcs.reserve(std::size_t(stretch.run->sizes.size()));
+    const bool indexed = stretch.runId < maxIndexedRunId;
+    if (indexed && stretch.runId < m_runsById.size() && m_runsById[stretch.runId])
+        return *m_runsById[stretch.runId];
+    if (!indexed)
+        if (const auto known = m_otherRuns.find(stretch.runId); known != m_otherRuns.end())
+            return known->second;
+    RunPcs run;
+    run.pcs.reserve(std::size_t(stretch.run->sizes.size()));
     std::uint64_t pc = stretch.run->pc.value;
     for (const char size : stretch.run->sizes) {
-        pcs.push_back(pc);
+        run.pcs.push_back(pc);
         pc += std::uint8_t(size);
     }
-    return m_runPcs.emplace(stretch.runId, std::move(pcs)).first->second;
+    run.lastEffect = run.pcs.empty() ? 0 : callEffect(run.pcs.back());
+    ++m_cachedRuns;
+    if (!indexed)
+        return m_otherRuns.emplace(stretch.runId, std::move(run)).first->second;
+    if (stretch.runId >= m_runsById.size())
+        m_runsById.resize(std::size_t(stretch.runId) + 1);
+    m_runsById[stretch.runId] = std::make_unique<RunPcs>(std::move(run));
+    return *m_runsById[stretch.runId];
 }
 
 bool InstructionStream::readStretch()
@@ -77,13 +89,17 @@ bool InstructionStream::readStretch()
             return false;
         }
     } while (stretch.count == 0);
-    if (m_ahead.empty() && m_runPcs.size() >= maxCachedRuns)
-        m_runPcs.clear();
-    const std::uint64_t *pcs = stretch.run ? pcsOf(stretch).data() : nullptr;
-    m_ahead.push_back(Piece { stretch.first, stretch.count, m_depth, pcs });
+    if (m_ahead.empty() && m_cachedRuns >= maxCachedRuns) {
+        m_runsById.clear();
+        m_otherRuns.clear();
+        m_cachedRuns = 0;
+    }
+    const RunPcs *run = stretch.run ? &pcsOf(stretch) : nullptr;
+    m_ahead.push_back(Piece { stretch.first, stretch.count, m_depth, run ? run->pcs.data() : nullptr });
     m_buffered += stretch.count;
     // Only a stretch's last instruction can call or return: both jump, and a jump ends a run.
-    m_depth += callEffect(pcs ? pcs[stretch.count - 1] : 0);
+    if (run)
+        m_depth += stretch.count == run->pcs.size() ? run->lastEffect : callEffect(run->pcs[stretch.count - 1]);
     return true;
 }
 

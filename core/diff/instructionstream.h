@@ -15,6 +15,7 @@
 
 #include <QHash>
 #include <deque>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -70,9 +71,16 @@ private:
         const std::uint64_t *pcs = nullptr; // into m_runPcs; nullptr: unknown
     };
 
+    // A run's PCs, and what its last instruction does to the call depth.
+    struct RunPcs
+    {
+        std::vector<std::uint64_t> pcs;
+        int lastEffect = 0;
+    };
+
     bool readStretch();
     int callEffect(std::uint64_t pc); // +1 call, -1 return, 0 other
-    const std::vector<std::uint64_t> &pcsOf(const CodeStretch &stretch);
+    const RunPcs &pcsOf(const CodeStretch &stretch);
 
     CodeTraceWalk m_walk;
     sqlite::Statement m_instructionText;
@@ -91,9 +99,12 @@ private:
     std::size_t m_peekPiece = 0;
     std::size_t m_peekBase = 0; // instructions ahead before m_ahead[m_peekPiece]
     QHash<std::uint64_t, int> m_effects; // by PC of a stretch's last instruction
-    // Each run's PCs, computed once (a node map: the pieces point into its vectors). The runs are
-    // the program's straight-line pieces of code: thousands, not millions.
-    std::unordered_map<std::uint64_t, std::vector<std::uint64_t>> m_runPcs;
+    // Each run's PCs, computed once; the pieces point into them. The runs are the program's
+    // straight-line pieces of code (thousands, numbered from 1): small ids are looked up by index,
+    // which costs less than a hash per stretch, larger ones in a node map.
+    std::vector<std::unique_ptr<RunPcs>> m_runsById;
+    std::unordered_map<std::uint64_t, RunPcs> m_otherRuns;
+    std::size_t m_cachedRuns = 0;
 };
 
 } // namespace memhist
