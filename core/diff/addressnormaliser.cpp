@@ -57,10 +57,8 @@ AddressNormaliser::AddressNormaliser(sqlite::Connection &connection, NameTable &
         m_objects.begin(), m_objects.end(), [](const DataObject &x, const DataObject &y) { return x.first < y.first; });
 }
 
-const AddressNormaliser::Mapping *AddressNormaliser::mappingOf(std::uint64_t address)
+const AddressNormaliser::Mapping *AddressNormaliser::searchMapping(std::uint64_t address) const
 {
-    if (m_lastMapping && m_lastMapping->first <= address && address <= m_lastMapping->last)
-        return m_lastMapping;
     // The map holds each mapping once per lifetime, so rows overlap; the nearest starts below are
     // enough to find one that holds the address.
     auto after = std::upper_bound(m_mappings.begin(), m_mappings.end(), address,
@@ -68,9 +66,45 @@ const AddressNormaliser::Mapping *AddressNormaliser::mappingOf(std::uint64_t add
     for (int tries = 0; after != m_mappings.begin() && tries < 64; ++tries) {
         --after;
         if (after->last >= address)
-            return m_lastMapping = &*after;
+            return &*after;
     }
     return nullptr;
+}
+
+const AddressNormaliser::Mapping *AddressNormaliser::mappingOf(std::uint64_t address)
+{
+    if (m_lastMapping && m_lastMapping->first <= address && address <= m_lastMapping->last)
+        return m_lastMapping;
+    const Page &page = pageOf(address);
+    const Mapping *found = page.mappingKnown ? page.mapping : searchMapping(address);
+    if (found)
+        m_lastMapping = found;
+    return found;
+}
+
+const AddressNormaliser::Page &AddressNormaliser::pageOf(std::uint64_t address)
+{
+    const std::uint64_t number = address >> 12;
+    Page &page = m_pages[std::size_t(number % cachedPages)];
+    if (page.number == number)
+        return page;
+    const std::uint64_t first = number << 12;
+    const std::uint64_t last = first | 0xfff;
+    const auto overlaps = [first, last](std::uint64_t f, std::uint64_t l) { return f <= last && l >= first; };
+    page.number = number;
+    // With one mapping over the whole page and no other touching it, the search finds that one
+    // for every address in the page, and so does the last mapping found when it holds the address.
+    const Mapping *only = nullptr;
+    int overlapping = 0;
+    for (const Mapping &mapping : m_mappings)
+        if (overlaps(mapping.first, mapping.last) && ++overlapping == 1)
+            only = &mapping;
+    page.mappingKnown = overlapping == 0
+        || (overlapping == 1 && only->first <= first && last <= only->last && searchMapping(first) == only);
+    page.mapping = overlapping == 0 ? nullptr : only;
+    page.hasObjects = std::any_of(m_objects.begin(), m_objects.end(),
+        [&](const DataObject &object) { return overlaps(object.first, object.last); });
+    return page;
 }
 
 std::optional<std::int64_t> AddressNormaliser::stackDistanceOf(QByteArrayView value) const
@@ -123,8 +157,9 @@ NormalisedAddress AddressNormaliser::normalise(
     }
     if (mapping && mapping->kind == Kind::Heap)
         return heapPlace(*mapping, address, size, isWrite, pc);
-    auto after = std::upper_bound(m_objects.begin(), m_objects.end(), address,
-        [](std::uint64_t value, const DataObject &object) { return value < object.first; });
+    auto after = pageOf(address).hasObjects ? std::upper_bound(m_objects.begin(), m_objects.end(), address,
+                     [](std::uint64_t value, const DataObject &object) { return value < object.first; })
+                                            : m_objects.begin();
     if (after != m_objects.begin() && std::prev(after)->last >= address) {
         const DataObject &object = *std::prev(after);
         return { Kind::Global, object.nameId, 0, std::int64_t(address - object.first) };

@@ -105,7 +105,21 @@ private:
         std::int64_t offset = 0; // of the word in its first touch
     };
 
+    // What a 4 KiB page of addresses normalises through, found once per page: the mapping of
+    // every address in it when that does not depend on which mapping was found last (no other
+    // mapping overlaps the page), and whether any data object lies in it.
+    struct Page
+    {
+        std::uint64_t number = ~std::uint64_t(0);
+        bool mappingKnown = false;
+        const Mapping *mapping = nullptr; // when mappingKnown: nullptr for none
+        bool hasObjects = true;
+    };
+    static constexpr std::size_t cachedPages = 1024; // direct-mapped by page number
+
     const Mapping *mappingOf(std::uint64_t address);
+    const Mapping *searchMapping(std::uint64_t address) const;
+    const Page &pageOf(std::uint64_t address);
     NormalisedAddress heapPlace(
         const Mapping &heap, std::uint64_t address, std::uint32_t size, bool isWrite, std::uint64_t pc);
 
@@ -114,6 +128,7 @@ private:
     std::vector<DataObject> m_objects; // by first address
     std::vector<std::pair<std::uint64_t, std::uint64_t>> m_stacks; // [first, last] of each [stack] mapping
     const Mapping *m_lastMapping = nullptr;
+    std::vector<Page> m_pages = std::vector<Page>(cachedPages);
     std::optional<std::uint64_t> m_stackAnchor; // the end of the first stack access
     QHash<std::uint64_t, HeapWord> m_heapWords; // by 8-byte word address
     QHash<std::uint64_t, std::uint64_t> m_firstTouches; // by PC
