@@ -49,7 +49,7 @@ int InstructionStream::callEffect(std::uint64_t pc)
     return effect;
 }
 
-const InstructionStream::RunPcs &InstructionStream::pcsOf(const CodeStretch &stretch)
+InstructionStream::RunPcs &InstructionStream::pcsOf(const CodeStretch &stretch)
 {
     // Copied at once: the walk's run cache may drop the run on its next lookup. A run id names
     // one row of code_runs, so its PCs never change.
@@ -66,7 +66,7 @@ const InstructionStream::RunPcs &InstructionStream::pcsOf(const CodeStretch &str
         run.pcs.push_back(pc);
         pc += std::uint8_t(size);
     }
-    run.lastEffect = run.pcs.empty() ? 0 : callEffect(run.pcs.back());
+    run.effects.assign(run.pcs.size(), RunPcs::unknownEffect);
     ++m_cachedRuns;
     if (!indexed)
         return m_otherRuns.emplace(stretch.runId, std::move(run)).first->second;
@@ -94,12 +94,16 @@ bool InstructionStream::readStretch()
         m_otherRuns.clear();
         m_cachedRuns = 0;
     }
-    const RunPcs *run = stretch.run ? &pcsOf(stretch) : nullptr;
+    RunPcs *run = stretch.run ? &pcsOf(stretch) : nullptr;
     m_ahead.push_back(Piece { stretch.first, stretch.count, m_depth, run ? run->pcs.data() : nullptr });
     m_buffered += stretch.count;
     // Only a stretch's last instruction can call or return: both jump, and a jump ends a run.
-    if (run)
-        m_depth += stretch.count == run->pcs.size() ? run->lastEffect : callEffect(run->pcs[stretch.count - 1]);
+    if (run) {
+        std::int8_t &effect = run->effects[std::size_t(stretch.count - 1)];
+        if (effect == RunPcs::unknownEffect)
+            effect = std::int8_t(callEffect(run->pcs[std::size_t(stretch.count - 1)]));
+        m_depth += effect;
+    }
     return true;
 }
 

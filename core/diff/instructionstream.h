@@ -71,16 +71,18 @@ private:
         const std::uint64_t *pcs = nullptr; // into m_runPcs; nullptr: unknown
     };
 
-    // A run's PCs, and what its last instruction does to the call depth.
+    // A run's PCs, and what each does to the call depth when a stretch ends there (callEffect,
+    // asked once per instruction; unknownEffect until then).
     struct RunPcs
     {
+        static constexpr std::int8_t unknownEffect = 2;
         std::vector<std::uint64_t> pcs;
-        int lastEffect = 0;
+        std::vector<std::int8_t> effects;
     };
 
     bool readStretch();
     int callEffect(std::uint64_t pc); // +1 call, -1 return, 0 other
-    const RunPcs &pcsOf(const CodeStretch &stretch);
+    RunPcs &pcsOf(const CodeStretch &stretch);
 
     CodeTraceWalk m_walk;
     sqlite::Statement m_instructionText;
