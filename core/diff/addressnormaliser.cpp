@@ -71,11 +71,11 @@ const AddressNormaliser::Mapping *AddressNormaliser::searchMapping(std::uint64_t
     return nullptr;
 }
 
-const AddressNormaliser::Mapping *AddressNormaliser::mappingOf(std::uint64_t address)
+const AddressNormaliser::Mapping *AddressNormaliser::mappingOf(std::uint64_t address, const Page &page)
 {
-    if (m_lastMapping && m_lastMapping->first <= address && address <= m_lastMapping->last)
+    // A known page's one mapping is also the last mapping found whenever that holds the address.
+    if (!page.mappingKnown && m_lastMapping && m_lastMapping->first <= address && address <= m_lastMapping->last)
         return m_lastMapping;
-    const Page &page = pageOf(address);
     const Mapping *found = page.mappingKnown ? page.mapping : searchMapping(address);
     if (found)
         m_lastMapping = found;
@@ -149,7 +149,8 @@ NormalisedAddress AddressNormaliser::normalise(
     std::uint64_t address, std::uint32_t size, bool isWrite, std::uint64_t pc)
 {
     using Kind = NormalisedAddress::Kind;
-    const Mapping *mapping = mappingOf(address);
+    const Page &page = pageOf(address);
+    const Mapping *mapping = mappingOf(address, page);
     if (mapping && mapping->kind == Kind::Stack) {
         if (!m_stackAnchor)
             m_stackAnchor = address + size;
@@ -157,9 +158,9 @@ NormalisedAddress AddressNormaliser::normalise(
     }
     if (mapping && mapping->kind == Kind::Heap)
         return heapPlace(*mapping, address, size, isWrite, pc);
-    auto after = pageOf(address).hasObjects ? std::upper_bound(m_objects.begin(), m_objects.end(), address,
+    auto after = page.hasObjects ? std::upper_bound(m_objects.begin(), m_objects.end(), address,
                      [](std::uint64_t value, const DataObject &object) { return value < object.first; })
-                                            : m_objects.begin();
+                                 : m_objects.begin();
     if (after != m_objects.begin() && std::prev(after)->last >= address) {
         const DataObject &object = *std::prev(after);
         return { Kind::Global, object.nameId, 0, std::int64_t(address - object.first) };

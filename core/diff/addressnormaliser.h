@@ -117,7 +117,7 @@ private:
     };
     static constexpr std::size_t cachedPages = 1024; // direct-mapped by page number
 
-    const Mapping *mappingOf(std::uint64_t address);
+    const Mapping *mappingOf(std::uint64_t address, const Page &page);
     const Mapping *searchMapping(std::uint64_t address) const;
     const Page &pageOf(std::uint64_t address);
     NormalisedAddress heapPlace(
