@@ -4,6 +4,7 @@
 #include "comparejob.h"
 #include "core/model/numbertext.h"
 #include "executionspanel.h"
+#include "widgets/diff/diffentriesmodel.h"
 #include "widgets/diff/diffentrytargets.h"
 #include "widgets/diff/diffpanel.h"
 #include "widgets/diff/diffsummary.h"
@@ -11,6 +12,7 @@
 #include "widgets/plane/planewidget.h"
 
 #include <QFileInfo>
+#include <QTableView>
 
 namespace memhist::viewer {
 
@@ -64,6 +66,8 @@ Comparison::Comparison(PlaneWidget *top, PlaneWidget *bottom, DiffPanel *panel, 
     });
     connect(m_panel, &DiffPanel::cancelClicked, this, &Comparison::cancel);
     connect(m_panel, &DiffPanel::entryPicked, this, &Comparison::pick);
+    connect(m_bottom, &PlaneWidget::pointClicked, this,
+        [this](Transition t, Address a, const std::optional<Access> &access) { pickOnBottomPlane(t, a, access); });
     // B's plane follows A's transitions from the moment it can show them.
     connect(m_bottom, &PlaneWidget::historyLoaded, m_alignment, &PlaneAlignment::alignBottom);
 }
@@ -172,6 +176,28 @@ void Comparison::pick(const DiffEntry &entry)
     emit statusMessage(tr("A at transition %1, B at transition %2")
                            .arg(a ? countText(a->firstTransition.value) : tr("none"),
                                b ? countText(b->firstTransition.value) : tr("none")));
+}
+
+void Comparison::pickOnBottomPlane(Transition t, Address a, const std::optional<Access> &accessUnderCursor)
+{
+    const DiffEntriesModel *model = m_panel->model();
+    const std::optional<qsizetype> row = entryAt(model->entries(), DiffSide::B, t, a, accessUnderCursor);
+    if (!row) {
+        emit statusMessage(m_job.isRunning()
+                ? tr("B: the comparison is still running; its differences can be picked when it ends")
+                : tr("B: no difference listed at transition %1, address %2").arg(countText(t.value), hexText(a.value)));
+        return;
+    }
+    QTableView *view = m_panel->view();
+    const QModelIndex index = model->index(int(*row), 0);
+    view->scrollTo(index);
+    // Picked as a row of the tab is; the row current already is picked again (the planes may have
+    // moved since).
+    if (view->currentIndex().row() == index.row())
+        pick(model->entry(index.row()));
+    else
+        view->setCurrentIndex(index);
+    emit entryPickedOnPlane();
 }
 
 } // namespace memhist::viewer

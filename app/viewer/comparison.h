@@ -50,6 +50,10 @@ public:
 
     // Both planes to the entry's sides, its accesses marked (what a row of the tab does).
     void pick(const DiffEntry &entry);
+    // A click on B's plane at (t, a): the entry listed there (entryAt()) becomes the tab's current
+    // row and is picked; where none is, the status line says so. (A click on A's plane runs a
+    // query: the query panel is A's.)
+    void pickOnBottomPlane(Transition t, Address a, const std::optional<Access> &accessUnderCursor);
 
     // What the background job runs: compareHistories() by default. Tests wrap it (to hold it
     // until they have clicked Cancel); it runs off the GUI thread and must not touch the window.
@@ -64,6 +68,8 @@ signals:
     // It was refused or failed (not cancelled): the window says so in a message box too.
     void failed(const QString &message);
     void statusMessage(const QString &message);
+    // A click on B's plane picked an entry: the window shows the Differences tab.
+    void entryPickedOnPlane();
 
 private:
     void done(const CompareOutcome &outcome);

@@ -504,6 +504,7 @@ void MainWindow::connectPanels()
         updateCompareActions();
     });
     connect(m_comparison, &Comparison::finished, this, &MainWindow::updateCompareActions);
+    connect(m_comparison, &Comparison::entryPickedOnPlane, this, [this] { showPanel(Panel::Differences); });
     connect(m_plane, &PlaneWidget::navigationChanged, this, &MainWindow::updateNavigation);
     connect(
         m_plane, &PlaneWidget::hoverTextChanged, this, [this](const QString &text) { m_status->setHoverText(text); });

@@ -95,6 +95,7 @@ private slots:
     void initTestCase();
     void differencesListed();
     void pickingMovesBothPlanes();
+    void aClickOnBsPlanePicksItsDifference();
     void planesStayAligned();
     void identicalHistoriesShowNoDifferences();
     void aBaselineLeavesOutTheNoise();
@@ -369,6 +370,58 @@ void tst_Compare::pickingMovesBothPlanes()
     // A control hunk has no access of its own: the markers go.
     QCOMPARE(top->shownMarkers(), QList<Access>());
     QCOMPARE(bottom->shownMarkers(), QList<Access>());
+}
+
+void tst_Compare::aClickOnBsPlanePicksItsDifference()
+{
+    const auto window = openA();
+    QSignalSpy bLoaded(window->comparedPlane(), &PlaneWidget::historyLoaded);
+    QVERIFY(compare(*window, path(QStringLiteral("b.memhist"))).first);
+    QTRY_COMPARE_WITH_TIMEOUT(bLoaded.count(), 1, 20000);
+    PlaneWidget *bottom = window->comparedPlane();
+    QTableView *view = window->diffPanel()->view();
+    const DiffEntriesModel *model = window->diffPanel()->model();
+    auto *differences = window->findChild<QDockWidget *>(QStringLiteral("differencesDock"));
+    QVERIFY(differences);
+
+    // B's plane at counter's 51st write (its row picked), then no row current and another tab in
+    // front: the click on that write must bring both back.
+    const int counter = rowOfObject(*model, QStringLiteral("counter"));
+    QVERIFY(counter >= 0);
+    view->setCurrentIndex(model->index(counter, 0));
+    const std::optional<DiffTarget> b = diffTarget(model->entry(counter), DiffSide::B);
+    QVERIFY(b);
+    QCOMPARE(b->accesses.size(), 1);
+    const Access written = b->accesses.first();
+    view->selectionModel()->clearCurrentIndex();
+    QVERIFY(!view->currentIndex().isValid());
+    differences->hide();
+    std::optional<QPointF> at;
+    QTRY_VERIFY((at = bottom->positionOf(written.transition, written.physical)).has_value());
+    QCOMPARE(bottom->accessAt(*at).value_or(Access {}).rowId, written.rowId);
+    QTest::mouseClick(bottom, Qt::LeftButton, {}, at->toPoint());
+    QCOMPARE(view->currentIndex().row(), counter);
+    QVERIFY(differences->isVisible());
+    QCOMPARE(rowIdsOf(bottom->shownMarkers()), rowIdsOf(b->accesses));
+
+    // The same entry again (current already): picked again, B's plane back at it after a move.
+    const ViewRange picked = bottom->visibleRange();
+    bottom->setVisibleRange(ViewRange { Transition { 1 }, Transition { 2 }, picked.firstAddress, picked.lastAddress });
+    QVERIFY(bottom->visibleRange().lastTransition < written.transition);
+    Comparison *comparison = window->findChild<Comparison *>();
+    QVERIFY(comparison);
+    comparison->pickOnBottomPlane(written.transition, written.physical, written);
+    QCOMPARE(view->currentIndex().row(), counter);
+    QVERIFY(containsTransitions(bottom->visibleRange(), written.transition, written.transition));
+
+    // Where nothing differs (before B's first listed difference, at an address no entry has), the
+    // status line says so and the current row stays.
+    QSignalSpy status(comparison, &Comparison::statusMessage);
+    comparison->pickOnBottomPlane(Transition { 1 }, Address { 0x10 }, std::nullopt);
+    QCOMPARE(status.count(), 1);
+    QCOMPARE(
+        status.first().first().toString(), QStringLiteral("B: no difference listed at transition 1, address 0x10"));
+    QCOMPARE(view->currentIndex().row(), counter);
 }
 
 void tst_Compare::planesStayAligned()

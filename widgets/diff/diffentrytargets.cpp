@@ -70,4 +70,39 @@ std::optional<DiffTarget> diffTarget(const DiffEntry &entry, DiffSide side)
     return std::nullopt;
 }
 
+std::optional<qsizetype> entryAt(const QList<DiffEntry> &entries, DiffSide side, Transition t, Address a,
+    const std::optional<Access> &accessUnderCursor)
+{
+    // The better of two candidates: a box before a control hunk (bytes say more than time), then
+    // the shorter in time, then the earlier entry.
+    struct Candidate
+    {
+        qsizetype index = -1;
+        bool hasBytes = false;
+        std::uint64_t span = 0;
+    };
+    std::optional<Candidate> best;
+    for (qsizetype index = 0; index < entries.size(); ++index) {
+        const std::optional<DiffTarget> target = diffTarget(entries.at(index), side);
+        if (!target)
+            continue;
+        if (accessUnderCursor
+            && std::any_of(target->accesses.begin(), target->accesses.end(),
+                [&](const Access &access) { return access.rowId == accessUnderCursor->rowId; }))
+            return index;
+        if (t < target->firstTransition || target->lastTransition < t)
+            continue;
+        const bool hasBytes = target->firstAddress.has_value();
+        if (hasBytes && (a < *target->firstAddress || *target->lastAddress < a))
+            continue;
+        const Candidate candidate { index, hasBytes, target->lastTransition.value - target->firstTransition.value };
+        if (!best || (candidate.hasBytes && !best->hasBytes)
+            || (candidate.hasBytes == best->hasBytes && candidate.span < best->span))
+            best = candidate;
+    }
+    if (!best)
+        return std::nullopt;
+    return best->index;
+}
+
 } // namespace memhist

@@ -31,6 +31,13 @@ struct DiffTarget
 // that side went on (its first transition).
 std::optional<DiffTarget> diffTarget(const DiffEntry &entry, DiffSide side);
 
+// The entry listed at a point (t, a) of the side's plane, for a click there: the one whose
+// differing accesses include the access under the cursor; else the memory hunk or object whose
+// accesses' box holds the point, the shortest in time first; else the control hunk whose stretch
+// on that side holds t, the shortest first. None when no entry is there.
+std::optional<qsizetype> entryAt(const QList<DiffEntry> &entries, DiffSide side, Transition t, Address a,
+    const std::optional<Access> &accessUnderCursor);
+
 // A compared access as the plane draws and marks it (the recorded address in both columns: the
 // histories memhist compares are user programs').
 Access accessOf(const DiffAccess &access);
