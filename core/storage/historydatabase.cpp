@@ -242,25 +242,27 @@ bool HistoryDatabase::checkShape(QString *error)
     if (!checkSchemaObjects(error))
         return false;
     for (const auto &table : schema::requiredTables) {
-        const QStringList columns = names(m_connection, statements::tableColumns, table.name);
+        // One read of the table's columns: their names, and the declared type of those memhist reads.
+        QStringList columns;
+        sqlite::Statement declared = m_connection.prepare(statements::tableColumns);
+        declared.bind(1, QString::fromLatin1(table.name));
+        while (declared.isValid() && declared.step() == SQLITE_ROW) {
+            const QString column = declared.text(0);
+            columns << column;
+            const bool read = std::any_of(std::begin(table.columns), std::end(table.columns),
+                [&](const char *name) { return name && column == QLatin1String(name); });
+            if (read && !keepsIntegers(declared.text(1))) {
+                *error = describe(m_path,
+                    QStringLiteral("not a usable memhist database: column %1.%2 is declared %3, which does not keep "
+                                   "numbers as integers")
+                        .arg(QLatin1String(table.name), column, declared.text(1)));
+                return false;
+            }
+        }
         if (columns.isEmpty()) {
             *error = describe(
                 m_path, QStringLiteral("not a memhist database: table '%1' is missing").arg(QLatin1String(table.name)));
             return false;
-        }
-        sqlite::Statement types = m_connection.prepare(statements::tableColumns);
-        types.bind(1, QString::fromLatin1(table.name));
-        while (types.isValid() && types.step() == SQLITE_ROW) {
-            const QString column = types.text(0);
-            const bool read = std::any_of(std::begin(table.columns), std::end(table.columns),
-                [&](const char *name) { return name && column == QLatin1String(name); });
-            if (read && !keepsIntegers(types.text(1))) {
-                *error = describe(m_path,
-                    QStringLiteral("not a usable memhist database: column %1.%2 is declared %3, which does not keep "
-                                   "numbers as integers")
-                        .arg(QLatin1String(table.name), column, types.text(1)));
-                return false;
-            }
         }
         for (const char *column : table.columns) {
             if (column && !columns.contains(QLatin1String(column))) {
