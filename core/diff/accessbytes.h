@@ -41,22 +41,44 @@ public:
 
     friend bool operator==(const AccessBytes &x, const AccessBytes &y)
     {
-        return x.m_size == y.m_size
-            && (x.m_size == 0 || std::memcmp(x.view().data(), y.view().data(), std::size_t(x.m_size)) == 0);
+        if (x.m_size != y.m_size)
+            return false;
+        if (x.m_size <= inlineCapacity) // the bytes past the size are zero on both sides
+            return std::memcmp(x.m_inline, y.m_inline, sizeof x.m_inline) == 0;
+        return x.m_heap == y.m_heap;
     }
 
 private:
     void assign(QByteArrayView bytes)
     {
-        m_size = bytes.size();
-        if (m_size <= inlineCapacity) {
-            if (m_size > 0)
-                std::memmove(m_inline, bytes.data(), std::size_t(m_size));
+        if (bytes.size() <= inlineCapacity) {
+            // Copied through a zeroed buffer of fixed size (the view may point into this one);
+            // the compiler turns these fixed-size copies into a few moves instead of library calls.
+            char copy[inlineCapacity] = {};
+            switch (bytes.size()) {
+            case 1:
+                std::memcpy(copy, bytes.data(), 1);
+                break;
+            case 2:
+                std::memcpy(copy, bytes.data(), 2);
+                break;
+            case 4:
+                std::memcpy(copy, bytes.data(), 4);
+                break;
+            case 8:
+                std::memcpy(copy, bytes.data(), 8);
+                break;
+            default:
+                if (!bytes.isEmpty())
+                    std::memcpy(copy, bytes.data(), std::size_t(bytes.size()));
+            }
+            std::memcpy(m_inline, copy, sizeof copy);
             if (!m_heap.isNull())
                 m_heap = QByteArray();
         } else {
             m_heap = bytes.toByteArray();
         }
+        m_size = bytes.size();
     }
 
     qsizetype m_size = 0;
