@@ -57,6 +57,7 @@ private slots:
     void initTestCase();
     void framesBelowSp0HaveOneName();
     void pointersIntoTheStackCompareByDistance();
+    void overlappingMappingsTakeTheOneFoundLast();
 
 private:
     QTemporaryDir m_dir;
@@ -160,6 +161,48 @@ void tst_AddressNormaliser::pointersIntoTheStackCompareByDistance()
     const std::vector<ObjectSummary> differing = histories.differing();
     QCOMPARE(differing.size(), std::size_t(1));
     QCOMPARE(differing.front().firstDifferingWrite, std::uint64_t(2));
+}
+
+void tst_AddressNormaliser::overlappingMappingsTakeTheOneFoundLast()
+{
+    // An anonymous mapping of 16 MiB and, in a later lifetime, a library's page inside it: the map
+    // keeps both rows. An address in that page is named after whichever of the two holds it and
+    // was found last, as before the per-page cache; pages that one mapping alone covers, with or
+    // without a data object, are named as usual.
+    const QString path = m_dir.filePath(QStringLiteral("overlap.db"));
+    {
+        sqlite::Connection connection;
+        QVERIFY(connection.open(path, sqlite::Connection::Mode::ReadWriteCreate));
+        const QByteArray rows = QByteArray(contextschema::insertMemoryMap)
+            + " (0, 10, 268435456, 285212671, 'rw-p', 0, '[anon]', NULL), "
+              "(11, 20, 272629760, 272633855, 'r-xp', 8192, '/tmp/lib.so', 2), "
+              "(0, 20, 4198400, 4202495, 'rw-p', 0, '/tmp/prog', 1);";
+        QVERIFY(connection.execute(contextschema::createMemoryMapTable));
+        QVERIFY(connection.execute(rows.constData()));
+        QVERIFY(connection.execute(contextschema::createDataObjectsTable));
+        QVERIFY(connection.execute("INSERT INTO data_objects VALUES (1, 'counter', 4198416, 4198423);"));
+    }
+    sqlite::Connection connection;
+    QVERIFY(connection.open(path, sqlite::Connection::Mode::ReadOnly));
+    NameTable names;
+    AddressNormaliser places(connection, names);
+    const NormalisedAddress inLib { Kind::File, names.idOf(QStringLiteral("lib.so")), 0, 8192 + 0x10 };
+    const std::uint64_t anon = names.idOf(QStringLiteral("[anon]"));
+    const std::uint64_t prog = names.idOf(QStringLiteral("prog"));
+
+    // Nothing found yet: the library's row, the nearest start below.
+    QCOMPARE(places.normalise(0x10400010, 8, false, 0), inLib);
+    // Elsewhere in the anonymous mapping; the library's page then stays with it.
+    QCOMPARE(places.normalise(0x10000100, 8, false, 0), (NormalisedAddress { Kind::Region, anon, 0, 0x10000100 }));
+    QCOMPARE(places.normalise(0x10400010, 8, false, 0), (NormalisedAddress { Kind::Region, anon, 0, 0x10400010 }));
+    // An address outside every mapping leaves the last one found as it was.
+    QCOMPARE(places.normalise(0x20000000, 8, false, 0), (NormalisedAddress { Kind::Unknown, 0, 0, 0x20000000 }));
+    QCOMPARE(places.normalise(0x10400020, 8, false, 0), (NormalisedAddress { Kind::Region, anon, 0, 0x10400020 }));
+    // The program's page: the data object, and the bytes beside it named by the file.
+    QCOMPARE(places.normalise(4198420, 4, false, 0),
+        (NormalisedAddress { Kind::Global, names.idOf(QStringLiteral("counter")), 0, 4 }));
+    QCOMPARE(places.normalise(4198424, 8, false, 0), (NormalisedAddress { Kind::File, prog, 0, 24 }));
+    QCOMPARE(places.normalise(4202000, 8, false, 0), (NormalisedAddress { Kind::File, prog, 0, 4202000 - 4198400 }));
 }
 
 QTEST_GUILESS_MAIN(tst_AddressNormaliser)
