@@ -58,26 +58,54 @@ bool ObjectHistories::sameWrite(const ObjectWrite &x, const ObjectWrite &y)
     return x.offset == y.offset && x.size == y.size && sameValue(x, y);
 }
 
-void ObjectHistories::add(int side, const ObjectKey &key, ObjectWrite write)
+ObjectHistories::State *ObjectHistories::stateOf(const ObjectKey &key)
 {
     // While the runs are aligned, B's write to an object comes right after A's to the same one:
     // the object found last is looked up once for both.
-    if (!(m_lastState < m_states.size() && m_states[m_lastState].summary.key == key)) {
-        const auto found = m_index.constFind(key);
-        if (found != m_index.constEnd()) {
-            m_lastState = *found;
-        } else {
-            if (m_states.size() >= maxObjects) {
-                ++m_untracked;
-                return;
-            }
-            m_lastState = m_states.size();
-            m_index.insert(key, m_lastState);
-            m_states.emplace_back();
-            m_states.back().summary.key = key;
-        }
+    if (m_lastState < m_states.size() && m_states[m_lastState].summary.key == key)
+        return &m_states[m_lastState];
+    const auto found = m_index.constFind(key);
+    if (found != m_index.constEnd()) {
+        m_lastState = *found;
+    } else {
+        if (m_states.size() >= maxObjects)
+            return nullptr;
+        m_lastState = m_states.size();
+        m_index.insert(key, m_lastState);
+        m_states.emplace_back();
+        m_states.back().summary.key = key;
     }
-    State &state = m_states[m_lastState];
+    return &m_states[m_lastState];
+}
+
+void ObjectHistories::addPair(const ObjectKey &key, ObjectWrite a, ObjectWrite b)
+{
+    State *state = stateOf(key);
+    if (!state) {
+        m_untracked += 2;
+        return;
+    }
+    ObjectSummary &summary = state->summary;
+    if (summary.comparisonLost || summary.firstDifferingWrite > 0 || state->head != state->pending.size()
+        || !sameWrite(a, b)) {
+        add(0, key, std::move(a));
+        add(1, key, std::move(b));
+        return;
+    }
+    ++summary.writes[0];
+    ++summary.writes[1];
+    summary.last[0] = std::move(a);
+    summary.last[1] = std::move(b);
+}
+
+void ObjectHistories::add(int side, const ObjectKey &key, ObjectWrite write)
+{
+    State *found = stateOf(key);
+    if (!found) {
+        ++m_untracked;
+        return;
+    }
+    State &state = *found;
     ObjectSummary &summary = state.summary;
     ++summary.writes[side];
     summary.last[side] = write;

@@ -76,6 +76,10 @@ public:
 
     // A write of run `side` (0 = A, 1 = B).
     void add(int side, const ObjectKey &key, ObjectWrite write);
+    // A's and B's writes to one object by one aligned instruction: the same as add(0, key, a) then
+    // add(1, key, b), but while the object's writes so far were pairwise equal (none waiting, no
+    // difference) two equal writes are only counted, not queued and matched.
+    void addPair(const ObjectKey &key, ObjectWrite a, ObjectWrite b);
     // Ends the walk: writes still waiting have no counterpart.
     void finish();
 
@@ -93,6 +97,8 @@ private:
         std::size_t head = 0;
     };
     static bool sameWrite(const ObjectWrite &x, const ObjectWrite &y);
+    // The object's state, added when new; nullptr when maxObjects are followed already.
+    State *stateOf(const ObjectKey &key);
 
     QHash<ObjectKey, std::size_t> m_index;
     std::vector<State> m_states;

@@ -58,6 +58,13 @@ public:
 private:
     Side &side(int s) { return *m_sides[s]; }
     NormalisedAddress place(int s, const StreamedAccess &access, std::uint64_t pc);
+    // place() in two steps: where the access is, and (for a write) the write to its object.
+    NormalisedAddress locate(int s, const StreamedAccess &access, std::uint64_t pc);
+    ObjectWrite objectWrite(int s, const StreamedAccess &access, std::uint64_t pc, std::int64_t offset);
+    void addWrite(int s, const StreamedAccess &access, std::uint64_t pc, const NormalisedAddress &place);
+    // The writes among A's access `x` and B's `y` at the same index of an aligned instruction go
+    // to their objects, as a pair when both write to the same place.
+    void addWrites(const PlacedAccess *x, std::uint64_t pa, const PlacedAccess *y, std::uint64_t pb);
     void unaligned(int s, const TracedInstruction &instruction);
     // Aligns the first `count` instructions of `a` and `b` (the same PCs), comparing the accesses
     // of those that make any. False once options.progress asked to stop.
@@ -105,18 +112,46 @@ bool Walk::goOn(std::uint64_t reached)
     return !m_stopped;
 }
 
+NormalisedAddress Walk::locate(int s, const StreamedAccess &access, std::uint64_t pc)
+{
+    return side(s).places.normalise(access.address, access.size, access.operation == int(Operation::Write), pc);
+}
+
+ObjectWrite Walk::objectWrite(int s, const StreamedAccess &access, std::uint64_t pc, std::int64_t offset)
+{
+    return ObjectWrite { access.rowId, access.transition, pc, access.address, access.size, offset, access.value,
+        side(s).places.stackDistanceOf(access.value.view()) };
+}
+
+void Walk::addWrite(int s, const StreamedAccess &access, std::uint64_t pc, const NormalisedAddress &place)
+{
+    std::int64_t offset = 0;
+    const ObjectKey key = objectKeyOf(place, &offset);
+    m_objects.add(s, key, objectWrite(s, access, pc, offset));
+}
+
 NormalisedAddress Walk::place(int s, const StreamedAccess &access, std::uint64_t pc)
 {
-    const bool isWrite = access.operation == int(Operation::Write);
-    const NormalisedAddress normalised = side(s).places.normalise(access.address, access.size, isWrite, pc);
-    if (isWrite) {
-        std::int64_t offset = 0;
-        const ObjectKey key = objectKeyOf(normalised, &offset);
-        m_objects.add(s, key,
-            ObjectWrite { access.rowId, access.transition, pc, access.address, access.size, offset, access.value,
-                side(s).places.stackDistanceOf(access.value.view()) });
-    }
+    const NormalisedAddress normalised = locate(s, access, pc);
+    if (access.operation == int(Operation::Write))
+        addWrite(s, access, pc, normalised);
     return normalised;
+}
+
+void Walk::addWrites(const PlacedAccess *x, std::uint64_t pa, const PlacedAccess *y, std::uint64_t pb)
+{
+    const bool writeX = x && x->access->operation == int(Operation::Write);
+    const bool writeY = y && y->access->operation == int(Operation::Write);
+    if (writeX && writeY && x->place == y->place) {
+        std::int64_t offset = 0;
+        const ObjectKey key = objectKeyOf(x->place, &offset);
+        m_objects.addPair(key, objectWrite(0, *x->access, pa, offset), objectWrite(1, *y->access, pb, offset));
+        return;
+    }
+    if (writeX)
+        addWrite(0, *x->access, pa, x->place);
+    if (writeY)
+        addWrite(1, *y->access, pb, y->place);
 }
 
 void Walk::unaligned(int s, const TracedInstruction &instruction)
@@ -142,12 +177,15 @@ void Walk::compareAt(std::uint64_t ta, std::uint64_t pa, std::uint64_t tb, std::
         m_placed[s].clear();
         const auto skipped = [this, s](const StreamedAccess &access) { place(s, access, 0); };
         for (const StreamedAccess &access : side(s).accesses.at(transition[s], skipped))
-            m_placed[s].push_back(PlacedAccess { &access, place(s, access, pc[s]) });
+            m_placed[s].push_back(PlacedAccess { &access, locate(s, access, pc[s]) });
     }
+    // Each object sees A's and B's writes of the instruction in their order on each side (the
+    // n-th with the n-th, whatever the interleaving: ObjectHistories), here pair by pair.
     const std::size_t count = std::max(m_placed[0].size(), m_placed[1].size());
     for (std::size_t i = 0; i < count; ++i) {
         const PlacedAccess *x = i < m_placed[0].size() ? &m_placed[0][i] : nullptr;
         const PlacedAccess *y = i < m_placed[1].size() ? &m_placed[1][i] : nullptr;
+        addWrites(x, pa, y, pb);
         if (x && y && x->access->operation == y->access->operation && x->access->size == y->access->size
             && x->place == y->place && sameValue(*x->access, *y->access))
             continue;
