@@ -231,13 +231,15 @@ void TestHistoryWriter::finishStopsWhenInterrupted()
         bool interrupted = false;
         int asked = 0; // how often finish() asked the interrupt check
     };
-    // The same 200,000 reads each time; the check says stop at its `stopAt`-th call (0: never). The
-    // writer is gone on return: a failed one has removed its temporary file.
+    // The same 600,000 reads each time; the check says stop at its `stopAt`-th call (0: never). The
+    // writer is gone on return: a failed one has removed its temporary file. (The accesses' index
+    // is appended while they are stored, so finish() sorts only the chunks' and slices' keys:
+    // 200,000 reads asked the check twice in all.)
     const auto writeAndFinish = [&path](int stopAt) {
         Finished result;
         HistoryWriter writer(path);
         bool added = writer.open();
-        for (std::uint64_t t = 0; added && t < 200000; ++t)
+        for (std::uint64_t t = 0; added && t < 600000; ++t)
             added = writer.add(read(t, 0x600000 + ((t * 40503) % 65536) * 8));
         writer.setInterruptCheck([&result, stopAt] { return ++result.asked == stopAt; });
         result.ok = added && writer.finish();
@@ -319,7 +321,10 @@ void TestHistoryWriter::largeIndexSortLeavesNothingBehind()
 {
     // Enough accesses that CREATE INDEX's sorter exceeds its in-memory run (the cache size) and
     // spills sorted runs to temporary files; the database must come out complete and checked, with
-    // the required indexes, and the directory must hold the output alone.
+    // the required indexes, and the directory must hold the output alone. The accesses' index is
+    // not sorted but appended while they are stored, as a table of its keys that finish() makes
+    // the index: over these 19 slices of scattered addresses, it must be that index exactly (SQLite's
+    // integrity check compares every entry with its row) and the table must be gone.
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("large.memhist"));
     HistoryWriter writer(path);
@@ -339,6 +344,25 @@ void TestHistoryWriter::largeIndexSortLeavesNothingBehind()
     QCOMPARE(db->summary().accesses, 1'200'000);
     const CheckReport report = HistoryChecker(*db).run();
     QVERIFY2(report.ok, qPrintable(report.violation));
+    QCOMPARE(db->summary().slices, 19);
+
+    sqlite::Connection raw;
+    QVERIFY(raw.open(path, sqlite::Connection::Mode::ReadOnly));
+    QStringList schema;
+    sqlite::Statement rows = raw.prepare("SELECT type, name, tbl_name, sql FROM sqlite_schema "
+                                         "WHERE name LIKE '%accesses%' ORDER BY name");
+    while (rows.step() == SQLITE_ROW)
+        schema << rows.text(0) + u'|' + rows.text(1) + u'|' + rows.text(2) + u'|' + rows.text(3);
+    QCOMPARE(schema,
+        QStringList({ QStringLiteral("table|accesses|accesses|CREATE TABLE accesses(chunk_id int8 not null, transition "
+                                     "int8 not null, linear int8, phy_first int8 not null, size int not null, "
+                                     "operation int not null)"),
+            QStringLiteral("index|idx_accesses_1|accesses|CREATE INDEX idx_accesses_1 ON accesses(chunk_id, "
+                           "transition)") }));
+    sqlite::Statement integrity = raw.prepare("PRAGMA integrity_check");
+    QCOMPARE(integrity.step(), SQLITE_ROW);
+    QCOMPARE(integrity.text(0), QStringLiteral("ok"));
+    QCOMPARE(integrity.step(), SQLITE_DONE);
 }
 
 void TestHistoryWriter::temporaryFilesGoToTheChosenDirectory()

@@ -64,8 +64,11 @@ void TestImportSession::cancelWhileFinishingLeavesNothing()
 {
     QTemporaryDir dir;
     const QString output = dir.filePath(QStringLiteral("echo.memhist"));
-    // Cancelled at the first report of the finishing phase, and at a later one (SQLite at work).
-    for (const int cancelAt : { 1, 5 }) {
+    // Cancelled at the first report of the finishing phase. It is the only one for these 104,487
+    // accesses: the accesses' index is appended while they are stored, so finish() sorts only the
+    // chunks' keys. tst_historywriter stops a larger finish() at a later report
+    // (finishStopsWhenInterrupted).
+    for (const int cancelAt : { 1 }) {
         int finishingReports = 0;
         ImportSummary summary;
         QString error;

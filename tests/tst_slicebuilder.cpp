@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The slice planner on its own: which accesses form a slice and how they are grouped into chunks.
+// The slice planner on its own: which accesses form a slice, how they are grouped into chunks, and
+// the order of their keys in idx_accesses_1.
 
 #include "core/writer/slicebuilder.h"
 
@@ -79,6 +80,8 @@ private slots:
     void cutsBeforeAnOverflowingGroup();
     void singleTransitionMayExceedTheCap();
     void randomPlansKeepEveryProperty();
+    void keysInIndexOrder_data();
+    void keysInIndexOrder();
 };
 
 void TestSliceBuilder::plansChunks_data()
@@ -182,6 +185,45 @@ void TestSliceBuilder::randomPlansKeepEveryProperty()
             pending = pending.subspan(plan.accessCount);
         }
     }
+}
+
+void TestSliceBuilder::keysInIndexOrder_data()
+{
+    QTest::addColumn<QList<quint64>>("transitions");
+    QTest::addColumn<QList<quint64>>("addresses"); // 4 bytes each
+    QTest::addColumn<QList<quint8>>("operations");
+    QTest::addColumn<QStringList>("expectedKeys"); // "chunk:transition:access", in index order
+
+    QTest::newRow("by chunk, then trace order within a chunk")
+        << QList<quint64> { 0, 1, 2, 3 } << QList<quint64> { 0x200, 0x100, 0x200, 0x100 }
+        << QList<quint8> { 4, 4, 4, 4 }
+        << QStringList { QStringLiteral("0:1:1"), QStringLiteral("0:3:3"), QStringLiteral("1:0:0"),
+               QStringLiteral("1:2:2") };
+    QTest::newRow("write chunks before read chunks")
+        << QList<quint64> { 0, 0, 1 } << QList<quint64> { 0x100, 0x100, 0x100 } << QList<quint8> { 4, 2, 4 }
+        << QStringList { QStringLiteral("0:0:1"), QStringLiteral("1:0:0"), QStringLiteral("1:1:2") };
+    QTest::newRow("one transition, the higher address first")
+        << QList<quint64> { 5, 5 } << QList<quint64> { 0x300, 0x100 } << QList<quint8> { 4, 4 }
+        << QStringList { QStringLiteral("0:5:1"), QStringLiteral("1:5:0") };
+    QTest::newRow("one access") << QList<quint64> { 7 } << QList<quint64> { 0x100 } << QList<quint8> { 2 }
+                                << QStringList { QStringLiteral("0:7:0") };
+}
+
+void TestSliceBuilder::keysInIndexOrder()
+{
+    QFETCH(QList<quint64>, transitions);
+    QFETCH(QList<quint64>, addresses);
+    QFETCH(QList<quint8>, operations);
+    QFETCH(QStringList, expectedKeys);
+    std::vector<BufferedAccess> accesses;
+    for (qsizetype i = 0; i < addresses.size(); ++i)
+        accesses.push_back(access(transitions[i], addresses[i], 4, operations[i]));
+    const SlicePlan plan = planSlice(accesses, ChunkingLimits { 16, 3 });
+    QCOMPARE(plan.accessCount, accesses.size());
+    QStringList keys;
+    for (const AccessKey &key : accessKeysInIndexOrder(accesses, plan))
+        keys << QStringLiteral("%1:%2:%3").arg(key.chunk).arg(key.transition).arg(key.access);
+    QCOMPARE(keys, expectedKeys);
 }
 
 QTEST_GUILESS_MAIN(TestSliceBuilder)

@@ -17,15 +17,37 @@ inline constexpr int formatVersion = 1;
     "operation int not null);\n"                                                                                       \
     "CREATE TABLE accesses(chunk_id int8 not null, transition int8 not null, linear int8, phy_first int8 not null, "   \
     "size int not null, operation int not null);\n"
-#define MEMHIST_BASE_INDEXES_SQL                                                                                       \
+#define MEMHIST_SLICE_AND_CHUNK_INDEXES_SQL                                                                            \
     "CREATE INDEX idx_slices_1 ON slices(transition_last);\n"                                                          \
-    "CREATE INDEX idx_chunks_1 ON chunks(operation, slice_id, phy_last);\n"                                            \
-    "CREATE INDEX idx_accesses_1 ON accesses(chunk_id, transition);\n"
+    "CREATE INDEX idx_chunks_1 ON chunks(operation, slice_id, phy_last);\n"
+#define MEMHIST_ACCESSES_INDEX_SQL "CREATE INDEX idx_accesses_1 ON accesses(chunk_id, transition)"
 inline constexpr const char *createBaseTablesWithoutIndexes = MEMHIST_BASE_TABLES_SQL;
-inline constexpr const char *createBaseIndexes = MEMHIST_BASE_INDEXES_SQL;
-inline constexpr const char *createBaseTables = MEMHIST_BASE_TABLES_SQL MEMHIST_BASE_INDEXES_SQL;
+inline constexpr const char *createBaseIndexes = MEMHIST_SLICE_AND_CHUNK_INDEXES_SQL MEMHIST_ACCESSES_INDEX_SQL ";\n";
+inline constexpr const char *createBaseTables
+    = MEMHIST_BASE_TABLES_SQL MEMHIST_SLICE_AND_CHUNK_INDEXES_SQL MEMHIST_ACCESSES_INDEX_SQL ";\n";
+inline constexpr const char *createSliceAndChunkIndexes = MEMHIST_SLICE_AND_CHUNK_INDEXES_SQL;
+
+// The writer's idx_accesses_1 without a sort. Its keys, (chunk_id, transition, rowid), are stored
+// while the accesses are, in key order (each slice's keys follow the previous slice's), into a
+// WITHOUT ROWID table whose b-tree is laid out exactly as that index's: the same three integer
+// columns in the same order, compared the same way. Appending them cost less than sorting them
+// all at the end (CREATE INDEX, with its sorter threads, was about half of the writer's CPU on
+// gzip's accesses), though its pages are less full (about 2.5 bytes per access more). finish()
+// then makes that b-tree the index by editing its row of sqlite_schema, and RESET reloads the
+// schema; SQLite's integrity check (memhist check) compares every index entry with its row. See
+// docs/benchmarks.md, "Recording with memhist's Valgrind tool".
+inline constexpr const char *createAccessKeys
+    = "CREATE TABLE accesses_index_keys(chunk_id int8 not null, transition int8 not null, access int8 not null, "
+      "PRIMARY KEY(chunk_id, transition, access)) WITHOUT ROWID";
+inline constexpr const char *insertAccessKeys = "INSERT INTO accesses_index_keys(chunk_id, transition, access) VALUES";
+inline constexpr const char *adoptAccessKeysAsIndex
+    = "PRAGMA writable_schema = ON;\n"
+      "UPDATE sqlite_schema SET type = 'index', name = 'idx_accesses_1', tbl_name = 'accesses', sql = "
+      "'" MEMHIST_ACCESSES_INDEX_SQL "' WHERE type = 'table' AND name = 'accesses_index_keys';\n"
+      "PRAGMA writable_schema = RESET;\n";
 #undef MEMHIST_BASE_TABLES_SQL
-#undef MEMHIST_BASE_INDEXES_SQL
+#undef MEMHIST_SLICE_AND_CHUNK_INDEXES_SQL
+#undef MEMHIST_ACCESSES_INDEX_SQL
 
 // Optional to readers: a database holding only the base tables works everywhere.
 inline constexpr const char *createMetaTable = "CREATE TABLE meta(key text primary key, value text not null)";

@@ -79,6 +79,8 @@ struct SliceJob
     std::vector<PlannedChunk> chunks;
     std::vector<BufferedAccess> accesses;
     std::vector<std::uint32_t> chunkOfAccess;
+    // The accesses' keys in idx_accesses_1, in index order.
+    std::vector<AccessKey> keys;
     ContextBatch context;
 };
 
@@ -186,6 +188,8 @@ public:
     sqlite::Statement insertSlice;
     sqlite::BatchInsert insertChunks;
     sqlite::BatchInsert insertAccesses;
+    sqlite::BatchInsert insertAccessKeys; // idx_accesses_1's keys, in key order (schema::createAccessKeys)
+    qint64 nextAccessRowId = 1; // the store thread's
     std::unique_ptr<ContextTableWriter> contextTables;
     // Fed each slice's chunks by the summary thread; written by finish(). It spills (past 64 MiB
     // of postings) to its own connection's temporary database.
@@ -285,6 +289,7 @@ bool HistoryWriter::Private::planJob(PlanJob &job)
         slice->lastTransition = pending[plan.accessCount - 1].transition;
         slice->firstChunkId = nextChunkId;
         nextChunkId += qint64(plan.chunks.size());
+        slice->keys = accessKeysInIndexOrder(pending, plan);
         slice->chunks = std::move(plan.chunks);
         slice->chunkOfAccess = std::move(plan.chunkOfAccess);
         if (done == 0)
@@ -447,7 +452,23 @@ bool HistoryWriter::Private::store(const SliceJob &job)
         statement.bind(firstParameter + 4, access.size);
         statement.bind(firstParameter + 5, access.operation);
     };
-    return insertAccesses.insert(job.accesses.size(), bindAccess);
+    if (!insertAccesses.insert(job.accesses.size(), bindAccess))
+        return false;
+    // The keys below name the accesses by rowid: make sure SQLite gave the ones counted.
+    const qint64 firstAccessRowId = nextAccessRowId;
+    nextAccessRowId += qint64(job.accesses.size());
+    if (!job.accesses.empty() && sqlite3_last_insert_rowid(connection.handle()) != nextAccessRowId - 1) {
+        storeError
+            = QStringLiteral("access rowids do not follow the trace (expected %1 last)").arg(nextAccessRowId - 1);
+        return false;
+    }
+    const auto bindKey = [&](sqlite::Statement &statement, int firstParameter, std::size_t index) {
+        const AccessKey &key = job.keys[index];
+        statement.bind(firstParameter, job.firstChunkId + qint64(key.chunk));
+        statement.bind(firstParameter + 1, toStored(key.transition));
+        statement.bind(firstParameter + 2, firstAccessRowId + qint64(key.access));
+    };
+    return insertAccessKeys.insert(job.keys.size(), bindKey);
 }
 
 void HistoryWriter::Private::startResolvingContext(Transition historyLast)
@@ -543,6 +564,7 @@ void HistoryWriter::Private::discard()
     insertSlice = {};
     insertChunks = {};
     insertAccesses = {};
+    insertAccessKeys = {};
     contextTables.reset();
     summaryScratch.close();
     // SQLite's descriptor first: the file must not be removed under a connection that may still
@@ -580,7 +602,7 @@ bool HistoryWriter::open()
     sqlite::Connection &db = d->connection;
     if (!db.open(d->file.temporaryPath(), sqlite::Connection::Mode::ReadWriteCreate, target.absolutePath())
         || !db.execute(schema::writerPragmas) || !db.execute(schema::createBaseTablesWithoutIndexes)
-        || !db.execute("BEGIN"))
+        || !db.execute(schema::createAccessKeys) || !db.execute("BEGIN"))
         return d->fail(QStringLiteral("%1: cannot create the database: %2").arg(d->outputPath, failureReason(db)));
     // "": a private temporary database, its file beside the output.
     if (!d->summaryScratch.open(QString(), sqlite::Connection::Mode::ReadWriteCreate, target.absolutePath()))
@@ -591,8 +613,10 @@ bool HistoryWriter::open()
     d->insertSlice = db.prepare(schema::insertSlice);
     d->insertChunks = sqlite::BatchInsert(db, schema::insertChunks);
     d->insertAccesses = sqlite::BatchInsert(db, schema::insertAccesses);
+    d->insertAccessKeys = sqlite::BatchInsert(db, schema::insertAccessKeys);
     d->contextTables = std::make_unique<ContextTableWriter>(db);
-    if (!d->insertSlice.isValid() || !d->insertChunks.isValid() || !d->insertAccesses.isValid())
+    if (!d->insertSlice.isValid() || !d->insertChunks.isValid() || !d->insertAccesses.isValid()
+        || !d->insertAccessKeys.isValid())
         return d->fail(QStringLiteral("%1: cannot prepare statements: %2").arg(d->outputPath, db.lastError()));
 
     d->summary = std::make_unique<summary::SummaryBuilder>();
@@ -764,14 +788,23 @@ bool HistoryWriter::finish()
         = [&] { return d->fail(QStringLiteral("%1: cannot write: %2").arg(d->outputPath, failureReason(db))); };
     if (!d->collector.writeLastRows(*d->contextTables))
         return writeFailure();
-    // The indexes are built now, once, from sorted keys: SQLite writes their pages full and in
-    // order, instead of splitting pages all over the index as rows arrive in trace order (smaller
-    // file, and the rows above went in without index maintenance). The file only becomes a history
-    // when it is renamed into place below, so nobody can see it without its indexes.
+    // The slices' and chunks' indexes are built now, once, from sorted keys: SQLite writes their
+    // pages full and in order, instead of splitting pages all over the index as rows arrive in
+    // trace order (smaller file, and the rows above went in without index maintenance). The
+    // accesses' index was appended in key order while they were stored (schema::createAccessKeys).
+    // The file only becomes a history when it is renamed into place below, so nobody can see it
+    // without its indexes.
     if (!d->writeThreadSpans() || !addresssummary::writeSummary(db, d->addressSummary))
         return writeFailure();
     returnFreedMemory();
-    if (!db.execute(schema::createBaseIndexes))
+    // The accesses' index is already there, as a table of its keys in index order (schema.h): it
+    // becomes idx_accesses_1. The other two are sorted now.
+    d->insertAccessKeys = {};
+    if (!db.execute(schema::adoptAccessKeysAsIndex))
+        return writeFailure();
+    if (sqlite3_changes(db.handle()) != 1)
+        return d->fail(QStringLiteral("%1: cannot write: the accesses' index keys were not found").arg(d->outputPath));
+    if (!db.execute(schema::createSliceAndChunkIndexes))
         return writeFailure();
     if (!d->waitForWorkers())
         return false;
@@ -791,6 +824,7 @@ bool HistoryWriter::finish()
     d->insertSlice = {};
     d->insertChunks = {};
     d->insertAccesses = {};
+    d->insertAccessKeys = {};
     d->contextTables.reset();
     d->summaryScratch.close();
     db.close();

@@ -178,4 +178,20 @@ SlicePlan planSlice(std::span<const BufferedAccess> accesses, const ChunkingLimi
     return plan;
 }
 
+std::vector<AccessKey> accessKeysInIndexOrder(std::span<const BufferedAccess> accesses, const SlicePlan &plan)
+{
+    // A counting sort by chunk: stable, so each chunk's accesses keep their trace order.
+    std::vector<std::uint32_t> start(plan.chunks.size() + 1, 0);
+    for (std::size_t access = 0; access < plan.accessCount; ++access)
+        ++start[plan.chunkOfAccess[access] + 1];
+    for (std::size_t chunk = 1; chunk < start.size(); ++chunk)
+        start[chunk] += start[chunk - 1];
+    std::vector<AccessKey> keys(plan.accessCount);
+    for (std::size_t access = 0; access < plan.accessCount; ++access) {
+        const std::uint32_t chunk = plan.chunkOfAccess[access];
+        keys[start[chunk]++] = { accesses[access].transition, chunk, std::uint32_t(access) };
+    }
+    return keys;
+}
+
 } // namespace memhist

@@ -58,4 +58,18 @@ struct ChunkingLimits
 // overflows a group is a chunk allowed above the cap (the slice is then that single transition).
 SlicePlan planSlice(std::span<const BufferedAccess> accesses, const ChunkingLimits &limits);
 
+// An access's key in idx_accesses_1 (chunk_id, transition, rowid), relative to its slice: the
+// index of its chunk in the plan and its own among the slice's accesses.
+struct AccessKey
+{
+    std::uint64_t transition;
+    std::uint32_t chunk;
+    std::uint32_t access;
+};
+
+// The keys of the plan's accesses in index order: by chunk, in trace order within a chunk (chunk
+// ids follow the chunks' order, rowids the trace's). The writer appends them in this order; made
+// on the planner's thread so that the store thread reads them front to back.
+std::vector<AccessKey> accessKeysInIndexOrder(std::span<const BufferedAccess> accesses, const SlicePlan &plan);
+
 } // namespace memhist
