@@ -164,6 +164,11 @@ bool Connection::open(const QString &path, Mode mode, const QString &temporaryDi
         sqlite3_db_config(m_db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
         sqlite3_db_config(m_db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
         sqlite3_db_config(m_db, SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0, nullptr);
+    } else {
+        // A file of our own, being written: the writer's finish() edits sqlite_schema to adopt
+        // the accesses' index (schema::adoptAccessKeysAsIndex), which a SQLite built with
+        // defensive mode on by default (SQLITE_DEFAULT_DEFENSIVE) would refuse.
+        sqlite3_db_config(m_db, SQLITE_DBCONFIG_DEFENSIVE, 0, nullptr);
     }
     return true;
 }
