@@ -298,6 +298,9 @@ private slots:
     {
         MainWindow window;
         window.setInteractive(false);
+        // Wide enough for the whole summary line whatever fonts the machine has (at the default
+        // size, a machine with the Noto fonts installed elides it).
+        window.resize(1600, 1000);
         window.show();
         QSignalSpy opened(&window, &MainWindow::historyOpened);
         QSignalSpy planeLoaded(window.plane(), &PlaneWidget::historyLoaded);
