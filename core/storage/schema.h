@@ -9,8 +9,10 @@ namespace memhist::schema {
 // The format version written to meta.format_version. Bump on any incompatible change.
 inline constexpr int formatVersion = 1;
 
-// The tables alone: the writer fills them first and builds the indexes once at the end (a sort
-// then writes packed index pages, instead of the half-full pages of scattered inserts).
+// The tables alone: the writer fills them first and builds the slices' and chunks' indexes once at
+// the end (a sort then writes packed index pages, instead of the half-full pages of scattered
+// inserts); the accesses' index it appends in key order as it goes (createAccessKeys below).
+// createBaseTables makes the whole shape at once, indexes included.
 #define MEMHIST_BASE_TABLES_SQL                                                                                        \
     "CREATE TABLE slices(transition_first int8 not null, transition_last int8 not null);\n"                            \
     "CREATE TABLE chunks(slice_id int8 not null, phy_first int8 not null, phy_last int8 not null, "                    \
@@ -22,7 +24,6 @@ inline constexpr int formatVersion = 1;
     "CREATE INDEX idx_chunks_1 ON chunks(operation, slice_id, phy_last);\n"
 #define MEMHIST_ACCESSES_INDEX_SQL "CREATE INDEX idx_accesses_1 ON accesses(chunk_id, transition)"
 inline constexpr const char *createBaseTablesWithoutIndexes = MEMHIST_BASE_TABLES_SQL;
-inline constexpr const char *createBaseIndexes = MEMHIST_SLICE_AND_CHUNK_INDEXES_SQL MEMHIST_ACCESSES_INDEX_SQL ";\n";
 inline constexpr const char *createBaseTables
     = MEMHIST_BASE_TABLES_SQL MEMHIST_SLICE_AND_CHUNK_INDEXES_SQL MEMHIST_ACCESSES_INDEX_SQL ";\n";
 inline constexpr const char *createSliceAndChunkIndexes = MEMHIST_SLICE_AND_CHUNK_INDEXES_SQL;
