@@ -79,9 +79,10 @@ private:
     void addObjects();
     // Counts one step of the walk at A's transition `reached` (B's where A has ended); every
     // progressInterval steps, asks options.progress whether to go on. False once it said stop.
+    // goOnFor(reached, 1) == 1.
     bool goOn(std::uint64_t reached);
-    // goOn() for `steps` steps at once, the first at A's transition `first` and each next one
-    // transition later: how many of them to take (all, unless options.progress asked to stop).
+    // `steps` steps at once, the first at A's transition `first` and each next one transition
+    // later: how many of them to take (all, unless options.progress asked to stop).
     std::size_t goOnFor(std::uint64_t first, std::size_t steps);
     DiffPlace describe(int s, const TracedInstruction &instruction);
     DiffAccess describe(int s, const StreamedAccess &access, std::uint64_t pc, const NormalisedAddress &place);
@@ -103,13 +104,7 @@ private:
 
 bool Walk::goOn(std::uint64_t reached)
 {
-    if (m_stopped)
-        return false;
-    if (!m_options.progress || ++m_steps < std::max<std::uint64_t>(1, m_options.progressInterval))
-        return true;
-    m_steps = 0;
-    m_stopped = !m_options.progress(Transition { reached });
-    return !m_stopped;
+    return goOnFor(reached, 1) == 1;
 }
 
 NormalisedAddress Walk::locate(int s, const StreamedAccess &access, std::uint64_t pc)
@@ -258,7 +253,7 @@ std::size_t Walk::goOnFor(std::uint64_t first, std::size_t steps)
     const std::uint64_t interval = std::max<std::uint64_t>(1, m_options.progressInterval);
     std::size_t done = 0;
     while (done < steps) {
-        // goOn() lets interval - 1 steps pass after it last asked, and asks at the next one.
+        // interval - 1 steps pass after the last ask; the next one asks.
         const std::uint64_t passing = interval - 1 - m_steps;
         if (steps - done <= passing) {
             m_steps += steps - done;
