@@ -880,13 +880,17 @@ void MainWindow::updateCompareActions()
 
 // --- Comparing -----------------------------------------------------------------------------------
 
+QString MainWindow::askForComparedHistory()
+{
+    return QFileDialog::getOpenFileName(this, tr("Compare %1 With").arg(QFileInfo(m_historyPath).fileName()),
+        QFileInfo(m_historyPath).absolutePath(), historyFileFilters());
+}
+
 void MainWindow::compareInteractively()
 {
     if (m_historyPath.isEmpty())
         return;
-    const QString path
-        = QFileDialog::getOpenFileName(this, tr("Compare %1 With").arg(QFileInfo(m_historyPath).fileName()),
-            QFileInfo(m_historyPath).absolutePath(), historyFileFilters());
+    const QString path = askForComparedHistory();
     if (path.isEmpty())
         return;
     compareWith(path);
@@ -896,13 +900,11 @@ void MainWindow::compareWithBaselineInteractively()
 {
     if (m_historyPath.isEmpty())
         return;
-    const QString name = QFileInfo(m_historyPath).fileName();
-    const QString directory = QFileInfo(m_historyPath).absolutePath();
-    const QString path
-        = QFileDialog::getOpenFileName(this, tr("Compare %1 With").arg(name), directory, historyFileFilters());
+    const QString path = askForComparedHistory();
     if (path.isEmpty())
         return;
-    const QString baseline = QFileDialog::getOpenFileName(this, tr("Baseline: Another Run of %1's Input").arg(name),
+    const QString baseline = QFileDialog::getOpenFileName(this,
+        tr("Baseline: Another Run of %1's Input").arg(QFileInfo(m_historyPath).fileName()),
         QFileInfo(path).absolutePath(), historyFileFilters());
     if (baseline.isEmpty())
         return;

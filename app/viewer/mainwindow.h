@@ -176,6 +176,8 @@ private:
     void importInteractively();
     void importDirectoryInteractively();
     void recordInteractively();
+    // The history to compare the open one with, as the user picks it (empty: cancelled).
+    QString askForComparedHistory();
     void compareInteractively();
     void compareWithBaselineInteractively();
     // The plane Back, Forward, Home and the zoom keys act on.
