@@ -9,7 +9,10 @@
 #   the ratio recording / replay;
 # - the peak resident memory of the recording, memhist and valgrind together (sampled every 50 ms);
 # - what the values and before bytes cost: the pages of access_value_blocks (SQLite's dbstat) per
-#   access.
+#   access;
+# - the storage floor (memhist-storage-floor): the recording's slices, chunks, accesses and index
+#   keys stored again with the writer's pragmas and statements, timing only the storing. No
+#   recording into this storage model can be faster, so floor / lackey bounds the ratio above.
 # Usage: scripts/record-bench.sh [--runs N] [--lackey-instructions M]   (after scripts/build.sh)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -25,7 +28,9 @@ while [[ $# -gt 0 ]]; do
 done
 
 memhist=build/app/memhist/memhist
+floor=build/benchmarks/memhist-storage-floor
 [[ -x $memhist ]] || { echo "record-bench: build memhist first (scripts/build.sh)" >&2; exit 1; }
+[[ -x $floor ]] || { echo "record-bench: build memhist-storage-floor first (ninja -C build memhist-storage-floor)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -82,6 +87,9 @@ for run in $(seq 1 "$runs"); do
     lackeySeconds=$seconds
     lackeyAccesses=$(accessesOf "$work/lackey.memhist")
 
+    floorRate=$("$floor" "$work/tool.memhist" "$work/floor.memhist" | awk '/^storage floor:/ { print $3 }')
+    rm -f "$work/floor.memhist"
+
     valueBytes=$(sqlite3 "$work/tool.memhist" "SELECT sum(pgsize) FROM dbstat WHERE name = 'access_value_blocks'")
     historyBytes=$(stat -c %s "$work/tool.memhist")
     printf '%-5s %10s %9s %12s %9s %12s %9s %12s %8s %8s\n' "$run" "$accesses" "$recordSeconds" \
@@ -91,6 +99,7 @@ for run in $(seq 1 "$runs"); do
     echo "      tool / lackey accesses/s: $(calc "($accesses / $recordSeconds) / ($lackeyAccesses / $lackeySeconds)");" \
         "recording / replay accesses/s: $(calc "$replaySeconds / $recordSeconds");" \
         "history $historyBytes bytes, $(calc "$historyBytes / $accesses") per access"
+    echo "      storage floor: $floorRate accesses/s; floor / lackey accesses/s: $(calc "$floorRate / ($lackeyAccesses / $lackeySeconds)")"
 done
 echo "record-bench: the last recording said:"
 cat "$work/record.err"
