@@ -16,6 +16,7 @@ class tst_ValueBlock : public QObject
 
 private slots:
     void roundTripsRandomValues();
+    void cursorReadsForward();
     void blockLimits_data();
     void blockLimits();
     void refusesDamagedBlocks_data();
@@ -42,12 +43,14 @@ std::map<qint64, AccessValue> decodeAll(const std::vector<ValueBlock> &blocks)
 
 } // namespace
 
-void tst_ValueBlock::roundTripsRandomValues()
+namespace {
+
+// 20,000 random values (some with before bytes, some from the kernel) at rowids with gaps, and
+// the blocks the encoder packed them into.
+void encodeRandomValues(std::vector<ValueBlock> *blocks, std::map<qint64, AccessValue> *values)
 {
     QRandomGenerator random(20261128);
     ValueBlockEncoder encoder;
-    std::vector<ValueBlock> blocks;
-    std::map<qint64, AccessValue> expected;
     qint64 id = 0;
     for (int i = 0; i < 20000; ++i) {
         id += 1 + (random.bounded(10) == 0 ? random.bounded(200) : 0); // some gaps, some past maxGap
@@ -62,16 +65,56 @@ void tst_ValueBlock::roundTripsRandomValues()
         }
         if (random.bounded(50) == 0)
             value.kernelSyscall = random.bounded(2) == 0 ? quint32(random.bounded(500)) : 0xffffffffu;
-        expected.emplace(id, value);
+        values->emplace(id, value);
         if (std::optional<ValueBlock> block = encoder.add(id, { value.bytes, value.before, value.kernelSyscall }))
-            blocks.push_back(std::move(*block));
+            blocks->push_back(std::move(*block));
     }
     if (std::optional<ValueBlock> block = encoder.take())
-        blocks.push_back(std::move(*block));
-    QVERIFY(blocks.size() > 100);
+        blocks->push_back(std::move(*block));
+}
+
+} // namespace
+
+void tst_ValueBlock::roundTripsRandomValues()
+{
+    std::vector<ValueBlock> blocks;
+    std::map<qint64, AccessValue> expected;
+    encodeRandomValues(&blocks, &expected);
+    QCOMPARE(blocks.size(), std::size_t(1372));
     for (std::size_t i = 1; i < blocks.size(); ++i)
         QVERIFY(blocks[i].first > blocks[i - 1].last);
     QCOMPARE(decodeAll(blocks), expected);
+}
+
+void tst_ValueBlock::cursorReadsForward()
+{
+    // The diff reads a block forward, access after access, passing over some (executes): each
+    // access asked for gets its bytes, or none where it has no value.
+    std::vector<ValueBlock> blocks;
+    std::map<qint64, AccessValue> values;
+    encodeRandomValues(&blocks, &values);
+    qint64 asked = 0, withValue = 0;
+    for (const ValueBlock &block : blocks) {
+        ValueBlockCursor cursor;
+        QVERIFY(cursor.reset(block.first, block.last, block.layout, block.bytes));
+        QCOMPARE(cursor.last(), block.last);
+        qint64 lastAsked = -1;
+        for (qint64 id = block.first; id <= block.last; ++id) {
+            if (id % 3 == 0)
+                continue;
+            lastAsked = id;
+            const auto found = values.find(id);
+            const QByteArray expected = found == values.end() ? QByteArray() : found->second.bytes;
+            QCOMPARE(cursor.bytesOf(id).toByteArray(), expected);
+            ++asked;
+            withValue += found != values.end();
+        }
+        // Behind the cursor or past the block: nothing.
+        QCOMPARE(cursor.bytesOf(lastAsked).size(), 0);
+        QCOMPARE(cursor.bytesOf(block.last + 1).size(), 0);
+    }
+    QCOMPARE(asked, qint64(26977));
+    QCOMPARE(withValue, qint64(13359)); // two thirds of the 20,000 values
 }
 
 void tst_ValueBlock::blockLimits_data()
@@ -146,6 +189,11 @@ void tst_ValueBlock::refusesDamagedBlocks()
     } else {
         QCOMPARE(decoded.at(1), std::nullopt);
     }
+    ValueBlockCursor cursor;
+    QCOMPARE(cursor.reset(1, last, layout, bytes), wellFormed);
+    QCOMPARE(cursor.contains(1), wellFormed);
+    QCOMPARE(cursor.bytesOf(1).toByteArray(), wellFormed ? QByteArray::fromHex("1111") : QByteArray());
+    QCOMPARE(cursor.bytesOf(2).toByteArray(), wellFormed ? QByteArray::fromHex("2222") : QByteArray());
 }
 
 QTEST_GUILESS_MAIN(tst_ValueBlock)

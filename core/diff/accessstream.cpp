@@ -31,7 +31,7 @@ void AccessStream::readValue(std::int64_t rowId, AccessBytes *value)
             m_blocksEnded = true;
             break;
         }
-        m_block.decode(m_blocks.int64(0), m_blocks.int64(1), m_blocks.blobView(2), m_blocks.blob(3));
+        m_block.reset(m_blocks.int64(0), m_blocks.int64(1), m_blocks.blobView(2), m_blocks.blobView(3));
     }
     *value = m_block.bytesOf(rowId);
 }
@@ -46,13 +46,14 @@ bool AccessStream::fill()
             m_ended = true;
             break;
         }
-        const int operation = int(m_accesses.int64(4));
+        const std::int64_t sizeAndOperation = m_accesses.int64(3);
+        const int operation = int(sizeAndOperation & 7);
         if (operation == int(Operation::Execute))
             continue;
         m_next.rowId = m_accesses.int64(0);
         m_next.transition = fromStored(m_accesses.int64(1));
         m_next.address = fromStored(m_accesses.int64(2));
-        m_next.size = std::uint32_t(m_accesses.int64(3));
+        m_next.size = std::uint32_t(sizeAndOperation >> 3);
         m_next.operation = operation;
         readValue(m_next.rowId, &m_next.value);
         m_hasNext = true;

@@ -8,6 +8,7 @@
 #include "core/model/types.h"
 #include "core/storage/sqlite.h"
 #include "core/values/accessvaluereader.h"
+#include "core/values/valueblock.h"
 
 #include <QByteArray>
 #include <vector>
@@ -76,7 +77,7 @@ private:
     sqlite::Connection &m_connection;
     sqlite::Statement m_accesses;
     sqlite::Statement m_blocks; // the value blocks in rowid order, one forward cursor
-    DecodedValueBlock m_block; // the last block read from it
+    ValueBlockCursor m_block; // the last block read from it
     bool m_blocksEnded = false;
     AccessValueReader m_values; // histories of the table before the blocks
     StreamedAccess m_next;

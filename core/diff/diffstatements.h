@@ -14,9 +14,11 @@ inline constexpr const char *streamingPragmas = "PRAGMA mmap_size = 0";
 
 // The first transition of the code trace.
 inline constexpr const char *codeTraceStart = "SELECT min(transition_first) FROM code_trace";
-// Every access from rowid ?1 on, in rowid (time) order: one cursor over a read-only history.
-inline constexpr const char *accessesFrom
-    = "SELECT rowid, transition, phy_first, size, operation FROM accesses WHERE rowid >= ?1 ORDER BY rowid";
+// Every access from rowid ?1 on, in rowid (time) order: one cursor over a read-only history. Size
+// and operation (1, 2 or 4) come as one column, size * 8 + operation: each column fetched is a call
+// into SQLite per access, 27 M accesses in a diff of two gzip runs.
+inline constexpr const char *accessesFrom = "SELECT rowid, transition, phy_first, size * 8 + operation FROM accesses "
+                                            "WHERE rowid >= ?1 ORDER BY rowid";
 // The instruction at a PC (its text tells calls and returns).
 inline constexpr const char *instructionText = "SELECT text FROM instructions WHERE pc = ?1";
 // The whole memory map and the data objects (small tables: thousands of rows).

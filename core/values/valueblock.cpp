@@ -96,4 +96,70 @@ std::optional<AccessValue> DecodedValueBlock::at(qint64 accessId) const
     return value;
 }
 
+namespace {
+
+// One entry's head: its value's length, and how many bytes it holds (the value, and as many
+// before bytes when it has them). Advances `reader` past the head and any syscall number.
+struct EntryHead
+{
+    std::uint64_t length = 0;
+    std::uint64_t stored = 0;
+};
+
+EntryHead readHead(summary::VarintReader &reader)
+{
+    const std::uint64_t head = reader.next();
+    if (head & 1)
+        reader.next(); // the syscall
+    const std::uint64_t length = std::min<std::uint64_t>(head >> 2, 0xffffffffu);
+    return { length, (head & 2) ? 2 * length : length };
+}
+
+} // namespace
+
+bool ValueBlockCursor::reset(qint64 first, qint64 last, QByteArrayView layout, QByteArrayView bytes)
+{
+    m_first = first;
+    m_last = -1;
+    if (last < first || last - first >= (1 << 20))
+        return false;
+    // The same checks as DecodedValueBlock::decode, without keeping the entries.
+    summary::VarintReader reader(layout.data(), layout.size());
+    std::uint64_t offset = 0;
+    for (qint64 id = first; id <= last; ++id) {
+        const EntryHead head = readHead(reader);
+        if (!reader.ok() || head.stored > std::uint64_t(bytes.size()) - offset)
+            return false;
+        offset += head.stored;
+    }
+    if (!reader.atEnd() || offset != std::uint64_t(bytes.size()))
+        return false;
+    m_layout = layout.toByteArray();
+    m_bytes = bytes.toByteArray();
+    m_last = last;
+    m_next = first;
+    m_layoutAt = 0;
+    m_bytesAt = 0;
+    return true;
+}
+
+QByteArrayView ValueBlockCursor::bytesOf(qint64 accessId)
+{
+    if (!contains(accessId) || accessId < m_next)
+        return {};
+    // The layout was checked whole by reset(): every head is there and its bytes too.
+    summary::VarintReader reader(m_layout.constData() + m_layoutAt, m_layout.size() - m_layoutAt);
+    qsizetype offset = m_bytesAt;
+    EntryHead head;
+    for (;;) {
+        head = readHead(reader);
+        if (m_next++ == accessId)
+            break;
+        offset += qsizetype(head.stored);
+    }
+    m_layoutAt = m_layout.size() - reader.remaining();
+    m_bytesAt = offset + qsizetype(head.stored);
+    return QByteArrayView(m_bytes).sliced(offset, qsizetype(head.length));
+}
+
 } // namespace memhist

@@ -76,4 +76,29 @@ private:
     QByteArray m_bytes;
 };
 
+// A block read forward, access after access: what a pass over a whole history in rowid order
+// (memhist diff) asks of it, without locating every entry of the block first.
+class ValueBlockCursor
+{
+public:
+    // False when the layout does not describe the bytes (a damaged history): then no access of
+    // the block has a value, as with DecodedValueBlock.
+    bool reset(qint64 first, qint64 last, QByteArrayView layout, QByteArrayView bytes);
+
+    qint64 last() const { return m_last; } // -1 when the block is damaged
+    bool contains(qint64 accessId) const { return accessId >= m_first && accessId <= m_last; }
+    // The bytes `accessId` read or wrote, in place (empty when it has no value). Each call must
+    // ask for a higher access than the one before.
+    QByteArrayView bytesOf(qint64 accessId);
+
+private:
+    qint64 m_first = 0;
+    qint64 m_last = -1;
+    QByteArray m_layout;
+    QByteArray m_bytes;
+    qint64 m_next = 0; // the access whose head the cursor stands at
+    qsizetype m_layoutAt = 0;
+    qsizetype m_bytesAt = 0;
+};
+
 } // namespace memhist
