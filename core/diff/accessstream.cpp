@@ -2,64 +2,87 @@
 #include "accessstream.h"
 
 #include "core/diff/diffstatements.h"
-#include "core/values/valuestatements.h"
 
 namespace memhist {
 
-AccessStream::AccessStream(sqlite::Connection &connection)
-    : m_connection(connection)
-    , m_accesses(connection.prepare(diffstatements::accessesFrom))
-    , m_blocks(connection.prepare(valueschema::blocksFrom))
-    , m_values(connection)
+AccessStream::AccessStream(HistoryDatabase &database)
 {
-    if (m_accesses.isValid())
-        m_accesses.bind(1, 1);
-    if (m_blocks.isValid())
-        m_blocks.bind(1, 0);
+    QString ignored;
+    m_ownDatabase = HistoryDatabase::open(database.path(), &ignored);
+    if (m_ownDatabase && !m_ownDatabase->connection().execute(diffstatements::streamingPragmas))
+        m_ownDatabase.reset();
+    m_reader = std::make_unique<AccessReader>(m_ownDatabase ? m_ownDatabase->connection() : database.connection());
+    m_valid = m_reader->isValid();
+    // The statements are prepared here; from now on only the reading thread uses its connection.
+    if (m_valid && m_ownDatabase)
+        m_thread = std::thread([this] { readAhead(); });
 }
 
-void AccessStream::readValue(std::int64_t rowId, AccessBytes *value)
+AccessStream::~AccessStream()
 {
-    if (!m_blocks.isValid()) {
-        const auto known = m_values.available() ? m_values.value(RowId { rowId }) : std::nullopt;
-        *value = known ? QByteArrayView(known->bytes) : QByteArrayView();
-        return;
-    }
-    // Accesses come in rowid order: the blocks are read forward alongside them, each decoded once.
-    while (!m_blocksEnded && !m_block.contains(rowId) && m_block.last() < rowId) {
-        if (m_blocks.step() != SQLITE_ROW) {
-            m_blocksEnded = true;
-            break;
+    if (m_thread.joinable()) {
+        {
+            const std::lock_guard lock(m_mutex);
+            m_stop = true;
         }
-        m_block.reset(m_blocks.int64(0), m_blocks.int64(1), m_blocks.blobView(2), m_blocks.blobView(3));
+        m_changed.notify_all();
+        m_thread.join();
     }
-    *value = m_block.bytesOf(rowId);
 }
 
-bool AccessStream::fill()
+void AccessStream::readAhead()
 {
-    while (!m_hasNext && !m_ended) {
-        const int rc = m_accesses.step();
-        if (rc != SQLITE_ROW) {
-            if (rc != SQLITE_DONE)
-                m_error = m_connection.errorFor(rc);
-            m_ended = true;
-            break;
+    for (;;) {
+        std::vector<StreamedAccess> batch;
+        batch.reserve(batchSize);
+        const bool more = m_reader->read(&batch, batchSize);
+        std::unique_lock lock(m_mutex);
+        m_changed.wait(lock, [this] { return m_stop || m_ready.size() < maxBatches; });
+        if (m_stop)
+            return;
+        if (!batch.empty())
+            m_ready.push_back(std::move(batch));
+        if (!more) {
+            m_readerDone = true;
+            m_readerError = m_reader->error();
         }
-        const std::int64_t sizeAndOperation = m_accesses.int64(3);
-        const int operation = int(sizeAndOperation & 7);
-        if (operation == int(Operation::Execute))
-            continue;
-        m_next.rowId = m_accesses.int64(0);
-        m_next.transition = fromStored(m_accesses.int64(1));
-        m_next.address = fromStored(m_accesses.int64(2));
-        m_next.size = std::uint32_t(sizeAndOperation >> 3);
-        m_next.operation = operation;
-        readValue(m_next.rowId, &m_next.value);
-        m_hasNext = true;
-        ++m_count;
+        lock.unlock();
+        m_changed.notify_all();
+        if (!more)
+            return;
     }
-    return m_hasNext;
+}
+
+bool AccessStream::takeBatch()
+{
+    while (!m_ended) {
+        m_batch.clear();
+        m_position = 0;
+        if (!m_thread.joinable()) {
+            // No connection of its own: read on this thread.
+            if (!m_valid || !m_reader->read(&m_batch, batchSize)) {
+                m_ended = true;
+                if (m_valid)
+                    m_error = m_reader->error();
+            }
+        } else {
+            std::unique_lock lock(m_mutex);
+            m_changed.wait(lock, [this] { return m_readerDone || !m_ready.empty(); });
+            if (!m_ready.empty()) {
+                m_batch = std::move(m_ready.front());
+                m_ready.pop_front();
+            } else {
+                m_ended = true;
+                m_error = m_readerError;
+            }
+            lock.unlock();
+            m_changed.notify_all();
+        }
+        m_count += m_batch.size();
+        if (!m_batch.empty())
+            return true;
+    }
+    return false;
 }
 
 } // namespace memhist

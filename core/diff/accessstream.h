@@ -1,50 +1,51 @@
 // SPDX-License-Identifier: MIT
 // One history's accesses in rowid (time) order, with their values where the history has them,
-// handed over one transition at a time: what the diff compares pairwise in aligned stretches. One
-// forward cursor; nothing is kept beyond the accesses of one transition.
+// handed over one transition at a time: what the diff compares pairwise in aligned stretches.
+//
+// An AccessReader on a connection of its own reads them on a thread of its own, batches of
+// batchSize accesses at most maxBatches ahead (bounded memory): the two histories' SQLite cursors
+// run on two processors while the diff walks. Nothing is kept beyond that lookahead and the
+// accesses of one transition.
 #pragma once
 
-#include "core/diff/accessbytes.h"
-#include "core/model/types.h"
-#include "core/storage/sqlite.h"
-#include "core/values/accessvaluereader.h"
-#include "core/values/valueblock.h"
+#include "core/diff/accessreader.h"
+#include "core/storage/historydatabase.h"
 
-#include <QByteArray>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace memhist {
 
-struct StreamedAccess
-{
-    std::int64_t rowId = 0;
-    std::uint64_t transition = 0;
-    std::uint64_t address = 0;
-    std::uint32_t size = 0;
-    int operation = 0; // 2 write, 4 read (1 execute: skipped)
-    AccessBytes value; // empty when unknown
-};
-
 class AccessStream
 {
 public:
-    // Reads through `connection`, which must outlive this object.
-    explicit AccessStream(sqlite::Connection &connection);
+    static constexpr std::size_t batchSize = 4096;
+    static constexpr std::size_t maxBatches = 4;
 
-    bool isValid() const { return m_accesses.isValid(); }
-    bool hasValues() const { return m_blocks.isValid() || m_values.available(); }
+    // Reads `database`'s accesses through a connection of its own (through the database's own,
+    // on this thread, when a second one cannot be opened).
+    explicit AccessStream(HistoryDatabase &database);
+    ~AccessStream();
+    AccessStream(const AccessStream &) = delete;
+    AccessStream &operator=(const AccessStream &) = delete;
+
+    bool isValid() const { return m_valid; }
 
     // The accesses made at `transition` (in rowid order); those before it that no call handed
     // over yet go to `skipped` first. Calls must ask for increasing transitions.
     template<typename Visit> const std::vector<StreamedAccess> &at(std::uint64_t transition, Visit skipped)
     {
         m_at.clear();
-        while (fill() && m_next.transition <= transition) {
-            if (m_next.transition == transition)
-                m_at.push_back(std::move(m_next));
+        while (fill() && next().transition <= transition) {
+            if (next().transition == transition)
+                m_at.push_back(std::move(m_batch[m_position]));
             else
-                skipped(static_cast<const StreamedAccess &>(m_next));
-            m_hasNext = false;
+                skipped(static_cast<const StreamedAccess &>(next()));
+            ++m_position;
         }
         return m_at;
     }
@@ -52,9 +53,9 @@ public:
     // `visit` one at a time.
     template<typename Visit> void drainThrough(std::uint64_t last, Visit visit)
     {
-        while (fill() && m_next.transition <= last) {
-            visit(static_cast<const StreamedAccess &>(m_next));
-            m_hasNext = false;
+        while (fill() && next().transition <= last) {
+            visit(static_cast<const StreamedAccess &>(next()));
+            ++m_position;
         }
     }
     // The transition of the next access not handed over; false at the end.
@@ -62,7 +63,7 @@ public:
     {
         if (!fill())
             return false;
-        *transition = m_next.transition;
+        *transition = next().transition;
         return true;
     }
     std::uint64_t count() const { return m_count; }
@@ -70,18 +71,28 @@ public:
     const QString &error() const { return m_error; }
 
 private:
-    bool fill();
-    // Sets `value` to the bytes of access `rowId` (empty when unknown).
-    void readValue(std::int64_t rowId, AccessBytes *value);
+    const StreamedAccess &next() const { return m_batch[m_position]; }
+    // Whether an access is left to hand over (the next batch taken when this one is done).
+    bool fill() { return m_position < m_batch.size() || takeBatch(); }
+    bool takeBatch();
+    void readAhead(); // the reading thread
 
-    sqlite::Connection &m_connection;
-    sqlite::Statement m_accesses;
-    sqlite::Statement m_blocks; // the value blocks in rowid order, one forward cursor
-    ValueBlockCursor m_block; // the last block read from it
-    bool m_blocksEnded = false;
-    AccessValueReader m_values; // histories of the table before the blocks
-    StreamedAccess m_next;
-    bool m_hasNext = false;
+    std::unique_ptr<HistoryDatabase> m_ownDatabase; // the reading thread's connection
+    std::unique_ptr<AccessReader> m_reader;
+    bool m_valid = false;
+
+    // Between the reading thread and the walk.
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::deque<std::vector<StreamedAccess>> m_ready;
+    bool m_readerDone = false; // no batch will follow those in m_ready
+    bool m_stop = false; // the walk is over: the reading thread ends
+    QString m_readerError;
+    std::thread m_thread;
+
+    // The walk's side.
+    std::vector<StreamedAccess> m_batch;
+    std::size_t m_position = 0;
     bool m_ended = false;
     std::uint64_t m_count = 0;
     std::vector<StreamedAccess> m_at;

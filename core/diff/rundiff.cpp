@@ -22,7 +22,7 @@ struct Side
 {
     Side(HistoryDatabase &database, NameTable &names)
         : code(database.connection())
-        , accesses(database.connection())
+        , accesses(database)
         , places(database.connection(), names)
         , context(database)
     { }

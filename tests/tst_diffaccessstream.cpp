@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// The stream of one history's accesses that `memhist diff` walks (core/diff/accessstream.h), read
+// ahead on a thread of its own: every access comes over once, in rowid order, with its value,
+// whether handed over by transition or drained; and a walk that stops early ends the reading
+// thread, however far ahead it got.
+#include "core/diff/accessstream.h"
+#include "testsupport.h"
+
+#include <QElapsedTimer>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace memhist;
+using namespace memhist::test;
+
+class tst_DiffAccessStream : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void handsOverEveryAccessOnce_data();
+    void handsOverEveryAccessOnce();
+    void stopsReadingWhenDestroyedEarly();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_history;
+    QList<ValuedAccess> m_written;
+};
+
+namespace {
+
+// 50,000 accesses: far more than AccessStream reads ahead (maxBatches of batchSize), so the
+// reading thread waits for the walk several times.
+constexpr int accessCount = 50000;
+
+// An access as the stream hands it over, in a form QCOMPARE prints.
+QString describe(std::int64_t rowId, std::uint64_t transition, std::uint64_t address, std::uint32_t size, int operation,
+    const QByteArray &value)
+{
+    return QStringLiteral("#%1 t%2 %3 %4/%5 %6")
+        .arg(rowId)
+        .arg(transition)
+        .arg(address, 0, 16)
+        .arg(size)
+        .arg(operation)
+        .arg(QString::fromLatin1(value.toHex()));
+}
+
+QString describe(const StreamedAccess &access)
+{
+    return describe(
+        access.rowId, access.transition, access.address, access.size, access.operation, access.value.toByteArray());
+}
+
+} // namespace
+
+void tst_DiffAccessStream::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_history = m_dir.filePath(QStringLiteral("stream.memhist"));
+    QRandomGenerator random(31);
+    for (int i = 0; i < accessCount; ++i) {
+        // Three accesses per transition; a value for nine in ten, some of them 32 bytes.
+        const std::uint32_t size = random.bounded(50) == 0 ? 32 : 1u << random.bounded(4);
+        const Operation operation = random.bounded(3) == 0 ? Operation::Write : Operation::Read;
+        ValuedAccess access { userAccess(std::uint64_t(i / 3), operation, 0x10000 + 8 * random.bounded(4096), size),
+            {} };
+        if (random.bounded(10) != 0) {
+            access.value.resize(size);
+            for (char &byte : access.value)
+                byte = char(random.bounded(256));
+        }
+        m_written << access;
+    }
+    QVERIFY(writeHistoryWithValues(m_history, m_written));
+}
+
+void tst_DiffAccessStream::handsOverEveryAccessOnce_data()
+{
+    QTest::addColumn<int>("every"); // at() asks for every n-th transition; 0: drained only
+    QTest::newRow("drained") << 0;
+    QTest::newRow("every transition by at()") << 1;
+    QTest::newRow("every seventh by at(), the rest skipped") << 7;
+}
+
+void tst_DiffAccessStream::handsOverEveryAccessOnce()
+{
+    QFETCH(int, every);
+    QString error;
+    const auto database = HistoryDatabase::open(m_history, &error);
+    QVERIFY2(database, qPrintable(error));
+    AccessStream stream(*database);
+    QVERIFY(stream.isValid());
+
+    QStringList handedOver;
+    qsizetype byAt = 0;
+    const auto keep = [&handedOver](const StreamedAccess &access) { handedOver << describe(access); };
+    if (every > 0) {
+        for (std::uint64_t t = 0; t <= std::uint64_t(accessCount / 3); t += std::uint64_t(every)) {
+            for (const StreamedAccess &access : stream.at(t, keep)) {
+                QCOMPARE(access.transition, t);
+                keep(access);
+                ++byAt;
+            }
+        }
+    }
+    stream.drainThrough(~std::uint64_t(0), keep);
+    std::uint64_t next = 0;
+    QVERIFY(!stream.nextTransition(&next));
+
+    QStringList expected;
+    for (qsizetype i = 0; i < m_written.size(); ++i) {
+        const Access &access = m_written[i].access;
+        expected << describe(i + 1, access.transition.value, access.physical.value, access.size, int(access.operation),
+            m_written[i].value);
+    }
+    QCOMPARE(handedOver.size(), accessCount);
+    QCOMPARE(handedOver, expected);
+    QCOMPARE(byAt, every == 0 ? 0 : every == 1 ? accessCount : qsizetype(7143)); // 2,381 transitions of 3
+    QCOMPARE(stream.count(), std::uint64_t(accessCount));
+    QCOMPARE(stream.error(), QString());
+}
+
+void tst_DiffAccessStream::stopsReadingWhenDestroyedEarly()
+{
+    // The walk stopped (cancelled) after one access while the reading thread waits with its
+    // batches full: destroying the stream ends the thread (a hang here fails by ctest's timeout).
+    QString error;
+    const auto database = HistoryDatabase::open(m_history, &error);
+    QVERIFY2(database, qPrintable(error));
+    auto stream = std::make_unique<AccessStream>(*database);
+    std::uint64_t first = ~std::uint64_t(0);
+    QVERIFY(stream->nextTransition(&first));
+    QCOMPARE(first, std::uint64_t(0));
+    QTest::qWait(200);
+    QElapsedTimer timer;
+    timer.start();
+    stream.reset();
+    QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+}
+
+QTEST_GUILESS_MAIN(tst_DiffAccessStream)
+#include "tst_diffaccessstream.moc"
