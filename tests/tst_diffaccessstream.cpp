@@ -4,6 +4,7 @@
 // whether handed over by transition or drained; and a walk that stops early ends the reading
 // thread, however far ahead it got.
 #include "core/diff/accessstream.h"
+#include "core/diff/diffstatements.h"
 #include "testsupport.h"
 
 #include <QElapsedTimer>
@@ -23,6 +24,7 @@ private slots:
     void handsOverEveryAccessOnce_data();
     void handsOverEveryAccessOnce();
     void stopsReadingWhenDestroyedEarly();
+    void batchesAreOneRangeScan();
 
 private:
     QTemporaryDir m_dir;
@@ -140,6 +142,27 @@ void tst_DiffAccessStream::stopsReadingWhenDestroyedEarly()
     timer.start();
     stream.reset();
     QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+}
+
+void tst_DiffAccessStream::batchesAreOneRangeScan()
+{
+    // diffstatements::accessBatchFrom needs AccessReader's function, so tst_statements cannot
+    // check it: each batch is one search of the rowid range, no temporary b-tree, no sort.
+    QString error;
+    const auto database = HistoryDatabase::open(m_history, &error);
+    QVERIFY2(database, qPrintable(error));
+    AccessReader reader(database->connection());
+    QVERIFY(reader.isValid());
+    const QByteArray explain = QByteArray("EXPLAIN QUERY PLAN ") + diffstatements::accessBatchFrom;
+    sqlite::Statement plan = database->connection().prepare(explain.constData());
+    QVERIFY2(plan.isValid(), qPrintable(database->connection().lastError()));
+    QStringList details;
+    while (plan.step() == SQLITE_ROW)
+        details << plan.text(3);
+    QCOMPARE(details,
+        QStringList({ QStringLiteral("CO-ROUTINE (subquery-1)"),
+            QStringLiteral("SEARCH accesses USING INTEGER PRIMARY KEY (rowid>?)"),
+            QStringLiteral("SCAN (subquery-1)") }));
 }
 
 QTEST_GUILESS_MAIN(tst_DiffAccessStream)

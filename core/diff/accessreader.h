@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Reads one history's accesses in rowid (time) order, with their values where the history has
-// them, a batch at a time: the SQLite side of AccessStream, which runs it on a thread of its own.
-// One forward cursor over the accesses and one over the value blocks.
+// Reads one history's accesses in rowid (time) order, with their values where the history has them,
+// a batch at a time: the SQLite side of AccessStream, which runs it on a thread of its own. One
+// forward pass over the accesses and one cursor over the value blocks.
 #pragma once
 
 #include "core/diff/accessbytes.h"
@@ -27,26 +27,33 @@ class AccessReader
 {
 public:
     // Reads through `connection`, which must outlive this object and be used by no other thread
-    // while read() runs.
+    // while read() runs. Registers diffstatements::collectAccess on it.
     explicit AccessReader(sqlite::Connection &connection);
 
-    bool isValid() const { return m_accesses.isValid(); }
-    // Appends up to `count` accesses (executes skipped) to `batch`. False once the cursor has
-    // ended: at the end of the table, or on a database error (error()).
+    bool isValid() const { return m_batches.isValid(); }
+    // Appends the next `count` rows' accesses (executes skipped) to `batch`. False once the
+    // accesses have ended: at the end of the table, or on a database error (error()).
     bool read(std::vector<StreamedAccess> *batch, std::size_t count);
-    // A database error ended the cursor early (its message), or empty.
+    // A database error ended the reading early (its message), or empty.
     const QString &error() const { return m_error; }
 
 private:
+    // collectAccess's step: one row of the batch (its arguments: rowid, transition, phy_first,
+    // size * 8 + operation) into m_filling.
+    static void collect(sqlite3_context *context, int argc, sqlite3_value **argv);
+    static void finishCollecting(sqlite3_context *context);
     // Sets `value` to the bytes of access `rowId` (empty when unknown).
     void readValue(std::int64_t rowId, AccessBytes *value);
 
     sqlite::Connection &m_connection;
-    sqlite::Statement m_accesses;
+    sqlite::Statement m_batches; // diffstatements::accessBatchFrom
     sqlite::Statement m_blocks; // the value blocks in rowid order, one forward cursor
     ValueBlockCursor m_block; // the last block read from it
     bool m_blocksEnded = false;
     AccessValueReader m_values; // histories of the table before the blocks
+    std::int64_t m_nextRowId = 1; // where the next batch starts
+    std::vector<StreamedAccess> *m_filling = nullptr; // the batch collect() appends to
+    std::size_t m_rowsCollected = 0; // rows of this batch, executes too
     bool m_ended = false;
     QString m_error;
 };
