@@ -7,9 +7,8 @@
 // - forward from T + 1, for the bytes no access at or before T touched: a byte whose first later
 //   access is a read held the bytes read at T already (no write came between): "later read"; one
 //   first written, or never accessed, is unknown.
-// Both walks stop as soon as every byte of the range is known, narrow the window to the bytes
-// still unknown as they go and name those bytes to the engine (HalfAxisQuery::needed), which then
-// skips the chunks of the bytes already known; their pages start small and grow.
+// Both are byte walks (core/query/bytewalk.h): they stop as soon as every byte of the range is
+// decided and narrow the engine's work to the bytes still undecided as they go.
 #pragma once
 
 #include "core/model/types.h"

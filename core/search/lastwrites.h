@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Whether a read is explained by the writes before it: each of its bytes compared with the value
-// the last earlier write of that byte left (a backward half-axis query of writes from the read's
-// row, narrowed to the bytes still undecided as it goes, as MemoryReader walks). What `memhist
+// the last earlier write of that byte left (a byte walk, core/query/bytewalk.h, of the writes
+// backward from the read's row, as MemoryReader walks memory at T). What `memhist
 // search --unexplained` asks of every read it passes; `memhist check` finds the same reads by
 // replaying the whole history instead (core/values/valuecheck.h).
 #pragma once
 
+#include "core/query/bytewalk.h"
 #include "core/query/halfaxisquery.h"
 #include "core/values/accessvalue.h"
 #include "core/values/accessvaluereader.h"
@@ -44,6 +45,7 @@ public:
 
 private:
     HalfAxisQueryEngine m_engine;
+    ByteWalk m_walk;
     AccessValueReader m_values;
     QString m_error;
 };
