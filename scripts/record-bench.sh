@@ -87,6 +87,8 @@ for run in $(seq 1 "$runs"); do
     lackeySeconds=$seconds
     lackeyAccesses=$(accessesOf "$work/lackey.memhist")
 
+    # The replay and its stream are done with: free their gigabytes before the floor's copy.
+    rm -f "$work/replay.memhist" "$work/gz.mhstream"
     floorRate=$("$floor" "$work/tool.memhist" "$work/floor.memhist" | awk '/^storage floor:/ { print $3 }')
     rm -f "$work/floor.memhist"
 
