@@ -189,6 +189,8 @@ QList<Expected> expectedPlans()
         { QStringLiteral("origin/accessByRowId"), D::History, { QStringLiteral("SEARCH accesses USING INTEGER PRIMARY KEY (rowid=?)") } },
         // core/diff/diffstatements.h
         { QStringLiteral("diff/codeTraceStart"), D::History, { QStringLiteral("SEARCH code_trace") } },
+        { QStringLiteral("diff/lastAccess"), D::History, { QStringLiteral("SEARCH accesses") } },
+        { QStringLiteral("diff/firstAccessFrom"), D::History, { QStringLiteral("SEARCH accesses USING INTEGER PRIMARY KEY (rowid>?)") } },
         { QStringLiteral("diff/instructionText"), D::History, { QStringLiteral("SEARCH instructions USING INTEGER PRIMARY KEY (rowid=?)") } },
         { QStringLiteral("diff/memoryMap"), D::History, { QStringLiteral("SCAN memory_map") } },
         { QStringLiteral("diff/dataObjects"), D::History, { QStringLiteral("SCAN data_objects") } },

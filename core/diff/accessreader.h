@@ -31,7 +31,8 @@ public:
     explicit AccessReader(sqlite::Connection &connection);
 
     bool isValid() const { return m_batches.isValid(); }
-    // Appends the next `count` rows' accesses (executes skipped) to `batch`. False once the
+    // Appends the accesses (executes skipped) of the next rows to `batch`: of the next `count`
+    // rowids, or where none of them has a row, of the `count` from the next row on. False once the
     // accesses have ended: at the end of the table, or on a database error (error()).
     bool read(std::vector<StreamedAccess> *batch, std::size_t count);
     // A database error ended the reading early (its message), or empty.
@@ -46,14 +47,15 @@ private:
     void readValue(std::int64_t rowId, AccessBytes *value);
 
     sqlite::Connection &m_connection;
-    sqlite::Statement m_batches; // diffstatements::accessBatchFrom
+    sqlite::Statement m_batches; // diffstatements::accessBatch
+    sqlite::Statement m_firstFrom; // diffstatements::firstAccessFrom
     sqlite::Statement m_blocks; // the value blocks in rowid order, one forward cursor
     ValueBlockCursor m_block; // the last block read from it
     bool m_blocksEnded = false;
     AccessValueReader m_values; // histories of the table before the blocks
     std::int64_t m_nextRowId = 1; // where the next batch starts
+    std::int64_t m_lastRowId = 0; // the table's last row
     std::vector<StreamedAccess> *m_filling = nullptr; // the batch collect() appends to
-    std::size_t m_rowsCollected = 0; // rows of this batch, executes too
     bool m_ended = false;
     QString m_error;
 };

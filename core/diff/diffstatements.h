@@ -14,17 +14,19 @@ inline constexpr const char *streamingPragmas = "PRAGMA mmap_size = 0";
 
 // The first transition of the code trace.
 inline constexpr const char *codeTraceStart = "SELECT min(transition_first) FROM code_trace";
-// Every access in rowid (time) order, a batch at a time: up to ?2 rows from rowid ?1 on (one range
-// scan), each passed to the aggregate function collectAccess (registered by AccessReader on its
+// Every access in rowid (time) order, a batch at a time: the rows of rowids [?1, ?2) (one range
+// search), each passed to the aggregate function collectAccess (registered by AccessReader on its
 // own connection) within one step, instead of one step and a call per column for each access (27 M
 // accesses in a diff of two gzip runs). Size and operation (1, 2 or 4) come as one value, size * 8
 // + operation. Not in diffStatements: a connection without the function cannot prepare it
 // (tst_diffaccessstream checks its plan).
 inline constexpr const char *collectAccess = "memhist_collect_access";
-inline constexpr const char *accessBatchFrom
-    = "SELECT memhist_collect_access(id, transition, phy_first, size_operation) FROM (SELECT rowid AS id, "
-      "transition, phy_first, size * 8 + operation AS size_operation FROM accesses WHERE rowid >= ?1 ORDER BY "
-      "rowid LIMIT ?2)";
+inline constexpr const char *accessBatch
+    = "SELECT memhist_collect_access(rowid, transition, phy_first, size * 8 + operation) FROM accesses "
+      "WHERE rowid >= ?1 AND rowid < ?2";
+// Where the batches end, and where the next one starts after rowids without a row.
+inline constexpr const char *lastAccess = "SELECT max(rowid) FROM accesses";
+inline constexpr const char *firstAccessFrom = "SELECT min(rowid) FROM accesses WHERE rowid >= ?1";
 // The instruction at a PC (its text tells calls and returns).
 inline constexpr const char *instructionText = "SELECT text FROM instructions WHERE pc = ?1";
 // The whole memory map and the data objects (small tables: thousands of rows).
@@ -35,6 +37,8 @@ inline constexpr const char *modules = "SELECT path, build_id FROM modules ORDER
 
 inline constexpr memhist::statements::NamedStatement diffStatements[] = {
     MEMHIST_STATEMENT(codeTraceStart),
+    MEMHIST_STATEMENT(lastAccess),
+    MEMHIST_STATEMENT(firstAccessFrom),
     MEMHIST_STATEMENT(instructionText),
     MEMHIST_STATEMENT(memoryMap),
     MEMHIST_STATEMENT(dataObjects),
