@@ -15,6 +15,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -35,16 +36,25 @@ public:
 
     bool isValid() const { return m_valid; }
 
-    // The accesses made at `transition` (in rowid order); those before it that no call handed
-    // over yet go to `skipped` first. Calls must ask for increasing transitions.
-    template<typename Visit> const std::vector<StreamedAccess> &at(std::uint64_t transition, Visit skipped)
+    // The accesses made at `transition` (in rowid order), valid until the next call; those before
+    // it that no call handed over yet go to `skipped` first. Calls must ask for increasing
+    // transitions. In place in the batch read ahead (copied only when they reach into the next
+    // batch): the walk only reads what the reading thread wrote.
+    template<typename Visit> std::span<const StreamedAccess> at(std::uint64_t transition, Visit skipped)
     {
-        m_at.clear();
-        while (fill() && next().transition <= transition) {
-            if (next().transition == transition)
-                m_at.push_back(std::move(m_batch[m_position]));
-            else
-                skipped(static_cast<const StreamedAccess &>(next()));
+        while (fill() && next().transition < transition) {
+            skipped(next());
+            ++m_position;
+        }
+        const std::size_t first = m_position;
+        while (m_position < m_batch.size() && m_batch[m_position].transition == transition)
+            ++m_position;
+        if (m_position < m_batch.size() || m_position == first)
+            return std::span<const StreamedAccess>(m_batch).subspan(first, m_position - first);
+        // They may go on in the next batch.
+        m_at.assign(m_batch.begin() + std::ptrdiff_t(first), m_batch.end());
+        while (fill() && next().transition == transition) {
+            m_at.push_back(next());
             ++m_position;
         }
         return m_at;
