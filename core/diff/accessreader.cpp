@@ -13,7 +13,7 @@ namespace {
 sqlite::Statement prepareBatches(sqlite::Connection &connection, void *reader,
     void (*step)(sqlite3_context *, int, sqlite3_value **), void (*final)(sqlite3_context *))
 {
-    const int rc = sqlite3_create_function_v2(connection.handle(), diffstatements::collectAccess, 4,
+    const int rc = sqlite3_create_function_v2(connection.handle(), diffstatements::collectAccess, 5,
         SQLITE_UTF8 | SQLITE_DIRECTONLY, reader, nullptr, step, final, nullptr);
     if (rc != SQLITE_OK)
         return {};
@@ -61,15 +61,14 @@ AccessReader::AccessReader(sqlite::Connection &connection)
 void AccessReader::collect(sqlite3_context *context, int, sqlite3_value **argv)
 {
     auto *reader = static_cast<AccessReader *>(sqlite3_user_data(context));
-    const std::int64_t sizeAndOperation = sqlite3_value_int64(argv[3]);
-    const int operation = int(sizeAndOperation & 7);
+    const int operation = int(sqlite3_value_int64(argv[4]));
     if (operation == int(Operation::Execute))
         return;
     StreamedAccess &access = reader->m_filling->emplace_back();
     access.rowId = sqlite3_value_int64(argv[0]);
     access.transition = fromStored(sqlite3_value_int64(argv[1]));
     access.address = fromStored(sqlite3_value_int64(argv[2]));
-    access.size = std::uint32_t(sizeAndOperation >> 3);
+    access.size = std::uint32_t(sqlite3_value_int64(argv[3]));
     access.operation = operation;
 }
 

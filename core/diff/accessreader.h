@@ -40,7 +40,7 @@ public:
 
 private:
     // collectAccess's step: one row of the batch (its arguments: rowid, transition, phy_first,
-    // size * 8 + operation) into m_filling.
+    // size, operation) into m_filling.
     static void collect(sqlite3_context *context, int argc, sqlite3_value **argv);
     static void finishCollecting(sqlite3_context *context);
     // Sets `value` to the bytes of access `rowId` (empty when unknown).
@@ -50,7 +50,7 @@ private:
     sqlite::Statement m_batches; // diffstatements::accessBatch
     sqlite::Statement m_firstFrom; // diffstatements::firstAccessFrom
     sqlite::Statement m_blocks; // the value blocks in rowid order, one forward cursor
-    ValueBlockCursor m_block; // the last block read from it
+    ValueBlockCursor m_block; // the last block read from it, in place in m_blocks' row
     bool m_blocksEnded = false;
     AccessValueReader m_values; // histories of the table before the blocks
     std::int64_t m_nextRowId = 1; // where the next batch starts

@@ -17,12 +17,11 @@ inline constexpr const char *codeTraceStart = "SELECT min(transition_first) FROM
 // Every access in rowid (time) order, a batch at a time: the rows of rowids [?1, ?2) (one range
 // search), each passed to the aggregate function collectAccess (registered by AccessReader on its
 // own connection) within one step, instead of one step and a call per column for each access (27 M
-// accesses in a diff of two gzip runs). Size and operation (1, 2 or 4) come as one value, size * 8
-// + operation. Not in diffStatements: a connection without the function cannot prepare it
+// accesses in a diff of two gzip runs). Not in diffStatements: a connection without the function cannot prepare it
 // (tst_diffaccessstream checks its plan).
 inline constexpr const char *collectAccess = "memhist_collect_access";
 inline constexpr const char *accessBatch
-    = "SELECT memhist_collect_access(rowid, transition, phy_first, size * 8 + operation) FROM accesses "
+    = "SELECT memhist_collect_access(rowid, transition, phy_first, size, operation) FROM accesses "
       "WHERE rowid >= ?1 AND rowid < ?2";
 // Where the batches end, and where the next one starts after rowids without a row.
 inline constexpr const char *lastAccess = "SELECT max(rowid) FROM accesses";

@@ -134,8 +134,8 @@ bool ValueBlockCursor::reset(qint64 first, qint64 last, QByteArrayView layout, Q
     }
     if (!reader.atEnd() || offset != std::uint64_t(bytes.size()))
         return false;
-    m_layout = layout.toByteArray();
-    m_bytes = bytes.toByteArray();
+    m_layout = layout;
+    m_bytes = bytes;
     m_last = last;
     m_next = first;
     m_layoutAt = 0;
@@ -148,7 +148,7 @@ QByteArrayView ValueBlockCursor::bytesOf(qint64 accessId)
     if (!contains(accessId) || accessId < m_next)
         return {};
     // The layout was checked whole by reset(): every head is there and its bytes too.
-    summary::VarintReader reader(m_layout.constData() + m_layoutAt, m_layout.size() - m_layoutAt);
+    summary::VarintReader reader(m_layout.data() + m_layoutAt, m_layout.size() - m_layoutAt);
     qsizetype offset = m_bytesAt;
     EntryHead head;
     for (;;) {
@@ -159,7 +159,7 @@ QByteArrayView ValueBlockCursor::bytesOf(qint64 accessId)
     }
     m_layoutAt = m_layout.size() - reader.remaining();
     m_bytesAt = offset + qsizetype(head.stored);
-    return QByteArrayView(m_bytes).sliced(offset, qsizetype(head.length));
+    return m_bytes.sliced(offset, qsizetype(head.length));
 }
 
 } // namespace memhist

@@ -82,7 +82,8 @@ class ValueBlockCursor
 {
 public:
     // False when the layout does not describe the bytes (a damaged history): then no access of
-    // the block has a value, as with DecodedValueBlock.
+    // the block has a value, as with DecodedValueBlock. Not copied: `layout` and `bytes` must stay
+    // valid until the next reset() (a row of a statement that is not stepped meanwhile).
     bool reset(qint64 first, qint64 last, QByteArrayView layout, QByteArrayView bytes);
 
     qint64 last() const { return m_last; } // -1 when the block is damaged
@@ -94,8 +95,8 @@ public:
 private:
     qint64 m_first = 0;
     qint64 m_last = -1;
-    QByteArray m_layout;
-    QByteArray m_bytes;
+    QByteArrayView m_layout;
+    QByteArrayView m_bytes;
     qint64 m_next = 0; // the access whose head the cursor stands at
     qsizetype m_layoutAt = 0;
     qsizetype m_bytesAt = 0;
