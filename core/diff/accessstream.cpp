@@ -9,7 +9,7 @@ AccessStream::AccessStream(HistoryDatabase &database)
 {
     QString ignored;
     m_ownDatabase = HistoryDatabase::open(database.path(), &ignored);
-    if (m_ownDatabase && !m_ownDatabase->connection().execute(diffstatements::streamingPragmas))
+    if (m_ownDatabase && !m_ownDatabase->connection().execute(diffstatements::accessReaderPragmas))
         m_ownDatabase.reset();
     m_reader = std::make_unique<AccessReader>(m_ownDatabase ? m_ownDatabase->connection() : database.connection());
     m_valid = m_reader->isValid();

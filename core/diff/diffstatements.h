@@ -11,6 +11,9 @@ namespace memhist::diffstatements {
 // schema::readerPragmas) would leave every page of both files resident, over a GiB for two runs
 // of 10^7 accesses; through SQLite's page cache (64 MiB each) the resident memory stays bounded.
 inline constexpr const char *streamingPragmas = "PRAGMA mmap_size = 0";
+// The connection that reads the accesses and their values ahead (AccessStream) goes forward only:
+// besides the b-trees' upper pages it never reads a page twice, so 8 MiB of cache suffice.
+inline constexpr const char *accessReaderPragmas = "PRAGMA mmap_size = 0; PRAGMA cache_size = -8192";
 
 // The first transition of the code trace.
 inline constexpr const char *codeTraceStart = "SELECT min(transition_first) FROM code_trace";
