@@ -62,7 +62,7 @@ ObjectHistories::State *ObjectHistories::stateOf(const ObjectKey &key)
 {
     // While the runs are aligned, B's write to an object comes right after A's to the same one:
     // the object found last is looked up once for both.
-    if (m_lastState < m_states.size() && m_states[m_lastState].summary.key == key)
+    if (m_lastState < m_states.size() && m_states[m_lastState].key == key)
         return &m_states[m_lastState];
     const auto found = m_index.constFind(key);
     if (found != m_index.constEnd()) {
@@ -73,7 +73,7 @@ ObjectHistories::State *ObjectHistories::stateOf(const ObjectKey &key)
         m_lastState = m_states.size();
         m_index.insert(key, m_lastState);
         m_states.emplace_back();
-        m_states.back().summary.key = key;
+        m_states.back().key = key;
     }
     return &m_states[m_lastState];
 }
@@ -85,17 +85,16 @@ void ObjectHistories::addPair(const ObjectKey &key, ObjectWrite a, ObjectWrite b
         m_untracked += 2;
         return;
     }
-    ObjectSummary &summary = state->summary;
-    if (summary.comparisonLost || summary.firstDifferingWrite > 0 || state->head != state->pending.size()
+    if (state->comparisonLost || state->firstDifferingWrite > 0 || state->head != state->pending.size()
         || !sameWrite(a, b)) {
         add(0, key, std::move(a));
         add(1, key, std::move(b));
         return;
     }
-    ++summary.writes[0];
-    ++summary.writes[1];
-    summary.last[0] = std::move(a);
-    summary.last[1] = std::move(b);
+    ++state->writes[0];
+    ++state->writes[1];
+    state->last[0] = std::move(a);
+    state->last[1] = std::move(b);
 }
 
 void ObjectHistories::add(int side, const ObjectKey &key, ObjectWrite write)
@@ -106,10 +105,9 @@ void ObjectHistories::add(int side, const ObjectKey &key, ObjectWrite write)
         return;
     }
     State &state = *found;
-    ObjectSummary &summary = state.summary;
-    ++summary.writes[side];
-    summary.last[side] = write;
-    if (summary.comparisonLost || summary.firstDifferingWrite > 0)
+    ++state.writes[side];
+    state.last[side] = write;
+    if (state.comparisonLost || state.firstDifferingWrite > 0)
         return; // the first difference is known (or cannot be): counts and last writes suffice
     const std::size_t waiting = state.pending.size() - state.head;
     if (waiting > 0 && state.pendingSide != side) {
@@ -117,10 +115,7 @@ void ObjectHistories::add(int side, const ObjectKey &key, ObjectWrite write)
         const ObjectWrite &other = state.pending[state.head++];
         if (!sameWrite(write, other)) {
             // The earlier-written counters are one ahead of the rank for the side that waited.
-            const std::uint64_t rank = summary.writes[side];
-            summary.firstDifferingWrite = rank;
-            summary.firstDiffering[side] = std::move(write);
-            summary.firstDiffering[1 - side] = other;
+            setFirstDiffering(state, state.writes[side], side, std::move(write), other);
             state.pending.clear();
             state.head = 0;
         } else if (state.head == state.pending.size()) {
@@ -130,7 +125,7 @@ void ObjectHistories::add(int side, const ObjectKey &key, ObjectWrite write)
         return;
     }
     if (waiting >= maxPendingWrites) {
-        summary.comparisonLost = true;
+        state.comparisonLost = true;
         state.pending = {};
         state.head = 0;
         return;
@@ -144,22 +139,49 @@ void ObjectHistories::finish()
     for (State &state : m_states) {
         if (state.head == state.pending.size())
             continue;
-        ObjectSummary &summary = state.summary;
         const int side = state.pendingSide;
         // The first write without a counterpart: its rank is one past the other run's count.
-        summary.firstDifferingWrite = summary.writes[1 - side] + 1;
-        summary.firstDiffering[side] = state.pending[state.head];
+        setFirstDiffering(state, state.writes[1 - side] + 1, side, state.pending[state.head], std::nullopt);
         state.pending = {};
         state.head = 0;
     }
 }
 
+void ObjectHistories::setFirstDiffering(
+    State &state, std::uint64_t rank, int side, ObjectWrite write, std::optional<ObjectWrite> other)
+{
+    state.firstDifferingWrite = rank;
+    auto &writes = m_firstDiffering[std::size_t(&state - m_states.data())];
+    writes[side] = std::move(write);
+    writes[1 - side] = std::move(other);
+}
+
+ObjectSummary ObjectHistories::summaryOf(const State &state) const
+{
+    ObjectSummary summary;
+    summary.key = state.key;
+    summary.writes[0] = state.writes[0];
+    summary.writes[1] = state.writes[1];
+    summary.last[0] = state.last[0];
+    summary.last[1] = state.last[1];
+    summary.firstDifferingWrite = state.firstDifferingWrite;
+    summary.comparisonLost = state.comparisonLost;
+    const auto found = m_firstDiffering.constFind(std::size_t(&state - m_states.data()));
+    if (found != m_firstDiffering.constEnd()) {
+        summary.firstDiffering[0] = (*found)[0];
+        summary.firstDiffering[1] = (*found)[1];
+    }
+    return summary;
+}
+
 std::vector<ObjectSummary> ObjectHistories::differing() const
 {
     std::vector<ObjectSummary> result;
-    for (const State &state : m_states)
-        if (state.summary.differs())
-            result.push_back(state.summary);
+    for (const State &state : m_states) {
+        ObjectSummary summary = summaryOf(state);
+        if (summary.differs())
+            result.push_back(std::move(summary));
+    }
     return result;
 }
 

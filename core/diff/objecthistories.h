@@ -16,6 +16,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -89,19 +90,30 @@ public:
     std::size_t trackedObjects() const { return m_index.size(); }
 
 private:
+    // What every write to an object touches; the first differing writes, set once for few
+    // objects, are kept apart (m_firstDiffering) so that the states stay small.
     struct State
     {
-        ObjectSummary summary;
+        ObjectKey key;
+        std::uint64_t writes[2] = { 0, 0 };
+        std::optional<ObjectWrite> last[2];
+        std::uint64_t firstDifferingWrite = 0;
+        bool comparisonLost = false;
         int pendingSide = 0;
         std::vector<ObjectWrite> pending;
         std::size_t head = 0;
     };
+    // Sets the object's first differing writes (rank `rank`, 1-based).
+    void setFirstDiffering(
+        State &state, std::uint64_t rank, int side, ObjectWrite write, std::optional<ObjectWrite> other);
+    ObjectSummary summaryOf(const State &state) const;
     static bool sameWrite(const ObjectWrite &x, const ObjectWrite &y);
     // The object's state, added when new; nullptr when maxObjects are followed already.
     State *stateOf(const ObjectKey &key);
 
     QHash<ObjectKey, std::size_t> m_index;
     std::vector<State> m_states;
+    QHash<std::size_t, std::array<std::optional<ObjectWrite>, 2>> m_firstDiffering; // by state
     std::size_t m_lastState = ~std::size_t(0); // the state add() found last
     std::uint64_t m_untracked = 0;
 };
