@@ -170,8 +170,8 @@ void tst_DiffAccessStream::batchesAreOneRangeScan()
     QString error;
     const auto database = HistoryDatabase::open(m_history, &error);
     QVERIFY2(database, qPrintable(error));
-    AccessReader reader(database->connection());
-    QVERIFY(reader.isValid());
+    auto reader = std::make_unique<AccessReader>(database->connection());
+    QVERIFY(reader->isValid());
     const QByteArray explain = QByteArray("EXPLAIN QUERY PLAN ") + diffstatements::accessBatch;
     sqlite::Statement plan = database->connection().prepare(explain.constData());
     QVERIFY2(plan.isValid(), qPrintable(database->connection().lastError()));
@@ -180,6 +180,11 @@ void tst_DiffAccessStream::batchesAreOneRangeScan()
         details << plan.text(3);
     QCOMPARE(
         details, QStringList({ QStringLiteral("SEARCH accesses USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)") }));
+    plan = {};
+    // The function points to its reader: it goes with it.
+    reader.reset();
+    QVERIFY(!database->connection().prepare(diffstatements::accessBatch).isValid());
+    QCOMPARE(database->connection().lastError(), QStringLiteral("no such function: memhist_collect_access"));
 }
 
 QTEST_GUILESS_MAIN(tst_DiffAccessStream)

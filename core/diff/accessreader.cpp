@@ -58,6 +58,13 @@ AccessReader::AccessReader(sqlite::Connection &connection)
     m_lastRowId = lastRowId.value_or(0);
 }
 
+AccessReader::~AccessReader()
+{
+    m_batches = {};
+    sqlite3_create_function_v2(m_connection.handle(), diffstatements::collectAccess, 5, SQLITE_UTF8, nullptr, nullptr,
+        nullptr, nullptr, nullptr);
+}
+
 void AccessReader::collect(sqlite3_context *context, int, sqlite3_value **argv)
 {
     auto *reader = static_cast<AccessReader *>(sqlite3_user_data(context));

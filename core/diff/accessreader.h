@@ -29,6 +29,10 @@ public:
     // Reads through `connection`, which must outlive this object and be used by no other thread
     // while read() runs. Registers diffstatements::collectAccess on it.
     explicit AccessReader(sqlite::Connection &connection);
+    // Removes the function again: it points to this object.
+    ~AccessReader();
+    AccessReader(const AccessReader &) = delete;
+    AccessReader &operator=(const AccessReader &) = delete;
 
     bool isValid() const { return m_batches.isValid(); }
     // Appends the accesses (executes skipped) of the next rows to `batch`: of the next `count`
