@@ -25,6 +25,7 @@ private slots:
     void handsOverEveryAccessOnce_data();
     void handsOverEveryAccessOnce();
     void stopsReadingWhenDestroyedEarly();
+    void readsOnTheWalksThreadWithoutASecondConnection();
     void batchesAreOneRangeScan();
 
 private:
@@ -112,6 +113,7 @@ void tst_DiffAccessStream::handsOverEveryAccessOnce()
     QVERIFY2(database, qPrintable(error));
     AccessStream stream(*database);
     QVERIFY(stream.isValid());
+    QVERIFY(stream.readsAhead());
 
     QStringList handedOver;
     qsizetype handedOverByAt = 0;
@@ -161,6 +163,36 @@ void tst_DiffAccessStream::stopsReadingWhenDestroyedEarly()
     timer.start();
     stream.reset();
     QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+}
+
+void tst_DiffAccessStream::readsOnTheWalksThreadWithoutASecondConnection()
+{
+    // The file is gone once the history is open (its connection still reads it): the stream
+    // cannot open a connection of its own and reads through the history's, on this thread.
+    const QString copy = m_dir.filePath(QStringLiteral("gone.memhist"));
+    QVERIFY(QFile::copy(m_history, copy));
+    QString error;
+    const auto database = HistoryDatabase::open(copy, &error);
+    QVERIFY2(database, qPrintable(error));
+    QVERIFY(QFile::remove(copy));
+    AccessStream stream(*database);
+    QVERIFY(stream.isValid());
+    QVERIFY(!stream.readsAhead());
+    qsizetype count = 0, valued = 0;
+    std::int64_t lastRowId = 0;
+    bool inOrder = true;
+    stream.drainThrough(~std::uint64_t(0), [&](const StreamedAccess &access) {
+        inOrder = inOrder && access.rowId == lastRowId + 1
+            && access.value.toByteArray() == m_written[qsizetype(access.rowId - 1)].value;
+        lastRowId = access.rowId;
+        ++count;
+        valued += !access.value.isEmpty();
+    });
+    QVERIFY(inOrder);
+    QCOMPARE(count, accessCount);
+    QCOMPARE(valued, qsizetype(44945)); // nine in ten
+    QCOMPARE(stream.count(), std::uint64_t(accessCount));
+    QCOMPARE(stream.error(), QString());
 }
 
 void tst_DiffAccessStream::batchesAreOneRangeScan()

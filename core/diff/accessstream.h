@@ -35,6 +35,8 @@ public:
     AccessStream &operator=(const AccessStream &) = delete;
 
     bool isValid() const { return m_valid; }
+    // Whether a thread of its own reads ahead (false: the reading is done on the caller's thread).
+    bool readsAhead() const { return m_thread.joinable(); }
 
     // The accesses made at `transition` (in rowid order), valid until the next call; those before
     // it that no call handed over yet go to `skipped` first. Calls must ask for increasing
