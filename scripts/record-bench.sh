@@ -14,6 +14,7 @@
 #   keys stored again with the writer's pragmas and statements, timing only the storing. No
 #   recording into this storage model can be faster, so floor / lackey bounds the ratio above.
 # Usage: scripts/record-bench.sh [--runs N] [--lackey-instructions M]   (after scripts/build.sh)
+# MEMHIST=path and MEMHIST_STORAGE_FLOOR=path measure other binaries than the build's.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -27,12 +28,14 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 
-memhist=build/app/memhist/memhist
-floor=build/benchmarks/memhist-storage-floor
+# MEMHIST and MEMHIST_STORAGE_FLOOR run other binaries (a copy kept apart from a build going on).
+memhist=${MEMHIST:-build/app/memhist/memhist}
+floor=${MEMHIST_STORAGE_FLOOR:-build/benchmarks/memhist-storage-floor}
 [[ -x $memhist ]] || { echo "record-bench: build memhist first (scripts/build.sh)" >&2; exit 1; }
 [[ -x $floor ]] || { echo "record-bench: build memhist-storage-floor first (ninja -C build memhist-storage-floor)" >&2; exit 1; }
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# On a failure, what the failing step said (its stderr is kept in $work) before it goes.
+trap 'status=$?; if ((status != 0)); then tail -n 5 "$work"/*.err >&2 2>/dev/null; fi; rm -rf "$work"' EXIT
 
 # 1 MiB of text from a fixed vocabulary, the same every time (awk's seeded generator).
 awk 'BEGIN {
@@ -56,7 +59,8 @@ runMeasured() {
     pid=$!
     peakKiB=0
     while kill -0 "$pid" 2>/dev/null; do
-        rss=$(ps -o rss= -p "$pid" --ppid "$pid" 2>/dev/null | awk '{ sum += $1 } END { print sum + 0 }')
+        # ps fails when the process ends between the test and this sample: not an error here.
+        rss=$({ ps -o rss= -p "$pid" --ppid "$pid" 2>/dev/null || true; } | awk '{ sum += $1 } END { print sum + 0 }')
         ((rss > peakKiB)) && peakKiB=$rss
         sleep 0.05
     done
@@ -79,7 +83,7 @@ for run in $(seq 1 "$runs"); do
     peak=$peakKiB
     accesses=$(accessesOf "$work/tool.memhist")
 
-    runMeasured "$memhist" import "$work/gz.mhstream" -o "$work/replay.memhist" > /dev/null 2>&1
+    runMeasured "$memhist" import "$work/gz.mhstream" -o "$work/replay.memhist" > /dev/null 2> "$work/replay.err"
     replaySeconds=$seconds
 
     runMeasured "$memhist" record --backend lackey --max-instructions "$lackeyInstructions" -o "$work/lackey.memhist" -- \
